@@ -1,0 +1,62 @@
+// One bundle per entry point (extension host, webview, CLI, workers, benchmarks).
+// Native / wasm-locating packages stay external: PGlite finds its files through import.meta.url,
+// which breaks when bundled into CommonJS, and onnxruntime-node ships a native addon.
+import * as esbuild from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+const nodeExternal = ['vscode', '@electric-sql/pglite', '@electric-sql/pglite/*', '@electric-sql/pglite-pgvector', '@electric-sql/pglite-socket', 'onnxruntime-node', 'pg-native'];
+
+/** @type {esbuild.BuildOptions} */
+const nodeCommon = {
+	bundle: true,
+	platform: 'node',
+	format: 'cjs',
+	target: 'node20',
+	sourcemap: !production,
+	minify: production,
+	external: nodeExternal,
+	logLevel: 'info',
+};
+
+const nodeEntries = [
+	{ in: 'src/extension/extension.ts', out: 'dist/extension.js' },
+	{ in: 'src/cli/main.ts', out: 'dist/cli.js', banner: '#!/usr/bin/env node' },
+	{ in: 'src/store/ownerProcess.ts', out: 'dist/storeOwner.js' },
+	{ in: 'bench/benchGate.ts', out: 'dist/bench/benchGate.js' },
+	{ in: 'bench/benchStore.ts', out: 'dist/bench/benchStore.js' },
+].filter((e) => existsSync(e.in));
+
+const configs = [
+	...nodeEntries.map((e) => ({
+		...nodeCommon,
+		entryPoints: [e.in],
+		outfile: e.out,
+		...(e.banner ? { banner: { js: e.banner } } : {}),
+	})),
+	...(existsSync('webview/main.ts')
+		? [
+				{
+					bundle: true,
+					platform: 'browser',
+					format: 'iife',
+					target: 'es2022',
+					sourcemap: !production,
+					minify: production,
+					entryPoints: ['webview/main.ts'],
+					outfile: 'dist/webview.js',
+					loader: { '.css': 'text' },
+					logLevel: 'info',
+				},
+			]
+		: []),
+];
+
+if (watch) {
+	const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));
+	await Promise.all(contexts.map((c) => c.watch()));
+} else {
+	await Promise.all(configs.map((c) => esbuild.build(c)));
+}
