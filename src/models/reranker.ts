@@ -1,0 +1,16 @@
+/**
+ * Re-scores (query, passage) pairs for the precision stage (seed 000). A reranker that cannot
+ * load degrades to passthrough: retrieval order is kept and the trace says why.
+ */
+export interface RerankResult {
+	/** Probability-like relevance in 0..1 (sigmoid of the cross-encoder logit), or null in passthrough. */
+	scores: (number | null)[];
+	status: 'model' | 'passthrough';
+	/** Why passthrough was taken (model missing, failed to load, cancelled…). */
+	reason?: string;
+}
+
+export interface Reranker {
+	readonly id: string;
+	rerank(query: string, passages: readonly string[], signal?: AbortSignal): Promise<RerankResult>;
+}
