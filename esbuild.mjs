@@ -24,6 +24,7 @@ const nodeCommon = {
 const nodeEntries = [
 	{ in: 'src/extension/extension.ts', out: 'dist/extension.js' },
 	{ in: 'src/cli/main.ts', out: 'dist/cli.js', banner: '#!/usr/bin/env node' },
+	{ in: 'src/models/inferenceWorker.ts', out: 'dist/inferenceWorker.js' },
 	{ in: 'src/store/ownerProcess.ts', out: 'dist/storeOwner.js' },
 	{ in: 'bench/benchGate.ts', out: 'dist/bench/benchGate.js' },
 	{ in: 'bench/benchStore.ts', out: 'dist/bench/benchStore.js' },

@@ -8,6 +8,10 @@ export interface RerankResult {
 	status: 'model' | 'passthrough';
 	/** Why passthrough was taken (model missing, failed to load, cancelled…). */
 	reason?: string;
+	/** Raw cross-encoder logits (same order as `scores`) when a model ran; kept for the trace. */
+	logits?: number[];
+	/** Wall time of the rerank call in milliseconds (load included on the first call). */
+	ms?: number;
 }
 
 export interface Reranker {
