@@ -1,0 +1,89 @@
+/**
+ * The panel's conversation logic, independent of how messages travel: takes `chat/send`, decides
+ * the turn, records it in the session and answers through `post`. No `vscode` import (trust and
+ * thresholds arrive as functions).
+ */
+import type { HostToWebview, StateRestoreParams } from '../core/protocol';
+import type { Thresholds } from '../core/thresholds';
+import { ConversationSession } from './conversationSession';
+import type { Logger } from './logger';
+import { runTurn, type DecideFn } from './turnRunner';
+
+/** Sends one host → webview message (a no-op while the panel is closed). */
+export type PostFn = <K extends keyof HostToWebview & string>(type: K, params: HostToWebview[K]) => void;
+
+/** What the controller needs from the host. */
+export interface ChatControllerDeps {
+	log: Logger;
+	/** Thresholds resolved from settings (invalid settings already reported and defaulted). */
+	thresholds: () => Thresholds;
+	/** True in Restricted Mode (untrusted workspace). */
+	isRestricted: () => boolean;
+	/** Called after the first message of a conversation (hides the first-run welcome). */
+	onFirstMessage?: () => void;
+	decide?: DecideFn;
+	now?: () => number;
+}
+
+/** Owns the panel's ConversationSession and answers its messages. */
+export class ChatController {
+	readonly session: ConversationSession;
+	private post: PostFn = () => undefined;
+
+	constructor(private readonly deps: ChatControllerDeps) {
+		this.session = new ConversationSession(deps.now);
+	}
+
+	/** Connects the controller to the panel that is open now (or detaches with undefined). */
+	attach(post: PostFn | undefined): void {
+		this.post = post ?? (() => undefined);
+	}
+
+	/** The state the panel should show after (re)loading. */
+	restoreState(): StateRestoreParams {
+		return { entries: this.session.entries, restricted: this.deps.isRestricted() };
+	}
+
+	/** Sends the current state to the panel. */
+	sendState(): void {
+		this.post('state/restore', this.restoreState());
+	}
+
+	/** Handles `chat/send`: decide, record, reply (or report the failure). */
+	send(turnId: string, text: string): void {
+		const utterance = text.trim();
+		if (!utterance) return;
+		const now = (this.deps.now ?? Date.now)();
+		const restricted = this.deps.isRestricted();
+		const outcome = runTurn(
+			{
+				turnId,
+				utterance,
+				history: this.session.history(),
+				// Store facts (has_workspace_index, …) stay unknown until the store lands, so the
+				// core decides on the words and the conversation alone.
+				context: { user_turn_times: this.session.userTurnTimes, now, restricted },
+				thresholds: this.deps.thresholds(),
+			},
+			this.deps.log,
+			this.deps.decide,
+		);
+		const first = this.session.entries.length === 0;
+		this.session.addUser(turnId, utterance, now);
+		if (first) this.deps.onFirstMessage?.();
+		if (outcome.ok) {
+			const entry = this.session.addAssistant(turnId, utterance, outcome.markdown, outcome.result.trace);
+			if (entry.kind === 'assistant') this.post('chat/reply', { turnId, markdown: entry.markdown, trace: entry.trace });
+		} else {
+			this.session.addError(turnId, outcome.message);
+			this.post('chat/error', { turnId, message: outcome.message });
+		}
+	}
+
+	/** New Conversation: forget everything and clear the panel. */
+	clear(): void {
+		this.session.clear();
+		this.post('chat/clear', {});
+		this.deps.log.info('new conversation');
+	}
+}

@@ -1,0 +1,139 @@
+/**
+ * The side-panel chat view (`gatedMemory.chat`): a webview with a strict CSP whose only script is
+ * dist/webview.js (nonce), whose only stylesheet is media/main.css, and which talks to the host
+ * through the typed, guarded protocol of src/core/protocol.ts.
+ */
+import * as vscode from 'vscode';
+import {
+	isWebviewToHostMessage,
+	Messenger,
+	type HostToWebview,
+	type MessageTransport,
+	type WebviewToHost,
+} from '../core/protocol';
+import type { ChatController } from './chatController';
+import type { Logger } from './logger';
+
+/** The view id contributed in package.json. */
+export const CHAT_VIEW_ID = 'gatedMemory.chat';
+
+/** A fresh random nonce for the one script tag. */
+export function makeNonce(): string {
+	const bytes = new Uint8Array(18);
+	crypto.getRandomValues(bytes);
+	return Buffer.from(bytes).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+}
+
+/** The page: CSP first, then the stylesheet, the static skeleton, and the bundle. */
+export function renderChatHtml(opts: { cspSource: string; nonce: string; scriptUri: string; styleUri: string }): string {
+	const csp = [
+		"default-src 'none'",
+		`style-src ${opts.cspSource}`,
+		`font-src ${opts.cspSource}`,
+		`script-src 'nonce-${opts.nonce}'`,
+	].join('; ');
+	return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${opts.styleUri}">
+<title>Gated Memory</title>
+</head>
+<body>
+<main id="app">
+	<p id="restricted" class="banner" role="status" hidden>Restricted Mode: chat over the conversation only — no indexing, no model download.</p>
+	<section id="transcript" role="log" aria-live="polite" aria-relevant="additions" aria-label="Conversation"></section>
+	<section id="empty" class="empty">
+		<h2>Ask about your code</h2>
+		<p>Under every reply, a decision trace shows whether Gated Memory would look anything up, where, and how much — and which rule decided.</p>
+	</section>
+	<form id="composer" class="composer" aria-label="Send a message">
+		<vscode-textarea id="input" rows="3" resize="vertical" aria-label="Message" placeholder="Ask Gated Memory… (Enter to send, Shift+Enter for a new line)"></vscode-textarea>
+		<div class="composer-actions">
+			<span class="hint">↑ recalls your last message</span>
+			<vscode-button id="send" type="submit">Send</vscode-button>
+		</div>
+	</form>
+</main>
+<script nonce="${opts.nonce}" src="${opts.scriptUri}"></script>
+</body>
+</html>`;
+}
+
+type HostMessenger = Messenger<WebviewToHost, HostToWebview>;
+
+function webviewTransport(webview: vscode.Webview, log: Logger): MessageTransport {
+	return {
+		post: (message) => {
+			webview.postMessage(message).then(
+				(delivered) => {
+					if (!delivered) log.debug('webview message not delivered (panel hidden)');
+				},
+				(e: unknown) => log.warn(`webview postMessage failed: ${String(e)}`),
+			);
+		},
+		listen: (listener) => {
+			const sub = webview.onDidReceiveMessage((data: unknown) => listener(data));
+			return () => sub.dispose();
+		},
+	};
+}
+
+/** Resolves the chat view and routes its messages to the ChatController. */
+export class ChatViewProvider implements vscode.WebviewViewProvider {
+	private view: vscode.WebviewView | undefined;
+	private messenger: HostMessenger | undefined;
+
+	constructor(
+		private readonly extensionUri: vscode.Uri,
+		private readonly controller: ChatController,
+		private readonly log: Logger,
+	) {}
+
+	resolveWebviewView(view: vscode.WebviewView): void {
+		this.view = view;
+		const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
+		const media = vscode.Uri.joinPath(this.extensionUri, 'media');
+		view.webview.options = { enableScripts: true, localResourceRoots: [dist, media] };
+		view.webview.html = renderChatHtml({
+			cspSource: view.webview.cspSource,
+			nonce: makeNonce(),
+			scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
+			styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(media, 'main.css')).toString(),
+		});
+		const messenger: HostMessenger = new Messenger(webviewTransport(view.webview, this.log), isWebviewToHostMessage, (data) =>
+			this.log.warn(`ignored a malformed message from the webview: ${JSON.stringify(data)?.slice(0, 200)}`),
+		);
+		messenger.on('webview/ready', () => this.controller.sendState());
+		messenger.on('chat/send', (p) => this.controller.send(p.turnId, p.text));
+		this.messenger = messenger;
+		this.controller.attach((type, params) => messenger.send(type, params));
+		view.onDidDispose(() => {
+			messenger.dispose();
+			if (this.messenger === messenger) {
+				this.messenger = undefined;
+				this.view = undefined;
+				this.controller.attach(undefined);
+			}
+		});
+		this.log.debug('chat view resolved');
+	}
+
+	/** Sends a message to the panel when it is open. */
+	post<K extends keyof HostToWebview & string>(type: K, params: HostToWebview[K]): void {
+		this.messenger?.send(type, params);
+	}
+
+	/** Reveals the panel (resolving it if needed) and puts the cursor in the input. */
+	async focus(): Promise<void> {
+		await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+		this.post('chat/focus', {});
+	}
+
+	/** True while the panel's webview exists. */
+	get isResolved(): boolean {
+		return this.view !== undefined;
+	}
+}

@@ -1,0 +1,60 @@
+/**
+ * Extension entry point. `activate` stays thin and cheap: it creates the log channel, wires the
+ * objects by hand and registers views, commands and the `@memory` participant. Nothing heavy
+ * runs here — the decision core is pure and runs per turn; the store and models (when they land)
+ * start lazily in their own worker or child process.
+ */
+import * as vscode from 'vscode';
+import { ChatController } from './chatController';
+import { registerChatParticipant } from './chatParticipant';
+import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
+import { COMMANDS, registerCommands, registerWelcome } from './commands';
+import { registerMemoryStateDocuments } from './inspectMemoryState';
+import { errorMessage } from './logger';
+import { ThresholdSettings } from './settings';
+
+/** Activates Gated Memory; failures are logged and offered to the user with an "Open Log" action. */
+export function activate(context: vscode.ExtensionContext): void {
+	const log = vscode.window.createOutputChannel('Gated Memory', { log: true });
+	context.subscriptions.push(log);
+	try {
+		registerAll(context, log);
+		log.info(`activated (VS Code ${vscode.version}, ${vscode.env.appName}, trusted=${vscode.workspace.isTrusted})`);
+	} catch (e) {
+		log.error(`activation failed: ${errorMessage(e)}`);
+		void vscode.window.showErrorMessage(`Gated Memory failed to start: ${errorMessage(e)}`, 'Open Log').then((choice) => {
+			if (choice) log.show(true);
+		});
+	}
+}
+
+function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+	const settings = new ThresholdSettings(log);
+	context.subscriptions.push(settings);
+	const markWelcomeDone = registerWelcome(context);
+	const controller = new ChatController({
+		log,
+		thresholds: () => settings.current(),
+		isRestricted: () => !vscode.workspace.isTrusted,
+		onFirstMessage: markWelcomeDone,
+	});
+	const provider = new ChatViewProvider(context.extensionUri, controller, log);
+	context.subscriptions.push(
+		vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
+		// Trust granted mid-session lifts Restricted Mode: tell the panel so the banner goes.
+		vscode.workspace.onDidGrantWorkspaceTrust(() => controller.sendState()),
+	);
+	const memoryState = registerMemoryStateDocuments(context, () => ({
+		session: controller.session,
+		thresholds: settings.rows(),
+		restricted: !vscode.workspace.isTrusted,
+	}));
+	registerCommands(context, { log, controller, provider, memoryState });
+	registerChatParticipant(context, { log, settings });
+	log.debug(`commands: ${Object.values(COMMANDS).join(', ')}`);
+}
+
+/** Nothing to release beyond `context.subscriptions`. */
+export function deactivate(): void {
+	// Intentionally empty: every resource is a disposable in context.subscriptions.
+}

@@ -1,0 +1,81 @@
+/**
+ * The reply text while retrieval and generation have not landed: the decision in plain words.
+ * Pure (no `vscode`), so the panel and the `@memory` participant say exactly the same thing.
+ */
+import type { GateResult, Tier, Trigger } from '../core/types';
+
+/** Longest excerpt of the user's message quoted at the top of a reply. */
+const QUOTE_LIMIT = 160;
+
+const TRIGGER_WORDS: Record<Trigger, string> = {
+	correction: 'a correction',
+	instruction: 'an instruction',
+	recall: 'a request to recall something',
+	question: 'a question the conversation itself can answer',
+	statement: 'a statement (it tells, it asks nothing)',
+	greeting: 'a greeting',
+	ack: 'an acknowledgement',
+};
+
+/** Formats a similarity floor the way the thresholds table writes it (0.45, 0). */
+function floor(value: number): string {
+	return Number.isInteger(value) ? String(value) : value.toFixed(2).replace(/0$/, '');
+}
+
+/** "workspace (k=4, floor 0.45)" — what one tier search would take. */
+export function describeTier(tier: Tier, result: GateResult): string {
+	const p = result.policy;
+	switch (tier) {
+		case 'workspace':
+			return `workspace (k=${p.rag_k}, floor ${floor(p.rag_min_similarity)})`;
+		case 'research':
+			return `research (k=${p.qa_k}, floor ${floor(p.qa_min_similarity)})`;
+		case 'profile':
+			return 'profile (stored facts and preferences)';
+	}
+}
+
+/** The headline: what the turn would do, in one sentence. */
+export function decisionHeadline(result: GateResult): string {
+	switch (result.path) {
+		case 'refuse':
+			return `**Declined:** a rule says not to answer this (route \`${result.route}\`).`;
+		case 'clarify':
+			return '**Would ask a clarifying question first:** the request is too ambiguous to act on.';
+		default:
+			break;
+	}
+	if (!result.retrieve) {
+		return `**No lookup needed:** this reads as ${TRIGGER_WORDS[result.trigger]}.`;
+	}
+	const tiers = result.tiers.map((t) => describeTier(t, result)).join(' + ');
+	return `**Would search** ${tiers} — retrieval lands with the memory store.`;
+}
+
+/** Escapes the characters Markdown would interpret, so a quoted message stays literal. */
+export function escapeMarkdown(text: string): string {
+	return text.replace(/[\\`*_{}[\]()#+\-.!<>|~]/g, (c) => `\\${c}`);
+}
+
+function quote(utterance: string): string {
+	const oneLine = utterance.replace(/\s+/g, ' ').trim();
+	const cut = oneLine.length > QUOTE_LIMIT ? `${oneLine.slice(0, QUOTE_LIMIT)}…` : oneLine;
+	return `> ${escapeMarkdown(cut)}`;
+}
+
+/**
+ * The full reply: the user's message quoted (escaped, so it renders literally), the headline,
+ * then the answer path, what would be remembered, and Restricted Mode when it applies.
+ */
+export function describeDecision(result: GateResult, utterance: string, restricted: boolean): string {
+	const lines = [quote(utterance), '', decisionHeadline(result), ''];
+	const details: string[] = [];
+	if (result.path === 'tool') details.push('Answer path: **tool** — it would read live editor state (diagnostics, git, selection) first.');
+	else details.push(`Answer path: **${result.path}**.`);
+	if (result.write.length) details.push(`Would remember this turn in ${result.write.join(' + ')}.`);
+	if (result.followup.is_followup) details.push(`Reads as a follow-up (score ${result.followup.score.toFixed(2)}).`);
+	if (restricted) details.push('Restricted Mode: chat over the conversation only — no indexing, no model download.');
+	for (const d of details) lines.push(`- ${d}`);
+	lines.push('', `*Route \`${result.route}\` · trigger ${result.trigger} · intent ${result.intent} · mode ${result.mode}.*`);
+	return lines.join('\n');
+}

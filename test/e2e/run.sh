@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Real-workbench e2e: packages Gated Memory as a .vsix, installs it in code-server (a real VS Code
+# workbench, 1.100.3), drives the workbench with Debian chromium through playwright-core and
+# checks the chat panel, the decision trace and the Inspect Memory State command (test/e2e/e2e.cjs).
+# Adapted from ../shared/recipes/vscode-e2e (verified offline kit).
+#
+# Usage: bash test/e2e/run.sh            (as root, or with the apt packages below already installed)
+# Env:   GMEM_E2E_HOME  cache for code-server, playwright-core, vsce  (default ~/.cache/gmem-e2e)
+#        GMEM_E2E_PORT  port on 127.0.0.1                             (default 18080)
+#        GMEM_E2E_SETUP_ONLY=1  install the tools and stop (scripts/dev.sh uses this)
+#        GMEM_E2E_SKIP_BUILD=1  reuse dist/ and the last .vsix
+# Prints "N passed, N failed" and exits non-zero on any failure.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+E2E_HOME=${GMEM_E2E_HOME:-$HOME/.cache/gmem-e2e}
+PORT=${GMEM_E2E_PORT:-18080}
+CS_VERSION=4.100.3 # the newest code-server that runs on Node 20 (VS Code 1.100.3 = our engines floor)
+OUT=$ROOT/test/e2e/out
+mkdir -p "$E2E_HOME"/{cs,tools,tmp,xdg} "$OUT"
+# keep code-server's config.yaml, coder-logs and chromium's crash dir out of $HOME
+export XDG_CONFIG_HOME=$E2E_HOME/xdg XDG_DATA_HOME=$E2E_HOME/xdg
+now() { date +%s.%N; }
+dt() { printf '%.1f' "$(echo "$2 - $1" | bc)"; }
+log() { echo "== $*"; }
+T_START=$(now)
+
+# 1. Debian packages: chromium (the browser), ripgrep (replaces @vscode/ripgrep's GitHub download),
+#    libkrb5-dev (kerberos native module of VS Code's server), bc (timings), curl (health check).
+if ! command -v chromium >/dev/null || ! command -v rg >/dev/null || ! dpkg -s libkrb5-dev >/dev/null 2>&1 \
+	|| ! command -v bc >/dev/null || ! command -v curl >/dev/null; then
+	log "apt-get install chromium ripgrep libkrb5-dev bc curl"
+	SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq -o DPkg::Lock::Timeout=300 chromium ripgrep libkrb5-dev bc curl >/dev/null
+fi
+
+# 2. code-server from npm; its postinstall builds VS Code's server dependencies with node-gyp.
+CS=$E2E_HOME/cs/node_modules/.bin/code-server
+if ! "$CS" --version 2>/dev/null | grep -q "^$CS_VERSION "; then
+	log "installing code-server@$CS_VERSION into $E2E_HOME/cs"
+	t0=$(now)
+	cd "$E2E_HOME/cs" && rm -rf node_modules package-lock.json ./*.tgz && echo '{"private":true}' > package.json
+	npm pack -s "code-server@$CS_VERSION" >/dev/null
+	# Pre-seed @vscode/ripgrep's download cache with Debian's rg: its postinstall otherwise calls GitHub.
+	rgv=$(tar xzf "code-server-$CS_VERSION.tgz" package/lib/vscode/npm-shrinkwrap.json -O \
+		| node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const p=JSON.parse(s).packages["node_modules/@vscode/ripgrep"];console.log(p?p.version:"")})')
+	if [ -n "$rgv" ]; then
+		(cd "$E2E_HOME/tmp" && npm pack -s "@vscode/ripgrep@$rgv" >/dev/null && tar xzf "vscode-ripgrep-$rgv.tgz" package/lib/postinstall.js -O > rg-postinstall.js)
+		rgtag=$(sed -n "s/^const VERSION = '\(.*\)';/\1/p" "$E2E_HOME/tmp/rg-postinstall.js")
+		mkdir -p "$E2E_HOME/tmp/vscode-ripgrep-cache-$rgv" "$E2E_HOME/tmp/rgbin" && cp "$(command -v rg)" "$E2E_HOME/tmp/rgbin/rg"
+		tar czf "$E2E_HOME/tmp/vscode-ripgrep-cache-$rgv/ripgrep-$rgtag-x86_64-unknown-linux-musl.tar.gz" -C "$E2E_HOME/tmp/rgbin" rg
+	fi
+	# npm 11 dropped --unsafe-perm but postinstall.sh still checks the variable as root;
+	# npm_config_yes: node-pty's postinstall runs `npx node-gyp`, which a `yes=false` npmrc would cancel.
+	TMPDIR=$E2E_HOME/tmp npm_config_unsafe_perm=true npm_config_yes=true npm install "./code-server-$CS_VERSION.tgz" > "$E2E_HOME/cs/install.log" 2>&1 \
+		|| { grep -v '^npm error npm error  ' "$E2E_HOME/cs/install.log" | tail -30; exit 1; }
+	echo "code-server install: $(dt "$t0" "$(now)") s, $(du -sh "$E2E_HOME/cs/node_modules" | cut -f1)"
+	cd "$ROOT"
+fi
+
+# 3. Test tools, kept out of the project's package.json: playwright-core drives Debian's chromium
+#    (no browser download), vsce packages the extension offline.
+TOOLS=$E2E_HOME/tools
+if [ ! -d "$TOOLS/node_modules/playwright-core" ] || [ ! -x "$TOOLS/node_modules/.bin/vsce" ]; then
+	log "npm install playwright-core@1.65.1 @vscode/vsce@3.9.2 into $TOOLS"
+	(cd "$TOOLS" && echo '{"private":true}' > package.json && npm install -s --no-audit --no-fund playwright-core@1.65.1 @vscode/vsce@3.9.2 >/dev/null)
+fi
+echo "tools ready after $(dt "$T_START" "$(now)") s: code-server $("$CS" --version 2>/dev/null | grep -o "^$CS_VERSION [0-9a-f]*")"
+[ "${GMEM_E2E_SETUP_ONLY:-}" = 1 ] && exit 0
+
+# 4. Build and package. The .vsix carries the production dependencies (PGlite and pg are external
+#    to the bundle); .vscodeignore keeps sources, tests and dev tooling out.
+cd "$ROOT"
+VSIX=$E2E_HOME/gated-memory.vsix
+if [ "${GMEM_E2E_SKIP_BUILD:-}" != 1 ] || [ ! -f "$VSIX" ]; then
+	log "npm run build && vsce package"
+	t0=$(now)
+	npm run -s build >/dev/null
+	"$TOOLS/node_modules/.bin/vsce" package --allow-missing-repository -o "$VSIX" > "$E2E_HOME/vsce.log" 2>&1 \
+		|| { tail -30 "$E2E_HOME/vsce.log"; exit 1; }
+	echo "build + package: $(dt "$t0" "$(now)") s, vsix $(du -h "$VSIX" | cut -f1)"
+fi
+[ "${GMEM_E2E_PACKAGE_ONLY:-}" = 1 ] && exit 0
+
+# 5. A fresh user-data dir, extensions dir and workspace per run; code-server on 127.0.0.1 only.
+RUN=$E2E_HOME/run WS=$E2E_HOME/ws
+rm -rf "$RUN" "$WS" && mkdir -p "$RUN/ext" "$RUN/data/User" "$WS/src"
+printf '# demo workspace\n' > "$WS/README.md"
+printf 'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}\n' > "$WS/src/config.ts"
+cat > "$RUN/data/User/settings.json" <<'EOF'
+{ "workbench.startupEditor": "none", "workbench.tips.enabled": false, "telemetry.telemetryLevel": "off",
+  "extensions.autoCheckUpdates": false, "extensions.autoUpdate": false, "update.mode": "none",
+  "security.workspace.trust.enabled": false, "workbench.enableExperiments": false, "chat.disableAIFeatures": true,
+  "workbench.secondarySideBar.defaultVisibility": "hidden", "window.commandCenter": false,
+  "workbench.colorTheme": "Default Dark Modern" }
+EOF
+CSARGS=(--config "$RUN/config.yaml" --extensions-dir "$RUN/ext" --user-data-dir "$RUN/data")
+"$CS" "${CSARGS[@]}" --install-extension "$VSIX" > "$RUN/install.log" 2>&1 || { cat "$RUN/install.log"; exit 1; }
+
+CS_PID=
+stop_cs() { if [ -n "$CS_PID" ] && kill -0 "$CS_PID" 2>/dev/null; then kill "$CS_PID"; wait "$CS_PID" 2>/dev/null || true; fi; CS_PID=; }
+trap stop_cs EXIT
+log "starting code-server on 127.0.0.1:$PORT"
+t0=$(now)
+GMEM_DB=$RUN/db "$CS" "${CSARGS[@]}" --auth none --bind-addr "127.0.0.1:$PORT" --disable-telemetry --disable-update-check \
+	--disable-workspace-trust --disable-getting-started-override "$WS" > "$RUN/cs.log" 2>&1 &
+CS_PID=$!
+for _ in $(seq 1 300); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.1; done
+echo "server listening after $(dt "$t0" "$(now)") s"
+
+rc=0
+t1=$(now)
+CS_URL="http://127.0.0.1:$PORT/?folder=$WS" WS_DIR=$WS OUT_DIR=$OUT DOCS_IMAGE=$ROOT/docs/images/chat.png \
+	NODE_PATH=$TOOLS/node_modules timeout 300 node "$ROOT/test/e2e/e2e.cjs" || rc=$?
+echo "e2e: $(dt "$t1" "$(now)") s; whole run: $(dt "$T_START" "$(now)") s; artifacts in $OUT"
+if [ "$rc" -ne 0 ]; then
+	echo "--- extension host log (last 40 lines)"
+	find "$RUN/data/logs" -name '*Gated Memory*' -exec tail -40 {} \; 2>/dev/null || true
+	grep -iE 'gated|error' "$RUN/cs.log" | tail -20 || true
+fi
+exit $rc

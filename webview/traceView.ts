@@ -1,0 +1,123 @@
+/**
+ * The decision trace under a reply: a collapsible with the decision at a glance (badges), the
+ * lookup plan (tiers, k, floors), a timeline of every step (gates: value vs threshold, fired,
+ * effect, µs) and the stage timings. Everything is set as text.
+ */
+import type { DecisionTrace, JsonValue, TraceDecisionSummary, TraceStep } from '../src/core/protocol';
+import { el } from './dom';
+
+/** A number as the trace shows it: integers as is, fractions to two places. */
+export function formatNumber(n: number): string {
+	return Number.isInteger(n) ? String(n) : n.toFixed(2);
+}
+
+/** A JSON value in at most `limit` characters. */
+export function formatValue(value: JsonValue, limit = 60): string {
+	const text = typeof value === 'number' ? formatNumber(value) : typeof value === 'string' ? value : JSON.stringify(value);
+	return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
+}
+
+/** "workspace k=4 ≥ 0.45 · research k=4 ≥ 0.65", or "none". */
+export function lookupPlan(d: TraceDecisionSummary): string {
+	if (!d.retrieve || d.tiers.length === 0) return 'none — answered from the conversation';
+	return d.tiers
+		.map((tier) => {
+			if (tier === 'workspace') return `workspace k=${d.rag_k} floor ${formatNumber(d.rag_min_similarity)}`;
+			if (tier === 'research') return `research k=${d.qa_k} floor ${formatNumber(d.qa_min_similarity)}`;
+			return 'profile (stored facts)';
+		})
+		.join(' · ');
+}
+
+/** The one-line description in the collapsible's header. */
+export function traceHeadline(trace: DecisionTrace): string {
+	const d = trace.decision;
+	const lookup = d.retrieve ? `search ${d.tiers.join(' + ')}` : 'no lookup';
+	return `${d.trigger} · ${d.path} · ${lookup} · ${trace.total_us} µs`;
+}
+
+function badge(label: string, value: string): HTMLElement {
+	return el('vscode-badge', { className: 'trace-badge', attrs: { title: label, 'aria-label': `${label}: ${value}` } }, `${label}: ${value}`);
+}
+
+function stepLine(step: TraceStep): { name: string; detail: string; effect: string; us: string; fired: boolean } {
+	switch (step.kind) {
+		case 'gate': {
+			const vs = step.threshold === null ? '' : ` vs threshold ${formatNumber(step.threshold)}`;
+			return { name: step.gate, detail: `${formatValue(step.value)}${vs}`, effect: step.effect, us: `${step.us} µs`, fired: step.fired };
+		}
+		case 'hook':
+			return { name: `hook ${step.point}/${step.name}`, detail: step.status, effect: step.error ?? (step.changed.join(', ') || 'no change'), us: `${step.us} µs`, fired: step.changed.length > 0 };
+		case 'retrieval':
+			return { name: `retrieval ${step.tier}`, detail: `${step.hits.length} hits, k=${step.k}, floor ${step.floor ?? 'none'}, ${step.arm_mode}`, effect: step.searched_query, us: `${step.ms} ms`, fired: step.hits.length > 0 };
+		case 'rerank':
+			return { name: 'rerank', detail: `${step.status}, ${step.pairs} pairs`, effect: step.reason ?? '', us: `${step.ms} ms`, fired: step.status === 'model' };
+		case 'evidence':
+			return { name: 'evidence', detail: `${step.selected.length} selected, ${step.dropped.length} dropped, ${step.tokens}/${step.budget} tokens`, effect: step.reason, us: '', fired: !step.abstained };
+		case 'generation':
+			return { name: 'generation', detail: `${step.generator}${step.model ? ` (${step.model})` : ''}: ${step.status}`, effect: step.error ?? '', us: `${step.ms} ms`, fired: step.status === 'ok' };
+		case 'note':
+			return { name: `${step.stage} (${step.level})`, detail: '', effect: step.message, us: '', fired: false };
+	}
+}
+
+function timeline(steps: TraceStep[]): HTMLElement {
+	const list = el('ol', { className: 'timeline', attrs: { 'aria-label': 'Decision steps in order' } });
+	for (const step of steps) {
+		const line = stepLine(step);
+		list.append(
+			el(
+				'li',
+				{ className: `step step-${step.kind}${line.fired ? ' fired' : ''}` },
+				el('span', { className: 'step-mark', attrs: { 'aria-hidden': 'true' } }, line.fired ? '●' : '○'),
+				el('span', { className: 'step-name' }, line.name),
+				el('span', { className: 'step-state' }, line.fired ? 'fired' : 'passed'),
+				line.detail ? el('span', { className: 'step-detail' }, line.detail) : null,
+				line.us ? el('span', { className: 'step-time' }, line.us) : null,
+				line.effect ? el('span', { className: 'step-effect' }, line.effect) : null,
+			),
+		);
+	}
+	return list;
+}
+
+function plan(d: TraceDecisionSummary): HTMLElement {
+	const row = (term: string, value: string) => [el('dt', {}, term), el('dd', {}, value)];
+	return el(
+		'dl',
+		{ className: 'trace-plan' },
+		...row('Lookup', lookupPlan(d)),
+		...row('Remember', d.write.length ? d.write.join(' + ') : 'nothing'),
+		...row('Follow-up', `score ${formatNumber(d.followup_score)}`),
+		...row('Route', d.route),
+	);
+}
+
+/** Builds the collapsible trace for one reply. */
+export function renderTrace(trace: DecisionTrace, open: boolean): HTMLElement {
+	const d = trace.decision;
+	const collapsible = el('vscode-collapsible', { className: 'trace', attrs: { 'data-turn': trace.turn_id ?? '' } });
+	collapsible.heading = 'Decision trace';
+	collapsible.description = traceHeadline(trace);
+	collapsible.open = open;
+	const timings = trace.timings.map((t) => `${t.stage} ${t.us} µs`).join(' · ');
+	collapsible.append(
+		el(
+			'div',
+			{ className: 'trace-body' },
+			el(
+				'div',
+				{ className: 'trace-badges' },
+				badge('trigger', d.trigger),
+				badge('intent', d.intent),
+				badge('mode', d.mode),
+				badge('path', d.path),
+				badge('tiers', d.tiers.length ? d.tiers.join('+') : 'none'),
+			),
+			plan(d),
+			timeline(trace.steps),
+			el('p', { className: 'trace-timings' }, `Timings: ${timings || 'none'} · total ${trace.total_us} µs`),
+		),
+	);
+	return collapsible;
+}
