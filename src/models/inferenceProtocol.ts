@@ -44,8 +44,12 @@ export type InferenceRequest =
 	| { type: 'unload'; id: number; slot: string }
 	| { type: 'cancel'; id: number; target: number };
 
-/** Why a request failed. `cancelled` is expected (the caller aborted); the rest mean "no model". */
-export type ModelErrorCode = 'missing' | 'invalid' | 'load-failed' | 'not-loaded' | 'inference-failed' | 'cancelled' | 'worker-failed';
+/**
+ * Why a request failed. `cancelled` is expected (the caller aborted); the rest mean "no model":
+ * `missing` (not on disk), `refused` (download not allowed / declined), `download-failed`
+ * (offline, HTTP error, checksum), `invalid` (files present but not the expected model).
+ */
+export type ModelErrorCode = 'missing' | 'refused' | 'download-failed' | 'invalid' | 'load-failed' | 'not-loaded' | 'inference-failed' | 'cancelled' | 'worker-failed';
 
 /** A failure as data (it crosses a thread boundary, so no Error instances). */
 export interface ModelError {
