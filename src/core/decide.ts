@@ -1,19 +1,163 @@
 /**
  * decideTurn: the pure decision for one chat turn — follow-up score, trigger, intent, behaviour,
- * policy, answer path — with its trace. No I/O; microseconds.
- * TODO(core-policy helper): real implementation. This stub only fixes the signature.
+ * policy, answer path — with its trace. No I/O; microseconds. The order of the stages and why is
+ * in src/core/README.md; the trace format and every route label in docs/decision-trace.md.
  */
+import { classifyIntent, turnFeatures, type IntentResult, type TurnFeatures } from './intent/classifyIntent';
+import { decideBehavior, type BehaviorResult } from './behavior/behaviorEngine';
+import { roundUs, TraceRecorder } from './decision/traceRecorder';
+import { resolveDecision, type Draft } from './decision/resolveDecision';
+import { applyPolicyOverride } from './decision/policyOverride';
+import { scoreFollowup } from './followup/followupScorer';
+import { defaultClock, type HookRegistry } from './hooks';
+import { analyzeText, type TurnText } from './text/turnText';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds';
-import type { GateResult, TurnInput } from './types';
+import { TRACE_VERSION, type DecisionTrace } from './trace';
+import { classifyTrigger, type TriggerResult } from './trigger/classifyTrigger';
+import type { FollowupResult, GateResult, Tier, TurnContext, TurnInput } from './types';
 
 export interface DecideOptions {
 	thresholds?: Thresholds;
 	/** Microsecond clock for stage timings; injectable for deterministic tests. */
 	clock?: () => number;
+	/** `policy_override` hooks run after the rules and before the result is assembled. */
+	hooks?: HookRegistry;
 }
 
+/** Everything the classification stages found out about the turn. */
+export interface Classified {
+	text: TurnText;
+	features: TurnFeatures;
+	followup: FollowupResult;
+	trigger: TriggerResult;
+	intent: IntentResult;
+	behavior: BehaviorResult;
+}
+
+function classify(input: TurnInput, th: Thresholds, rec: TraceRecorder): Classified {
+	const text = analyzeText(input.utterance);
+	const features = turnFeatures(text);
+	rec.endStage('text');
+
+	let start = rec.now();
+	const followup = scoreFollowup(input.utterance, input.history, th);
+	rec.gate({
+		gate: 'followup',
+		inputs: { history_turns: input.history.length, signals: followup.signals.map((s) => s.name) },
+		value: followup.score,
+		threshold: th.followup_threshold,
+		fired: followup.is_followup,
+		effect: followup.is_followup ? 'depends on earlier turns' : 'stands alone',
+	}, start);
+	rec.endStage('followup');
+
+	start = rec.now();
+	const trigger = classifyTrigger(text);
+	rec.gate({
+		gate: 'trigger',
+		inputs: { rule: trigger.rule, match: trigger.match },
+		value: trigger.trigger,
+		fired: trigger.retrieves,
+		effect: trigger.retrieves ? 'asks for something: stored tiers may be searched' : 'asks nothing: no retrieval',
+	}, start);
+	start = rec.now();
+	const intent = classifyIntent(text, trigger, followup, features);
+	rec.gate({
+		gate: 'intent',
+		inputs: { rule: intent.rule, match: intent.match, about_user: features.about_user, personal_reference: features.personal_reference, workspace_cue: features.workspace?.name ?? null },
+		value: intent.intent,
+		fired: intent.rule !== 'default',
+		effect: `intent ${intent.intent}`,
+	}, start);
+	rec.endStage('classify');
+
+	start = rec.now();
+	const behavior = decideBehavior(text, intent.intent, input.history, input.context, th);
+	const action = behavior.skip_retrieval ? 'skip' : behavior.reduce_retrieval ? 'reduce' : behavior.boost_retrieval ? 'boost' : 'none';
+	rec.gate({
+		gate: 'behavior',
+		inputs: { rule: behavior.rule, measured: behavior.value },
+		value: behavior.mode,
+		threshold: behavior.threshold,
+		fired: behavior.mode !== 'standard',
+		effect: `${action}: ${behavior.reason}`,
+	}, start);
+	rec.endStage('behavior');
+	return { text, features, followup, trigger, intent, behavior };
+}
+
+const TIER_FLAGS: Record<Tier, keyof TurnContext> = {
+	workspace: 'has_workspace_index',
+	research: 'has_research_memory',
+	profile: 'has_profile_data',
+};
+
+/** The decision stays what the rules require; the trace says when a searched tier is known to be empty. */
+function noteEmptyTiers(tiers: readonly Tier[], context: TurnContext | undefined, rec: TraceRecorder): void {
+	if (!context) return;
+	for (const tier of tiers) {
+		if (context[TIER_FLAGS[tier]] === false) rec.note('policy', 'info', `${tier} is searched but the host reports it empty: expect no hits`);
+	}
+}
+
+function assemble(input: TurnInput, c: Classified, d: Draft, rec: TraceRecorder, t0: number, clock: () => number): GateResult {
+	const trace: DecisionTrace = {
+		version: TRACE_VERSION,
+		turn_id: input.id ?? null,
+		steps: rec.steps,
+		decision: {
+			trigger: c.trigger.trigger,
+			intent: c.intent.intent,
+			mode: c.behavior.mode,
+			path: d.path.path,
+			retrieve: d.tiers.length > 0,
+			tiers: d.tiers,
+			write: d.write,
+			route: d.route,
+			followup_score: c.followup.score,
+			rag_k: d.policy.rag_k,
+			qa_k: d.policy.qa_k,
+			rag_min_similarity: d.policy.rag_min_similarity,
+			qa_min_similarity: d.policy.qa_min_similarity,
+		},
+		timings: rec.timings,
+		total_us: 0,
+	};
+	rec.endStage('assemble');
+	trace.total_us = roundUs(clock() - t0);
+	return {
+		id: input.id ?? null,
+		followup: c.followup,
+		trigger: c.trigger.trigger,
+		intent: c.intent.intent,
+		mode: c.behavior.mode,
+		path: d.path.path,
+		retrieve: d.tiers.length > 0,
+		tiers: d.tiers,
+		write: d.write,
+		route: d.route,
+		policy: d.policy,
+		trace,
+	};
+}
+
+/**
+ * Decides one turn. Pure and synchronous; never throws for a policy outcome (a throwing hook is
+ * recorded in the trace and ignored). `retrieve` is true exactly when `tiers` is non-empty; `tiers`
+ * is in contract order (workspace, research, profile); `write` ⊆ research, profile.
+ */
 export function decideTurn(input: TurnInput, options: DecideOptions = {}): GateResult {
-	void input;
-	void (options.thresholds ?? DEFAULT_THRESHOLDS);
-	throw new Error('decideTurn: not implemented yet');
+	const th = options.thresholds ?? DEFAULT_THRESHOLDS;
+	const clock = options.clock ?? defaultClock;
+	const t0 = clock();
+	const rec = new TraceRecorder(clock);
+	const c = classify(input, th, rec);
+	let d = resolveDecision(input, c, th, rec);
+	rec.endStage('policy');
+	if (options.hooks && options.hooks.count('policy_override') > 0) {
+		d = applyPolicyOverride(input, c, d, options.hooks, rec);
+		rec.endStage('hooks');
+	}
+	noteEmptyTiers(d.tiers, input.context, rec);
+	return assemble(input, c, d, rec, t0, clock);
 }

@@ -1,0 +1,63 @@
+/**
+ * Cue tables for the answer-path router (seed 001). In a code editor "live state" is whatever is
+ * true now and not stored anywhere: diagnostics, git, the selection or open file, terminal and
+ * test output. Whole-word / whole-phrase patterns on normalised text.
+ */
+import type { Cue } from '../text/turnText';
+
+const SECRET_NOUN = String.raw`(?:secrets?|secret keys?|api[ _-]?keys?|apikeys?|passwords?|passwd|credentials?|creds|(?:access|auth|bearer|session|refresh|github|gitlab|npm|aws|slack|stripe|openai|jwt) tokens?|tokens|private keys?|ssh keys?|access keys?|signing keys?|aws[ _]secret(?:[ _]access[ _]key)?|connection strings?|\.env(?: file)?)`;
+// Words after a secret noun that turn it into a topic ("password hashing") rather than a value.
+const SECRET_TOPIC = String.raw`(?:hashing|hash|hashes|validation|validator|policy|policies|reset|field|fields|strength|rotation|format|manager|managers|management|handling|storage|length|requirements?|input|prompt|flow|leak detection|scanner|scanning|example|file format)`;
+const DISCLOSE = String.raw`(?:show|print|reveal|display|dump|echo|cat|output|give|tell|send|paste|leak|expose|read out|copy)`;
+// An optional modifier word before the noun ("the AWS secret"), but not a question word ("tell me about API keys").
+const MODIFIER = String.raw`(?:(?!about\b|how\b|what\b|why\b|when\b|where\b|which\b|if\b|whether\b|an?\b)[\w-]+\s+)?`;
+const OWNED = String.raw`(?:the|our|my|your|prod|production|staging|dev|real|actual|current|full|raw)`;
+
+/** Requests to disclose a secret value: refused before any search (seed 001: restricted data). */
+export const SECRET_REQUEST: readonly Cue[] = [
+	{
+		name: 'disclose_secret',
+		re: new RegExp(String.raw`\b${DISCLOSE}\s+(?:me\s+|us\s+)?(?:(?:${OWNED}|all|all the)\s+){0,3}${MODIFIER}${SECRET_NOUN}(?!\s+${SECRET_TOPIC}\b)(?!\w)`),
+	},
+	// "what's the password" asks for a value only with an owner/determiner; "what is an API key?" is generic.
+	{
+		name: 'ask_secret_value',
+		re: new RegExp(String.raw`\bwhat(?:'s| is| are| was)\s+(?:${OWNED}\s+){1,3}${MODIFIER}${SECRET_NOUN}(?!\s+${SECRET_TOPIC}\b)(?!\w)`),
+	},
+	{ name: 'env_contents', re: /\b(?:contents? of|what(?:'s| is) in|cat|print|show(?: me)?|dump|read) (?:the |our |my )?\.env\b/ },
+];
+
+/** Tasks over text the user already provided: answered from the conversation, no search. */
+export const PROVIDED_CONTEXT: readonly Cue[] = [
+	{
+		name: 'transform_provided',
+		re: /\b(?:summari[sz]e|rephrase|reword|rewrite|translate|shorten|proofread|simplify|paraphrase|condense|explain|format|tl;?dr)\b[^?]{0,40}?\b(?:above|below|following|pasted|this text|this paragraph|that (?:last )?paragraph|the (?:text|paragraph|passage|message|snippet) (?:above|below|i (?:pasted|sent))|your (?:last )?(?:answer|reply|response|message)|what you (?:just )?(?:said|wrote)|(?:the|that) last (?:paragraph|answer|message|reply|sentence))\b/,
+	},
+	{ name: 'inline_code', re: /```/ },
+];
+
+/** Questions whose truth is live editor state: diagnostics, git, selection, terminal, tests. */
+export const LIVE_STATE: readonly Cue[] = [
+	{ name: 'diagnostics', re: /\b(?:problems? (?:panel|tab|view)|diagnostics|(?:red )?squiggl\w*|(?:type|compile|compiler|lint|linter|build|syntax|tsc|eslint|typescript) (?:errors?|warnings?)|(?:errors?|warnings?) (?:in|on) (?:this|the|my|current) (?:file|editor|tab|line)|what's wrong with (?:this|my|the current) (?:file|code|line))\b/ },
+	{ name: 'build_now', re: /\b(?:(?:the )?(?:build|tests?|ci|pipeline|compile|compilation|deploy(?:ment)?|server|app|job) (?:is |are )?(?:still )?(?:failing|broken|red|crashing|down)|failing (?:tests?|build|job|check)|(?:test|terminal|build|console|compiler) output|(?:the|my|in the) terminal|last (?:test )?run|right now|currently (?:failing|broken|open|selected|running))\b/ },
+	{ name: 'git_state', re: /\bgit (?:status|diff|log|branch|blame|stash|show)\b|\bwhat (?:did|have) i (?:change|changed|modify|modified|touch|touched|edit|edited)\b|\bwhat(?:'s| has| have)? changed\b|\b(?:uncommitted|unstaged|staged) (?:changes|files)\b|\bmy (?:changes|diff|local changes|last commit|commits|branch)\b|\b(?:current|which|this) branch\b|\blast commit\b|\bthe diff\b/ },
+	{ name: 'editor_state', re: /\b(?:the |my |this )?(?:current )?selection\b|\bselected (?:code|text|lines?|function|block)\b|\b(?:this|the current|the open|the active|my open|my current) (?:file|function|method|class|line|block|editor|tab|snippet|test)\b|\bhighlighted\b|\bunder (?:the|my) cursor\b/ },
+];
+
+/** Imperatives that change code: the file may need reading first, so a tool path may also search the workspace. */
+export const EDIT_REQUEST =
+	/^(?:(?:can|could|would|will) you (?:please )?|please |pls |go |just )?(?:refactor|fix|rename|update|change|modify|rewrite|implement|add|remove|delete|extract|move|replace|optimi[sz]e|clean up|simplify|convert|migrate|document|write (?:a |the )?tests? for|make)\b/;
+
+/** A request whose only object is a pronoun: with no earlier turns there is nothing to resolve. */
+export const VAGUE_REQUEST =
+	/^(?:(?:can|could|would|will) you |please |pls |just )*(?:check|fix|do|look at|look into|see|handle|change|update|run|try|explain|review|improve|test|finish|redo|undo|debug|clean up|continue|go on|keep going|repeat|verify|use|open|send|show me|read|delete|remove|move|more|next)(?: (?:it|that|this|these|those|them|one|the thing|the other one|the same|again|too|also|now|please|for me|out|up|here|there|again))*$/;
+
+// "How do I …" / "what is a …" phrasing that asks for general knowledge, not this project's.
+export const GENERIC_SHAPE =
+	/^(?:how (?:do|can|would|should|could) (?:i|you|one) |how to |what(?:'s| is| are| does) (?:a |an |the difference|the syntax|the best way|the idiomatic way)|explain (?:how|what|the difference|the concept)|is there (?:a|an) (?:way|function|method|built-?in|library)|difference between |when should (?:i|you|one) use |why (?:do|does|is|are) (?:a |an )|what does \w+ mean in )/;
+
+export const TECH_TERM =
+	/\b(?:python|javascript|typescript|js|ts|node(?:\.?js)?|deno|java|kotlin|golang|go|rust|c\+\+|c#|ruby|php|swift|scala|haskell|elixir|sql|postgres(?:ql)?|mysql|sqlite|bash|shell|zsh|powershell|regex|regular expressions?|json|yaml|xml|csv|toml|html|css|react|vue|angular|svelte|docker|kubernetes|git|npm|pnpm|yarn|linux|unix|windows|macos|http|https|rest|graphql|grpc|api|async|await|promises?|closures?|recursion|algorithm|arrays?|lists?|dict(?:ionary|ionaries)?|hash ?maps?|strings?|integers?|floats?|generics?|lambdas?|decorators?|iterators?|generators?|threads?|mutex|pointers?|structs?|enums?|tuples?|sets?|loops?|exceptions?|utf-?8|unicode|base64|oauth|jwt|tls|ssl|tcp|udp|dns|websockets?)\b/;
+
+/** References that tie a "how do I" question to something concrete here, so it is not generic. */
+export const LOCAL_REFERENCE = /\b(?:our|we|us|this|that|these|those|it|here)\b/;

@@ -1,0 +1,79 @@
+/**
+ * One normalised view of a turn's text, computed once per decision and shared by every rule
+ * module, so each regex runs on the same lower-cased, quote-normalised string.
+ */
+
+/** The normalised forms of one utterance that the rule modules match against. */
+export interface TurnText {
+	/** The utterance as typed (for case-sensitive cues: identifiers, shouting). */
+	raw: string;
+	/** Lower case, curly quotes straightened, whitespace collapsed, trimmed. */
+	text: string;
+	/**
+	 * `text` with leading social phrases ("hi,", "ok so", "thanks!") removed, so start-anchored
+	 * cues ("refactor …", "how do I …") still see the start of the actual request.
+	 */
+	core: string;
+	/** Word tokens of `text` (letters, digits, `_`, inner apostrophes). */
+	words: string[];
+	/** The turn ends with a question mark (ignoring trailing spaces, emoji and closing quotes). */
+	endsWithQuestion: boolean;
+}
+
+const CURLY_SINGLE = /[\u2018\u2019\u201A\u201B\u2032]/g;
+const CURLY_DOUBLE = /[\u201C\u201D\u201E\u201F\u2033]/g;
+const SPACES = /\s+/g;
+const WORD = /[a-z0-9_]+(?:'[a-z]+)?/g;
+// Trailing decoration that should not hide a final "?": spaces, quotes, brackets, emoji.
+const TRAILING_DECOR = /[\s"')\]}\u{1F300}-\u{1FAFF}\u2600-\u27BF]+$/u;
+// A leading social phrase followed by punctuation or "so"/"and": "hi, ", "ok so ", "thanks! ".
+const LEADING_SOCIAL =
+	/^(?:hi|hello|hey|hiya|yo|ok|okay|alright|right|so|well|thanks|thank you|cool|great|nice|sure|um+|uh+|hmm+|and|also|now|then|please|pls)(?:\s+there)?\s*(?:[,.!:;-]+\s*|\s+(?=so\b|and\b|now\b|then\b|please\b|pls\b)|\s+)/;
+
+/** Lower-cases and normalises quotes and whitespace; the base of every other form. */
+export function normalizeText(raw: string): string {
+	return raw.replace(CURLY_SINGLE, "'").replace(CURLY_DOUBLE, '"').replace(SPACES, ' ').trim().toLowerCase();
+}
+
+/** Word tokens of already-normalised text. */
+export function wordsOf(text: string): string[] {
+	return text.match(WORD) ?? [];
+}
+
+function stripLeadingSocial(text: string): string {
+	let core = text;
+	// Bounded: at most a few stacked fillers ("ok so, thanks, now …").
+	for (let i = 0; i < 4; i++) {
+		const m = LEADING_SOCIAL.exec(core);
+		if (!m || m[0].length >= core.length) break;
+		core = core.slice(m[0].length);
+	}
+	return core;
+}
+
+/** Builds the shared text view of one utterance. */
+export function analyzeText(raw: string): TurnText {
+	const text = normalizeText(raw);
+	return {
+		raw,
+		text,
+		core: stripLeadingSocial(text),
+		words: wordsOf(text),
+		endsWithQuestion: text.replace(TRAILING_DECOR, '').endsWith('?'),
+	};
+}
+
+/** A named regular expression; the name is what the trace reports. */
+export interface Cue {
+	name: string;
+	re: RegExp;
+}
+
+/** The first cue that matches, with the matched words, or null. */
+export function firstCue(cues: readonly Cue[], text: string): { name: string; match: string } | null {
+	for (const cue of cues) {
+		const m = cue.re.exec(text);
+		if (m) return { name: cue.name, match: m[0].trim() };
+	}
+	return null;
+}

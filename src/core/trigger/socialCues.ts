@@ -1,0 +1,62 @@
+/**
+ * Whole-message social formulas: greetings, acknowledgements and test probes. These are matched
+ * as a unit (every phrase of the message must be social), never by searching for a word inside a
+ * longer request — "thanks, but the test still fails" is not an acknowledgement.
+ */
+import type { TurnText } from '../text/turnText';
+
+/** What a whole message is, socially; `null` when it carries content. */
+export type SocialKind = 'greeting' | 'ack' | 'probe';
+
+const GREETING_PHRASE =
+	/^(?:hi|hello|hey|hiya|howdy|yo|greetings|morning|evening|good (?:morning|afternoon|evening|day)|how are you(?: doing| today)?|how's it going|how are things|what's up|whats up|sup)(?: (?:there|all|everyone|folks|team|again|assistant|bot|buddy|friend|mate|gmem|memory))?$/;
+
+const ACK_PHRASES = new Set([
+	'thanks', 'thank you', 'thx', 'ty', 'tysm', 'cheers', 'ok', 'okay', 'k', 'kk', 'cool', 'great', 'nice', 'perfect',
+	'awesome', 'got it', 'gotcha', 'sounds good', 'makes sense', 'sure', 'yes', 'yep', 'yeah', 'yup', 'no', 'nope',
+	'alright', 'all right', 'fine', 'good', 'understood', 'noted', 'lgtm', 'done', 'right', 'i see', 'ah', 'ahh', 'oh',
+	'wow', 'neat', 'sweet', 'brilliant', 'excellent', 'no worries', 'no problem', 'np', 'never mind', 'nevermind', 'nvm',
+	'no thanks', 'no thank you', 'thanks a lot', 'thanks so much', 'thank you so much', 'thank you very much',
+	'many thanks', 'much appreciated', 'appreciated', 'that works', 'that worked', 'it works', 'works now', 'that helps',
+	'that helped', 'great thanks', 'ok thanks', 'okay thanks', 'ok thank you', 'thanks again', 'good job', 'well done',
+	'nice one', 'love it', 'bye', 'goodbye', 'see you', 'later', 'good night', 'ack', 'roger', 'will do', 'on it',
+	'fair enough', 'true', 'indeed', 'exactly', 'agreed', 'correct', 'yes please', 'sure thing', 'go ahead',
+]);
+
+// Test probes: the user checks the assistant is alive. Anchored on the whole message.
+const PROBE =
+	/^(?:test(?:ing)?(?: test(?:ing)?)*(?: \d+)*|test \d+|ping|pong|asdf\w*|qwer\w*|zxcv\w*|jkl\w*|foo(?:bar)?|lorem ipsum(?: \w+)*|hello world|is this (?:thing )?on|are you (?:there|alive|awake|working)|anyone (?:there|home)|can you hear me|\d{1,4}(?: \d{1,4})*|[^aeiouy\s\d]{5,})$/;
+
+const EMOJI = /\p{Extended_Pictographic}/u;
+const PHRASE_SPLIT = /[,.!?;:]+|\s+-+\s+/;
+// Characters that carry no words: emoji, symbols, stray quotes.
+const NON_WORDS = /[^\p{L}\p{N}'\s,.!?;:-]+/gu;
+
+/** Splits normalised text into trimmed phrases, dropping emoji and empty pieces. */
+function phrasesOf(text: string): string[] {
+	const out: string[] = [];
+	for (const p of text.replace(NON_WORDS, ' ').split(PHRASE_SPLIT)) {
+		const t = p.replace(/\s+/g, ' ').trim();
+		if (t) out.push(t);
+	}
+	return out;
+}
+
+/**
+ * Classifies a message that consists only of social phrases. A probe wins over a greeting
+ * ("hello world" is a test), a greeting over an acknowledgement ("hi, thanks" opens a turn).
+ * Returns null when any phrase carries content.
+ */
+export function socialKind(t: TurnText): SocialKind | null {
+	const bare = t.text.replace(NON_WORDS, ' ').replace(/[.!?,;:]+/g, ' ').replace(/\s+/g, ' ').trim();
+	if (bare !== '' && PROBE.test(bare)) return 'probe';
+	const phrases = phrasesOf(t.text);
+	// Only symbols left: a thumbs-up acknowledges, "???" or "..." probes.
+	if (phrases.length === 0) return t.text.length === 0 ? null : EMOJI.test(t.text) ? 'ack' : 'probe';
+	let greeting = false;
+	for (const p of phrases) {
+		if (GREETING_PHRASE.test(p)) greeting = true;
+		else if (!ACK_PHRASES.has(p)) return null;
+	}
+	return greeting ? 'greeting' : 'ack';
+}
