@@ -3,6 +3,7 @@
  * owns its rows. Settings (`gatedMemory.thresholds`) and the CLI's `--config FILE` override it by name.
  */
 import { err, ok, type Result } from './result';
+import { EVIDENCE_THRESHOLDS } from './thresholds/evidenceThresholds';
 import { FOLLOWUP_THRESHOLDS } from './thresholds/followupThresholds';
 import { POLICY_THRESHOLDS } from './thresholds/policyThresholds';
 import { RETRIEVAL_THRESHOLDS } from './thresholds/retrievalThresholds';
@@ -14,6 +15,7 @@ export const THRESHOLD_TABLE = {
 	...FOLLOWUP_THRESHOLDS,
 	...POLICY_THRESHOLDS,
 	...RETRIEVAL_THRESHOLDS,
+	...EVIDENCE_THRESHOLDS,
 } as const;
 
 export type ThresholdName = keyof typeof THRESHOLD_TABLE;
