@@ -1,0 +1,56 @@
+/**
+ * Opening a store: a folder goes through its single owner (started on demand in a child
+ * process), a URL through a `pg` pool; both are then migrated and used with the same SQL.
+ */
+import { err, ok, type Result } from '../core/result';
+import { StoreError, messageOf } from './errors';
+import type { StoreLocation } from './location';
+import { migrate } from './migrations';
+import { connectToOwner } from './ownerClient';
+import { connectPg, redactUrl } from './pgQueryable';
+import type { EngineKind, Queryable } from './queryable';
+import { SEARCH_SESSION_SQL, SEARCH_SETTINGS } from './searchQueries';
+
+/** An open, migrated store. */
+export interface Store {
+	readonly db: Queryable;
+	readonly engine: EngineKind;
+	/** The folder, or the URL without its password. */
+	readonly where: string;
+	readonly folder: string | null;
+	readonly schemaVersion: number;
+	close(): Promise<void>;
+}
+
+/** Options for openStore; `ownerTimeoutMs` bounds the wait for a folder's owner. */
+export interface OpenOptions {
+	ownerTimeoutMs?: number;
+}
+
+/** Opens and migrates the store; every expected failure is a StoreError value, never a throw. */
+export async function openStore(location: StoreLocation, options: OpenOptions = {}): Promise<Result<Store, StoreError>> {
+	let db: Queryable | null = null;
+	try {
+		db = location.kind === 'url' ? await openServer(location.url) : await connectToOwner(location.dir, options.ownerTimeoutMs);
+		const schemaVersion = await migrate(db);
+		// PGlite has one session shared by every socket client; a server pool sets it per connection.
+		if (db.engine !== 'postgres') await db.query(SEARCH_SESSION_SQL);
+		if ('registerVectorType' in db && typeof db.registerVectorType === 'function') await db.registerVectorType();
+		const opened = db;
+		return ok({
+			db: opened,
+			engine: opened.engine,
+			where: location.kind === 'url' ? redactUrl(location.url) : location.dir,
+			folder: location.kind === 'folder' ? location.dir : null,
+			schemaVersion,
+			close: () => opened.close(),
+		});
+	} catch (e) {
+		if (db) await db.close().catch((closeError: unknown) => void closeError); // the open error is the one to report
+		return err(e instanceof StoreError ? e : new StoreError('unreachable', messageOf(e), { cause: e }));
+	}
+}
+
+async function openServer(url: string): Promise<Queryable> {
+	return connectPg({ url, settings: { ...SEARCH_SETTINGS } });
+}

@@ -1,0 +1,96 @@
+/**
+ * The `pg` engine: a connection pool to a PostgreSQL server (`postgres://` URL) or to the store
+ * owner's Unix socket (`{host: DIR, port: 5432}`, which PGlite serves with pglite-socket).
+ */
+import pg from 'pg';
+import pgvector from 'pgvector';
+import { StoreError, messageOf } from './errors';
+import type { EngineKind, Queryable, Row, TxQueryable } from './queryable';
+
+/** Where a pool connects: a server URL, or the owner's socket folder. */
+export type PgTarget = ({ url: string } | { socketDir: string }) & {
+	/** Session settings for every pooled connection, sent in the startup packet (`-c name=value`). */
+	settings?: Record<string, string>;
+};
+
+/** Creates a pool; vector columns come back as number[] once `registerVectorType` has run. */
+export function pgQueryable(target: PgTarget): Queryable & { registerVectorType(): Promise<void> } {
+	const parsers = new Map<number, (v: string) => unknown>();
+	const types = {
+		getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+			parsers.get(oid) ?? pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+	};
+	const socket = 'socketDir' in target;
+	const pool = new pg.Pool(
+		socket
+			? // PGlite runs one query at a time, so one connection per client process is all it can use.
+				{ host: target.socketDir, port: 5432, user: 'postgres', database: 'postgres', max: 1, types, idleTimeoutMillis: 0, allowExitOnIdle: true }
+			: { connectionString: target.url, max: 4, types, connectionTimeoutMillis: 10_000, options: startupOptions(target.settings) },
+	);
+	// An idle client's socket error must not crash the process; the next query reports it.
+	pool.on('error', (e) => void e);
+	const engine: EngineKind = socket ? 'pglite-socket' : 'postgres';
+	return {
+		engine,
+		async query<T extends object = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+			const r = await pool.query<T>(sql, params as unknown[]);
+			return r.rows;
+		},
+		async transaction<T>(fn: (tx: TxQueryable) => Promise<T>): Promise<T> {
+			const client = await pool.connect();
+			try {
+				await client.query('BEGIN');
+				const out = await fn({
+					async query<R extends object = Row>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+						return (await client.query<R>(sql, params as unknown[])).rows;
+					},
+				});
+				await client.query('COMMIT');
+				return out;
+			} catch (e) {
+				await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+					throw new AggregateError([e, rollbackError], `rollback failed after: ${messageOf(e)}`);
+				});
+				throw e;
+			} finally {
+				client.release();
+			}
+		},
+		async registerVectorType(): Promise<void> {
+			const rows = (await pool.query<{ oid: number }>("SELECT oid::int AS oid FROM pg_type WHERE typname = 'vector'")).rows;
+			for (const r of rows) parsers.set(r.oid, (v) => pgvector.fromSql(v));
+		},
+		close: () => pool.end(),
+	};
+}
+
+/** Opens a pool and checks it answers; a refused connection becomes StoreError 'unreachable'. */
+export async function connectPg(target: PgTarget): Promise<ReturnType<typeof pgQueryable>> {
+	const q = pgQueryable(target);
+	try {
+		await q.query('SELECT 1');
+		return q;
+	} catch (e) {
+		await q.close().catch((closeError: unknown) => void closeError); // the connect error is the one to report
+		const where = 'url' in target ? redactUrl(target.url) : `the store owner's socket in ${target.socketDir}`;
+		throw new StoreError('unreachable', `cannot connect to ${where}: ${messageOf(e)}`, { cause: e });
+	}
+}
+
+/** The URL without its password, for messages and `gmem inspect`. */
+export function redactUrl(url: string): string {
+	try {
+		const u = new URL(url);
+		if (u.password) u.password = '***';
+		return u.toString();
+	} catch {
+		return 'postgres://(unparseable URL)';
+	}
+}
+
+function startupOptions(settings: Record<string, string> | undefined): string | undefined {
+	if (!settings) return undefined;
+	return Object.entries(settings)
+		.map(([k, v]) => `-c ${k}=${v}`)
+		.join(' ');
+}

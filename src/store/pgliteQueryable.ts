@@ -1,0 +1,49 @@
+/**
+ * The embedded engine: PGlite (Postgres compiled to WebAssembly) with pgvector, on a data folder.
+ * Only the store owner (ownerProcess.ts) opens PGlite on a folder — two instances on one folder
+ * corrupt it — so everything else reaches it through the owner's socket (pgQueryable.ts).
+ */
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import { StoreError, messageOf } from './errors';
+import type { Queryable, Row, TxQueryable } from './queryable';
+
+/** Wraps an open PGlite instance as a Queryable. */
+export function pgliteQueryable(db: PGlite): Queryable {
+	return {
+		engine: 'pglite',
+		async query<T extends object = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+			const r = await db.query<T>(sql, params as unknown[]);
+			return r.rows;
+		},
+		async transaction<T>(fn: (tx: TxQueryable) => Promise<T>): Promise<T> {
+			return db.transaction(async (tx) =>
+				fn({
+					async query<R extends object = Row>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+						return (await tx.query<R>(sql, params as unknown[])).rows;
+					},
+				}),
+			);
+		},
+		close: () => db.close(),
+	};
+}
+
+/**
+ * Opens (or creates) a PGlite database in `dataDir` with the vector extension loaded. A folder
+ * PGlite cannot read becomes StoreError 'corrupt'; the folder is left exactly as it was.
+ */
+export async function openPglite(dataDir: string | undefined): Promise<PGlite> {
+	try {
+		const db = new PGlite({ ...(dataDir ? { dataDir } : {}), extensions: { vector } });
+		await db.waitReady;
+		return db;
+	} catch (e) {
+		throw new StoreError(
+			'corrupt',
+			`cannot open the embedded database in ${dataDir ?? '(memory)'}: ${messageOf(e)}. ` +
+				'The folder was left untouched; move it aside to start a fresh store.',
+			{ cause: e },
+		);
+	}
+}

@@ -1,0 +1,111 @@
+/**
+ * The two search arms as SQL. Every statement filters by tier and workspace inside the query,
+ * before ranking (seed 002's pre-filter), and takes all inputs as parameters.
+ */
+import type { ChunkTier } from './chunkRepo';
+import type { Queryable } from './queryable';
+import { toVectorLiteral } from './queryable';
+
+/** A chunk as an arm returns it, with the arm's raw score. */
+export interface ArmRow {
+	chunk_pk: string;
+	doc_id: string;
+	chunk_no: number;
+	path: string | null;
+	start_line: number | null;
+	end_line: number | null;
+	symbol: string | null;
+	content: string;
+	score: number;
+}
+
+/** Which chunks an arm may see. `workspaceIds: null` = every workspace in the store. */
+export interface SearchScope {
+	tier: ChunkTier;
+	workspaceIds: readonly string[] | null;
+}
+
+/** How the full-text arm turns text into a tsquery and ranks matches. */
+export type FtsMode = 'websearch' | 'or' | 'bm25';
+
+const COLS = `c.id::text AS chunk_pk, c.doc_id, c.chunk_no, c.path, c.start_line, c.end_line, c.symbol, c.content`;
+const SCOPE = `c.tier = $1 AND ($2::text[] IS NULL OR c.workspace_id = ANY($2::text[]))`;
+// The OR query of a text's lexemes; 'simple' so already-stemmed lexemes are not stemmed again.
+const OR_QUERY = `(SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) FROM unnest(to_tsvector('english', $3)))`;
+
+/** BM25 parameters (Robertson; the eval README's baseline uses the same). */
+export const BM25 = { k1: 1.2, b: 0.75 };
+
+/**
+ * Full-text arm. 'websearch' = websearch_to_tsquery (AND of terms, phrases, -negation) ranked by
+ * ts_rank_cd; 'or' = any salient lexeme, ts_rank_cd; 'bm25' = any lexeme, ranked by BM25 from the
+ * term statistics kept at ingest (ts_rank_cd has no document-frequency weighting).
+ */
+export async function ftsArm(db: Queryable, scope: SearchScope, text: string, mode: FtsMode, limit: number): Promise<ArmRow[]> {
+	const params = [scope.tier, scope.workspaceIds, text, limit];
+	if (mode === 'bm25') return bm25Arm(db, params);
+	const q = mode === 'websearch' ? `websearch_to_tsquery('english', $3)` : OR_QUERY;
+	return db.query<ArmRow>(
+		`SELECT ${COLS}, ts_rank_cd(c.tsv, q.q, 1)::float8 AS score
+		 FROM chunks c, (SELECT ${q} AS q) q
+		 WHERE ${SCOPE} AND c.tsv @@ q.q
+		 ORDER BY score DESC, c.id LIMIT $4`,
+		params,
+	);
+}
+
+function bm25Arm(db: Queryable, params: unknown[]): Promise<ArmRow[]> {
+	return db.query<ArmRow>(
+		`WITH ql AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', $3))),
+		st AS (
+			SELECT greatest(sum(n_chunks), 1)::float8 AS n, greatest(sum(total_len), 1)::float8 / greatest(sum(n_chunks), 1) AS avgdl
+			FROM corpus_stats c WHERE ${SCOPE}),
+		idf AS (
+			SELECT ql.lexeme, ln(1 + (st.n - d.df + 0.5) / (d.df + 0.5)) AS idf
+			FROM ql CROSS JOIN st CROSS JOIN LATERAL (
+				SELECT coalesce(sum(t.df), 0)::float8 AS df FROM term_df t
+				WHERE t.tier = $1 AND ($2::text[] IS NULL OR t.workspace_id = ANY($2::text[])) AND t.term = ql.lexeme) d),
+		cand AS (SELECT c.id, c.tsv, c.doc_len FROM chunks c WHERE ${SCOPE} AND c.tsv @@ ${OR_QUERY}),
+		scored AS (
+			SELECT cand.id, sum(idf.idf * (m.tf * ${BM25.k1 + 1}) / (m.tf + ${BM25.k1} * (1 - ${BM25.b} + ${BM25.b} * cand.doc_len / st.avgdl))) AS score
+			FROM cand CROSS JOIN st
+			CROSS JOIN LATERAL (SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1)::float8 AS tf FROM unnest(cand.tsv) u) m
+			JOIN idf ON idf.lexeme = m.lexeme
+			GROUP BY cand.id ORDER BY score DESC, cand.id LIMIT $4)
+		SELECT ${COLS}, s.score::float8 AS score FROM scored s JOIN chunks c ON c.id = s.id ORDER BY s.score DESC, c.id`,
+		params,
+	);
+}
+
+/**
+ * Vector arm: cosine similarity (1 − pgvector's `<=>`) over the HNSW index, only vectors from
+ * `embedder`, then the floor on cosine. The inner ORDER BY … LIMIT is what the index serves.
+ */
+export async function vectorArm(
+	db: Queryable,
+	scope: SearchScope,
+	embedding: Float32Array,
+	embedder: string,
+	floor: number,
+	limit: number,
+): Promise<ArmRow[]> {
+	return db.query<ArmRow>(
+		`SELECT chunk_pk, doc_id, chunk_no, path, start_line, end_line, symbol, content, (1 - d)::float8 AS score FROM (
+			SELECT ${COLS}, c.embedding <=> $3::vector AS d FROM chunks c
+			WHERE ${SCOPE} AND c.embedder = $5 AND c.embedding IS NOT NULL
+			ORDER BY c.embedding <=> $3::vector LIMIT $4) s
+		 WHERE 1 - d >= $6 ORDER BY d, chunk_pk`,
+		[scope.tier, scope.workspaceIds, toVectorLiteral(embedding), limit, embedder, floor],
+	);
+}
+
+/**
+ * Session settings for the vector arm: pgvector 0.8 iterative index scans keep returning rows
+ * when the workspace filter removes candidates, instead of silently returning fewer than k.
+ */
+export const SEARCH_SETTINGS: Readonly<Record<string, string>> = { 'hnsw.iterative_scan': 'relaxed_order', 'hnsw.ef_search': '100' };
+
+/** SEARCH_SETTINGS as SET statements, for a session that is already open (PGlite's single session). */
+export const SEARCH_SESSION_SQL = Object.entries(SEARCH_SETTINGS)
+	.map(([k, v]) => `SET ${k} = ${v}`)
+	.join('; ');
