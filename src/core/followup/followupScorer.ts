@@ -1,0 +1,121 @@
+/**
+ * Structural follow-up scorer (seed 000, "Decision 2"): does this turn depend on earlier turns?
+ * A weighted sum of cheap, named signals over the words of the turn and of the conversation — no
+ * model call, microseconds per turn. See README.md in this folder for the algorithm.
+ */
+import type { Thresholds } from '../thresholds';
+import type { FollowupResult, FollowupSignal, HistoryTurn } from '../types';
+import { contentStems, freshMentionStems } from './content';
+import {
+	detectBareDefinite,
+	detectContinuation,
+	detectDefiniteReference,
+	detectElaboration,
+	detectElidedHead,
+	detectExplicitArgument,
+	detectImplicitArgument,
+	detectIndefinite,
+	detectPronoun,
+	detectSubjectQuestion,
+	type TurnView,
+} from './signals';
+import { joinWords, stem, tokenize, turnText } from './text';
+
+type WeightName = keyof Thresholds & `followup_w_${string}`;
+
+/** Evidence for: each detector and the weight that scores it. */
+const TURN_DETECTORS: ReadonlyArray<[string, WeightName, (v: TurnView) => string | null]> = [
+	['continuation', 'followup_w_continuation', detectContinuation],
+	['definite_reference', 'followup_w_definite_reference', detectDefiniteReference],
+	['bare_definite', 'followup_w_bare_definite', detectBareDefinite],
+	['implicit_argument', 'followup_w_implicit_argument', detectImplicitArgument],
+	['elided_head', 'followup_w_elided_head', detectElidedHead],
+	['elaboration', 'followup_w_elaboration', detectElaboration],
+];
+
+const CODE_BLOCK_RE = /```|\n {4}\S|\n\t\S/;
+
+/**
+ * Scores how much `utterance` depends on `history`. On the first turn (empty history) nothing can
+ * be a follow-up: score 0, no signals. Otherwise the score is the clamped sum of the signals'
+ * weights (negative weights are evidence that the turn stands alone), and `is_followup` is
+ * score >= `followup_threshold`.
+ */
+export function scoreFollowup(utterance: string, history: readonly HistoryTurn[], t: Thresholds): FollowupResult {
+	if (history.length === 0) return { score: 0, is_followup: false, signals: [] };
+	const tokens = tokenize(utterance);
+	const words = tokens.map((x) => x.word);
+	const view: TurnView = { tokens, words, joined: joinWords(words) };
+	const signals: FollowupSignal[] = [];
+	const add = (name: string, weight: number, match: string | null): void => {
+		if (match !== null && weight !== 0) signals.push({ name, weight, match });
+	};
+	add('active_conversation', t.followup_w_active, 'earlier turns');
+	const subject = detectSubjectQuestion(view);
+	add('pronoun', t.followup_w_pronoun, detectPronoun(view, subject?.end ?? selfContainedOpening(view)));
+	for (const [name, weight, detect] of TURN_DETECTORS) add(name, t[weight], detect(view));
+	addShapeSignals(view, t, add);
+	addHistorySignals(view, history, t, add);
+	add('subject_question', -t.followup_w_subject_question, subject?.match ?? null);
+	add('indefinite', -t.followup_w_indefinite, detectIndefinite(view));
+	add('explicit_argument', -t.followup_w_explicit_argument, detectExplicitArgument(view));
+	add('own_code', -t.followup_w_own_code, CODE_BLOCK_RE.test(utterance) ? 'code block' : null);
+	const sum = signals.reduce((s, x) => s + x.weight, 0);
+	// Rounded so that 0.3 + 0.2 lands on 0.5 exactly and meets a 0.5 threshold.
+	const score = Math.round(Math.min(1, Math.max(0, sum)) * 1e6) / 1e6;
+	return { score, is_followup: score >= t.followup_threshold, signals };
+}
+
+/**
+ * Where pronoun search stops: pronouns after an opening clause that names its own subject ("What
+ * is the latest pytest, and does it …", "What is X and why is it …") find their antecedent there.
+ */
+function selfContainedOpening(v: TurnView): number {
+	const end = v.tokens.findIndex((x) => x.clause > 0);
+	if (end <= 0) return Infinity;
+	const first = v.tokens.slice(0, end);
+	const opening: TurnView = { tokens: first, words: v.words.slice(0, end), joined: joinWords(v.words.slice(0, end)) };
+	const named = first.some((x) => x.name || x.code) || detectIndefinite(opening) || detectExplicitArgument(opening);
+	return named && !detectPronoun(opening) ? end : Infinity;
+}
+
+type Add = (name: string, weight: number, match: string | null) => void;
+
+/** Shape of the turn itself: very short, or no content word of its own. */
+function addShapeSignals(v: TurnView, t: Thresholds, add: Add): void {
+	const n = v.words.length;
+	add('short', t.followup_w_short, n > 0 && n <= t.followup_short_max_words ? `${n} words` : null);
+	const content = contentStems(v.tokens).length;
+	add('ellipsis', t.followup_w_ellipsis, n > 0 && content === 0 ? 'no content word' : null);
+	add('rich_content', -t.followup_w_rich_content, content >= t.followup_rich_content_words ? `${content} content words` : null);
+}
+
+/**
+ * Relations to earlier turns. Re-naming a content word of an earlier user turn outside a definite
+ * phrase restates the topic in full (evidence the turn stands alone: a dependent turn would say
+ * "it" or "the N"); picking up a word of
+ * the assistant's last reply continues that reply; a name or identifier no earlier turn used
+ * introduces a new subject.
+ */
+function addHistorySignals(v: TurnView, history: readonly HistoryTurn[], t: Thresholds, add: Add): void {
+	const recent = history.slice(-t.followup_history_turns);
+	const user = new Set<string>();
+	const all = new Set<string>();
+	for (const turn of recent) {
+		for (const tok of tokenize(turnText(turn))) {
+			all.add(stem(tok.word));
+			if (turn.role === 'user') user.add(stem(tok.word));
+		}
+	}
+	const own = contentStems(v.tokens);
+	const restated = freshMentionStems(v.tokens).filter((s) => user.has(s));
+	add('restated_subject', -t.followup_w_restated_subject, restated.length ? restated.join(' ') : null);
+	const last = history[history.length - 1]!;
+	if (last.role === 'assistant') {
+		const reply = new Set(tokenize(last.content).map((x) => stem(x.word)));
+		const picked = own.filter((s) => reply.has(s) && !user.has(s));
+		add('topic_continuity', t.followup_w_topic_continuity, picked.length ? picked.join(' ') : null);
+	}
+	const fresh = v.tokens.filter((x) => (x.name || x.code) && !all.has(stem(x.word))).map((x) => x.word);
+	add('new_subject', -t.followup_w_new_subject, fresh.length ? [...new Set(fresh)].join(' ') : null);
+}
