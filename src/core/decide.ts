@@ -41,7 +41,7 @@ function classify(input: TurnInput, th: Thresholds, rec: TraceRecorder): Classif
 
 	let start = rec.now();
 	const followup = scoreFollowup(input.utterance, input.history, th);
-	rec.gate({
+	start = rec.gate({
 		gate: 'followup',
 		inputs: { history_turns: input.history.length, signals: followup.signals.map((s) => s.name) },
 		value: followup.score,
@@ -49,32 +49,29 @@ function classify(input: TurnInput, th: Thresholds, rec: TraceRecorder): Classif
 		fired: followup.is_followup,
 		effect: followup.is_followup ? 'depends on earlier turns' : 'stands alone',
 	}, start);
-	rec.endStage('followup');
+	rec.endStage('followup', start);
 
-	start = rec.now();
 	const trigger = classifyTrigger(text);
-	rec.gate({
+	start = rec.gate({
 		gate: 'trigger',
 		inputs: { rule: trigger.rule, match: trigger.match },
 		value: trigger.trigger,
 		fired: trigger.retrieves,
 		effect: trigger.retrieves ? 'asks for something: stored tiers may be searched' : 'asks nothing: no retrieval',
 	}, start);
-	start = rec.now();
 	const intent = classifyIntent(text, trigger, followup, features);
-	rec.gate({
+	start = rec.gate({
 		gate: 'intent',
 		inputs: { rule: intent.rule, match: intent.match, about_user: features.about_user, personal_reference: features.personal_reference, workspace_cue: features.workspace?.name ?? null },
 		value: intent.intent,
 		fired: intent.rule !== 'default',
 		effect: `intent ${intent.intent}`,
 	}, start);
-	rec.endStage('classify');
+	rec.endStage('classify', start);
 
-	start = rec.now();
 	const behavior = decideBehavior(text, intent.intent, input.history, input.context, th);
 	const action = behavior.skip_retrieval ? 'skip' : behavior.reduce_retrieval ? 'reduce' : behavior.boost_retrieval ? 'boost' : 'none';
-	rec.gate({
+	start = rec.gate({
 		gate: 'behavior',
 		inputs: { rule: behavior.rule, measured: behavior.value },
 		value: behavior.mode,
@@ -82,7 +79,7 @@ function classify(input: TurnInput, th: Thresholds, rec: TraceRecorder): Classif
 		fired: behavior.mode !== 'standard',
 		effect: `${action}: ${behavior.reason}`,
 	}, start);
-	rec.endStage('behavior');
+	rec.endStage('behavior', start);
 	return { text, features, followup, trigger, intent, behavior };
 }
 

@@ -52,16 +52,36 @@ function capsRatio(raw: string): { ratio: number; letters: number } {
 	return { ratio: letters ? upper / letters : 0, letters };
 }
 
-/** Highest Jaccard similarity between this turn's word set and a recent earlier user turn. */
-export function maxRepetition(words: readonly string[], history: readonly HistoryTurn[], lookback: number): number {
+/**
+ * Words of this turn of which at least one must occur in an earlier turn for the two to reach
+ * Jaccard ≥ s: at most (1 − s) / s · |A| of A's words can be missing from B, so checking one more
+ * than that (longest first, apostrophe-free so quote styles cannot hide them) is an exact filter.
+ * Returns null when the filter cannot be built (then every turn is compared in full).
+ */
+function probeWords(mine: ReadonlySet<string>, s: number): string[] | null {
+	if (s <= 0) return null;
+	const need = Math.floor(((1 - s) / s) * mine.size) + 1;
+	const plain = [...mine].filter((w) => !w.includes("'")).sort((a, b) => b.length - a.length);
+	return plain.length >= need ? plain.slice(0, need) : null;
+}
+
+/**
+ * Highest Jaccard similarity between this turn's word set and a recent earlier user turn. When
+ * `minSimilarity` is given, turns that cannot reach it are skipped before tokenising (this loop
+ * is the costliest part of the behaviour engine); their similarity counts as 0.
+ */
+export function maxRepetition(words: readonly string[], history: readonly HistoryTurn[], lookback: number, minSimilarity = 0): number {
 	if (words.length === 0 || lookback <= 0) return 0;
 	const mine = new Set(words);
+	const probes = probeWords(mine, minSimilarity);
 	let best = 0;
 	let seen = 0;
 	for (let i = history.length - 1; i >= 0 && seen < lookback; i--) {
 		if (history[i].role !== 'user') continue;
 		seen++;
-		const theirs = new Set(wordsOf(normalizeText(history[i].content)));
+		const lower = history[i].content.toLowerCase();
+		if (probes && !probes.some((w) => lower.includes(w))) continue;
+		const theirs = new Set(wordsOf(normalizeText(lower)));
 		let shared = 0;
 		for (const w of theirs) if (mine.has(w)) shared++;
 		const union = mine.size + theirs.size - shared;
@@ -98,7 +118,7 @@ export function decideBehavior(t: TurnText, intent: Intent, history: readonly Hi
 	if (angry) return decision('frustration_recovery', 'frustration_cue', `frustration cue "${angry[0]}"`);
 
 	if (t.words.length >= th.repetition_min_words) {
-		const sim = maxRepetition(t.words, history, th.repetition_lookback);
+		const sim = maxRepetition(t.words, history, th.repetition_lookback, th.repetition_similarity);
 		if (sim >= th.repetition_similarity) {
 			return decision('repetition_aware', 'repetition', 'repeats an earlier user turn', round(sim), th.repetition_similarity);
 		}

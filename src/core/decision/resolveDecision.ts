@@ -29,14 +29,11 @@ function policyStage(c: Classified, th: Thresholds, rec: TraceRecorder): PolicyD
 	let start = rec.now();
 	const d = basePolicy(c.intent.intent, c.trigger.trigger, th);
 	const base = tiersOf(d);
-	rec.gate({ gate: 'policy', inputs: { intent: c.intent.intent, trigger: c.trigger.trigger }, value: d.route, fired: base.length > 0, effect: base.length ? `opens ${base.join(', ')}` : 'opens no tier' }, start);
-	start = rec.now();
+	start = rec.gate({ gate: 'policy', inputs: { intent: c.intent.intent, trigger: c.trigger.trigger }, value: d.route, fired: base.length > 0, effect: base.length ? `opens ${base.join(', ')}` : 'opens no tier' }, start);
 	const overlays = applyOverlays(d, c.intent.intent, c.trigger.retrieves, c.features, c.followup);
 	for (const o of overlays) {
-		rec.gate({ gate: `overlay:${o.name}`, inputs: {}, value: o.fired, fired: o.fired, effect: o.effect }, start);
-		start = rec.now();
+		start = rec.gate({ gate: `overlay:${o.name}`, inputs: {}, value: o.fired, fired: o.fired, effect: o.effect }, start);
 	}
-	start = rec.now();
 	const skip = !c.trigger.retrieves || c.behavior.skip_retrieval;
 	const closed = skip ? closeTiers(d) : [];
 	const by = !c.trigger.retrieves ? `trigger ${c.trigger.trigger}` : `behaviour ${c.behavior.mode}`;
@@ -78,8 +75,7 @@ function pathStage(input: TurnInput, c: Classified, d: PolicyDecision, th: Thres
 		wants_tiers: wanted.length > 0,
 		clarify_min_chars: th.clarify_min_chars,
 	});
-	rec.gate({ gate: 'path', inputs: { rule: path.rule, match: path.match, edit_request: path.edit_request }, value: path.path, fired: path.path !== 'rag', effect: `answer via ${path.path}` }, start);
-	start = rec.now();
+	start = rec.gate({ gate: 'path', inputs: { rule: path.rule, match: path.match, edit_request: path.edit_request }, value: path.path, fired: path.path !== 'rag', effect: `answer via ${path.path}` }, start);
 	const tiers = tiersForPath(path, wanted);
 	const dropped = wanted.filter((t) => !tiers.includes(t));
 	rec.gate({ gate: 'path_tiers', inputs: { path: path.path, wanted }, value: tiers, fired: dropped.length > 0, effect: dropped.length ? `${path.path} path does not search ${dropped.join(', ')}` : 'no change' }, start);

@@ -34,8 +34,12 @@ export class TraceRecorder {
 		return this.clock();
 	}
 
-	/** Records a gate step that started at `start` (a `now()` reading). */
-	gate(fields: GateFields, start: number): void {
+	/**
+	 * Records a gate step that started at `start` (a `now()` reading); returns the end reading so
+	 * the next gate can start from it without another clock call.
+	 */
+	gate(fields: GateFields, start: number): number {
+		const end = this.clock();
 		const step: GateStep = {
 			kind: 'gate',
 			gate: fields.gate,
@@ -44,9 +48,10 @@ export class TraceRecorder {
 			threshold: fields.threshold ?? null,
 			fired: fields.fired,
 			effect: fields.effect,
-			us: roundUs(this.clock() - start),
+			us: roundUs(end - start),
 		};
 		this.steps.push(step);
+		return end;
 	}
 
 	/** Records a note (a fallback taken, an empty tier…). */
@@ -54,9 +59,12 @@ export class TraceRecorder {
 		this.steps.push({ kind: 'note', stage, level, message });
 	}
 
-	/** Closes the current stage: its time runs from the previous `endStage` (or construction). */
-	endStage(stage: string): void {
-		const now = this.clock();
+	/**
+	 * Closes the current stage: its time runs from the previous `endStage` (or construction) to
+	 * `at` (a reading just taken, e.g. a gate's end) or to now.
+	 */
+	endStage(stage: string, at?: number): void {
+		const now = at ?? this.clock();
 		this.timings.push({ stage, us: roundUs(now - this.stageStart) });
 		this.stageStart = now;
 	}

@@ -32,6 +32,22 @@ const PHRASE_SPLIT = /[,.!?;:]+|\s+-+\s+/;
 // Characters that carry no words: emoji, symbols, stray quotes.
 const NON_WORDS = /[^\p{L}\p{N}'\s,.!?;:-]+/gu;
 
+// Every first word a social formula can start with; anything else skips the phrase analysis
+// (the common case: a real request), which keeps this check off the hot path.
+const SOCIAL_FIRST_WORDS: ReadonlySet<string> = new Set([
+	...[...ACK_PHRASES].map((p) => p.split(' ')[0]),
+	...'hi hello hey hiya howdy yo greetings morning evening good how how\'s what\'s whats sup'.split(' '),
+	...'test testing ping pong foo foobar lorem hello is are anyone can'.split(' '),
+]);
+const MASH_OR_NUMBER = /^(?:\d|asdf|qwer|zxcv|jkl|[^aeiouy\d]{5,}$)/;
+const MAX_SOCIAL_WORDS = 12;
+
+function couldBeSocial(words: readonly string[]): boolean {
+	if (words.length === 0) return true;
+	if (words.length > MAX_SOCIAL_WORDS) return false;
+	return SOCIAL_FIRST_WORDS.has(words[0]) || MASH_OR_NUMBER.test(words[0]);
+}
+
 /** Splits normalised text into trimmed phrases, dropping emoji and empty pieces. */
 function phrasesOf(text: string): string[] {
 	const out: string[] = [];
@@ -48,6 +64,7 @@ function phrasesOf(text: string): string[] {
  * Returns null when any phrase carries content.
  */
 export function socialKind(t: TurnText): SocialKind | null {
+	if (!couldBeSocial(t.words)) return null;
 	const bare = t.text.replace(NON_WORDS, ' ').replace(/[.!?,;:]+/g, ' ').replace(/\s+/g, ' ').trim();
 	if (bare !== '' && PROBE.test(bare)) return 'probe';
 	const phrases = phrasesOf(t.text);

@@ -1,0 +1,80 @@
+/**
+ * Benchmark of decideTurn (not a test): every turn of ../shared/eval/dev/followup_cast2019.jsonl
+ * (location from GMEM_SHARED, default ../shared relative to the working directory) plus the coding
+ * turns of test/fixtures/gate_*.jsonl; a warm-up, then many timed passes. Prints turns/second and
+ * p50 / p90 / p99 / max microseconds per decision.
+ *   npm run build && npm run bench:gate [-- --iterations N]
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { decideTurn } from '../src/core/decide';
+import { DEFAULT_THRESHOLDS } from '../src/core/thresholds';
+import type { TurnInput } from '../src/core/types';
+import { parseTurnLine } from '../src/cli/commands/gateCommand';
+
+function readTurns(file: string): TurnInput[] {
+	return readFileSync(file, 'utf8')
+		.split('\n')
+		.filter((l) => l.trim() !== '')
+		.map((l) => parseTurnLine(JSON.parse(l)));
+}
+
+function loadTurns(cwd: string, env: NodeJS.ProcessEnv): { turns: TurnInput[]; sources: string[] } {
+	const shared = resolve(cwd, env.GMEM_SHARED ?? '../shared');
+	const cast = join(shared, 'eval/dev/followup_cast2019.jsonl');
+	const sources: string[] = [];
+	const turns: TurnInput[] = [];
+	if (existsSync(cast)) {
+		const t = readTurns(cast);
+		turns.push(...t);
+		sources.push(`${cast} (${t.length} turns)`);
+	} else {
+		process.stderr.write(`benchGate: ${cast} not found (set GMEM_SHARED); benchmarking fixtures only\n`);
+	}
+	const fixtures = resolve(cwd, 'test/fixtures');
+	for (const name of readdirSync(fixtures).filter((n) => /^gate_.*\.jsonl$/.test(n)).sort()) {
+		const t = readTurns(join(fixtures, name));
+		turns.push(...t);
+		sources.push(`test/fixtures/${name} (${t.length} turns)`);
+	}
+	return { turns, sources };
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+	return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+function main(): void {
+	const argIndex = process.argv.indexOf('--iterations');
+	const iterations = argIndex > 0 ? Number(process.argv[argIndex + 1]) : 40;
+	const { turns, sources } = loadTurns(process.cwd(), process.env);
+	if (turns.length === 0) throw new Error('no turns to benchmark');
+	const options = { thresholds: DEFAULT_THRESHOLDS };
+
+	// Warm-up: let V8 optimise the regexes and the decision path before timing.
+	for (let i = 0; i < 5; i++) for (const t of turns) decideTurn(t, options);
+
+	const samples = new Float64Array(turns.length * iterations);
+	let n = 0;
+	const wallStart = process.hrtime.bigint();
+	for (let it = 0; it < iterations; it++) {
+		for (const t of turns) {
+			const s = process.hrtime.bigint();
+			decideTurn(t, options);
+			samples[n++] = Number(process.hrtime.bigint() - s) / 1000;
+		}
+	}
+	const wallSec = Number(process.hrtime.bigint() - wallStart) / 1e9;
+	samples.sort();
+	const fmt = (x: number): string => x.toFixed(1);
+	const out = [
+		`decideTurn benchmark — node ${process.version}`,
+		...sources.map((s) => `  input: ${s}`),
+		`  decisions: ${n} (${turns.length} turns × ${iterations} passes, after 5 warm-up passes)`,
+		`  throughput: ${Math.round(n / wallSec)} turns/second (wall clock, timer overhead included)`,
+		`  per decision (µs): p50 ${fmt(percentile(samples, 50))}  p90 ${fmt(percentile(samples, 90))}  p99 ${fmt(percentile(samples, 99))}  max ${fmt(samples[n - 1])}`,
+	];
+	process.stdout.write(out.join('\n') + '\n');
+}
+
+main();
