@@ -11,6 +11,11 @@ export function formatNumber(n: number): string {
 	return Number.isInteger(n) ? String(n) : n.toFixed(2);
 }
 
+/** A duration given in µs: whole µs below a millisecond, else ms with one decimal. */
+export function formatMicros(us: number): string {
+	return us < 1000 ? `${Math.round(us)} µs` : `${(us / 1000).toFixed(1)} ms`;
+}
+
 /** A JSON value in at most `limit` characters. */
 export function formatValue(value: JsonValue, limit = 60): string {
 	const text = typeof value === 'number' ? formatNumber(value) : typeof value === 'string' ? value : JSON.stringify(value);
@@ -33,7 +38,7 @@ export function lookupPlan(d: TraceDecisionSummary): string {
 export function traceHeadline(trace: DecisionTrace): string {
 	const d = trace.decision;
 	const lookup = d.retrieve ? `search ${d.tiers.join(' + ')}` : 'no lookup';
-	return `${d.trigger} · ${d.path} · ${lookup} · ${trace.total_us} µs`;
+	return `${d.trigger} · ${d.path} · ${lookup} · ${formatMicros(trace.total_us)}`;
 }
 
 function badge(label: string, value: string): HTMLElement {
@@ -44,10 +49,10 @@ function stepLine(step: TraceStep): { name: string; detail: string; effect: stri
 	switch (step.kind) {
 		case 'gate': {
 			const vs = step.threshold === null ? '' : ` vs threshold ${formatNumber(step.threshold)}`;
-			return { name: step.gate, detail: `${formatValue(step.value)}${vs}`, effect: step.effect, us: `${step.us} µs`, fired: step.fired };
+			return { name: step.gate, detail: `${formatValue(step.value)}${vs}`, effect: step.effect, us: formatMicros(step.us), fired: step.fired };
 		}
 		case 'hook':
-			return { name: `hook ${step.point}/${step.name}`, detail: step.status, effect: step.error ?? (step.changed.join(', ') || 'no change'), us: `${step.us} µs`, fired: step.changed.length > 0 };
+			return { name: `hook ${step.point}/${step.name}`, detail: step.status, effect: step.error ?? (step.changed.join(', ') || 'no change'), us: formatMicros(step.us), fired: step.changed.length > 0 };
 		case 'retrieval':
 			return { name: `retrieval ${step.tier}`, detail: `${step.hits.length} hits, k=${step.k}, floor ${step.floor ?? 'none'}, ${step.arm_mode}`, effect: step.searched_query, us: `${step.ms} ms`, fired: step.hits.length > 0 };
 		case 'rerank':
@@ -100,7 +105,7 @@ export function renderTrace(trace: DecisionTrace, open: boolean): HTMLElement {
 	collapsible.heading = 'Decision trace';
 	collapsible.description = traceHeadline(trace);
 	collapsible.open = open;
-	const timings = trace.timings.map((t) => `${t.stage} ${t.us} µs`).join(' · ');
+	const timings = trace.timings.map((t) => `${t.stage} ${formatMicros(t.us)}`).join(' · ');
 	collapsible.append(
 		el(
 			'div',
@@ -116,7 +121,7 @@ export function renderTrace(trace: DecisionTrace, open: boolean): HTMLElement {
 			),
 			plan(d),
 			timeline(trace.steps),
-			el('p', { className: 'trace-timings' }, `Timings: ${timings || 'none'} · total ${trace.total_us} µs`),
+			el('p', { className: 'trace-timings' }, `Timings: ${timings || 'none'} · total ${formatMicros(trace.total_us)}`),
 		),
 	);
 	return collapsible;

@@ -54,7 +54,7 @@ export function registerChatParticipant(
 			return { errorDetails: { message: outcome.message } };
 		}
 		stream.markdown(outcome.markdown);
-		stream.markdown(`\n\nDecided in ${outcome.result.trace.total_us} µs. Open the Gated Memory panel to see the full decision trace.`);
+		stream.markdown(`\n\nDecided in ${Math.round(outcome.result.trace.total_us)} µs. Open the Gated Memory panel to see the full decision trace.`);
 		return { metadata: { route: outcome.result.route } };
 	};
 	const participant = chatApi.createChatParticipant(PARTICIPANT_ID, handler);

@@ -50,7 +50,7 @@ export function renderChatHtml(opts: { cspSource: string; nonce: string; scriptU
 		<p>Under every reply, a decision trace shows whether Gated Memory would look anything up, where, and how much — and which rule decided.</p>
 	</section>
 	<form id="composer" class="composer" aria-label="Send a message">
-		<vscode-textarea id="input" rows="3" resize="vertical" aria-label="Message" placeholder="Ask Gated Memory… (Enter to send, Shift+Enter for a new line)"></vscode-textarea>
+		<vscode-textarea id="input" rows="3" resize="none" aria-label="Message" placeholder="Ask Gated Memory… (Enter to send, Shift+Enter for a new line)"></vscode-textarea>
 		<div class="composer-actions">
 			<span class="hint">↑ recalls your last message</span>
 			<vscode-button id="send" type="submit">Send</vscode-button>

@@ -32,7 +32,7 @@ function decisionRow(d: RecentDecision): string {
 	const s = d.trace.decision;
 	const tiers = s.tiers.length ? s.tiers.join(' + ') : '—';
 	const utterance = d.utterance.length > 60 ? `${d.utterance.slice(0, 60)}…` : d.utterance;
-	return `| ${new Date(d.at).toISOString().slice(11, 19)} | ${cell(utterance)} | ${s.trigger} | ${s.path} | ${tiers} | \`${cell(s.route)}\` | ${d.trace.total_us} |`;
+	return `| ${new Date(d.at).toISOString().slice(11, 19)} | ${cell(utterance)} | ${s.trigger} | ${s.path} | ${tiers} | \`${cell(s.route)}\` | ${Math.round(d.trace.total_us)} |`;
 }
 
 /** Renders the whole document. */

@@ -14,8 +14,8 @@ import {
 	type ThresholdName,
 	type Thresholds,
 } from '../core/thresholds';
-import { isRecord } from '../core/protocol';
 import type { Logger } from './logger';
+import { partitionOverrides } from './thresholdOverrides';
 
 /** The settings section; every key lives under it. */
 export const SECTION = 'gatedMemory';
@@ -27,20 +27,6 @@ export interface ThresholdRow {
 	default: number;
 	source: 'setting' | 'default';
 	rationale: string;
-}
-
-/** Splits raw overrides into the valid ones and one message per invalid entry. */
-export function partitionOverrides(raw: unknown): { valid: Record<string, number>; errors: string[] } {
-	if (raw === undefined || raw === null) return { valid: {}, errors: [] };
-	if (!isRecord(raw)) return { valid: {}, errors: ['gatedMemory.thresholds must be an object of {name: number}'] };
-	const valid: Record<string, number> = {};
-	const errors: string[] = [];
-	for (const [name, value] of Object.entries(raw)) {
-		const one = resolveThresholds({ [name]: value });
-		if (one.ok) valid[name] = value as number;
-		else errors.push(...one.error);
-	}
-	return { valid, errors };
 }
 
 /** Caches the resolved thresholds and re-reads them when the setting changes. */

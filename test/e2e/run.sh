@@ -75,9 +75,14 @@ VSIX=$E2E_HOME/gated-memory.vsix
 if [ "${GMEM_E2E_SKIP_BUILD:-}" != 1 ] || [ ! -f "$VSIX" ]; then
 	log "npm run build && vsce package"
 	t0=$(now)
-	npm run -s build >/dev/null
-	"$TOOLS/node_modules/.bin/vsce" package --allow-missing-repository -o "$VSIX" > "$E2E_HOME/vsce.log" 2>&1 \
-		|| { tail -30 "$E2E_HOME/vsce.log"; exit 1; }
+	npm run -s build > "$E2E_HOME/build.log" 2>&1 || { tail -30 "$E2E_HOME/build.log"; exit 1; }
+	# A linux-x64 package: onnxruntime-node carries every platform's binaries (~290 MB); only this
+	# machine's are needed here, so the other platforms are added to a copy of .vscodeignore.
+	IGNORE=$E2E_HOME/vscodeignore.linux-x64
+	{ cat .vscodeignore; printf '%s\n' 'node_modules/onnxruntime-node/bin/*/darwin/**' 'node_modules/onnxruntime-node/bin/*/win32/**' \
+		'node_modules/onnxruntime-node/bin/*/linux/arm64/**'; } > "$IGNORE"
+	"$TOOLS/node_modules/.bin/vsce" package --allow-missing-repository --no-rewrite-relative-links --target linux-x64 \
+		--ignoreFile "$IGNORE" -o "$VSIX" > "$E2E_HOME/vsce.log" 2>&1 || { tail -30 "$E2E_HOME/vsce.log"; exit 1; }
 	echo "build + package: $(dt "$t0" "$(now)") s, vsix $(du -h "$VSIX" | cut -f1)"
 fi
 [ "${GMEM_E2E_PACKAGE_ONLY:-}" = 1 ] && exit 0

@@ -1,0 +1,214 @@
+// Gated Memory in a real VS Code workbench (code-server), driven by Debian chromium through
+// playwright-core. Run by test/e2e/run.sh, which sets:
+//   CS_URL (http://127.0.0.1:PORT/?folder=WS), WS_DIR, OUT_DIR (screenshots), DOCS_IMAGE (README picture),
+//   NODE_PATH (a node_modules with playwright-core), optional CHROMIUM.
+// Prints one line per check and "N passed, N failed"; exits 1 on any failure.
+const { chromium } = require('playwright-core');
+const fs = require('fs');
+const path = require('path');
+
+const OUT = process.env.OUT_DIR || path.join(__dirname, 'out');
+const DOCS_IMAGE = process.env.DOCS_IMAGE;
+const EXT_ID = 'gated-memory.gated-memory';
+const T0 = Date.now();
+const timings = {};
+const mark = (k) => {
+	timings[k] = +((Date.now() - T0) / 1000).toFixed(2);
+	console.log(`[${timings[k]}s] ${k}`);
+};
+let passed = 0;
+let failed = 0;
+
+/** Runs one check; a failure is counted and reported, and the run goes on. */
+async function check(name, fn) {
+	const t = Date.now();
+	try {
+		await fn();
+		passed++;
+		console.log(`ok   - ${name} (${Date.now() - t} ms)`);
+	} catch (e) {
+		failed++;
+		console.log(`FAIL - ${name}: ${String(e && e.message ? e.message : e).split('\n')[0]}`);
+	}
+}
+
+function expect(cond, message) {
+	if (!cond) throw new Error(message);
+}
+
+/** F1 opens the command palette with '>' typed; pick the row with `label`. */
+async function runCommand(page, label) {
+	await page.keyboard.press('F1');
+	const input = page.locator('.quick-input-widget .quick-input-box input');
+	await input.waitFor({ state: 'visible', timeout: 10000 });
+	await input.pressSequentially(label, { delay: 5 });
+	await page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first().waitFor({ timeout: 10000 });
+	await page.keyboard.press('Enter');
+}
+
+/** Types a message in the panel's textarea (inside vscode-textarea's shadow root) and presses Enter. */
+async function send(web, text) {
+	const box = web.locator('#input textarea');
+	await box.click();
+	await box.fill(text);
+	await box.press('Enter');
+}
+
+async function lastReply(web, count) {
+	const replies = web.locator('article.msg-assistant');
+	await replies.nth(count - 1).waitFor({ timeout: 15000 });
+	return replies.nth(count - 1);
+}
+
+async function scenario(page, errors) {
+	await page.goto(process.env.CS_URL, { waitUntil: 'domcontentloaded' });
+	await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
+	mark('workbench DOM');
+	const activity = page.locator('.activitybar .action-item a[aria-label^="Gated Memory"]');
+	await activity.waitFor({ timeout: 60000 });
+	mark('activity bar entry visible');
+
+	await check('activity bar opens the Gated Memory side panel', async () => {
+		await activity.click();
+		await page.locator('#workbench\\.parts\\.sidebar .composite.title', { hasText: /Gated Memory/i }).waitFor({ timeout: 15000 });
+	});
+
+	const OUTER = `iframe.webview[src*="extensionId=${EXT_ID}"]`;
+	const web = page.frameLocator(OUTER).frameLocator('#active-frame');
+	await check('chat webview loads under its CSP with the web components upgraded', async () => {
+		await web.locator('#input').waitFor({ timeout: 30000 });
+		const upgraded = await web.locator('#input').evaluate((el) => !!el.shadowRoot && !!customElements.get('vscode-textarea'));
+		expect(upgraded, 'vscode-textarea is not upgraded (bundle blocked?)');
+		const csp = await web.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+		expect(/default-src 'none'/.test(csp) && /script-src 'nonce-/.test(csp), `unexpected CSP: ${csp}`);
+	});
+	mark('webview loaded');
+
+	await check('"hello" gets a reply whose trace says greeting, no lookup', async () => {
+		await send(web, 'hello');
+		const reply = await lastReply(web, 1);
+		const text = await reply.locator('.msg-markdown').innerText();
+		expect(/No lookup needed/i.test(text), `reply: ${text}`);
+		const trace = reply.locator('vscode-collapsible.trace');
+		const headline = await trace.getAttribute('description');
+		expect(/greeting/.test(headline) && /no lookup/.test(headline), `trace headline: ${headline}`);
+		expect((await trace.locator('.step-gate').count()) > 0, 'trace has no gate steps');
+		expect(/tiers: none/.test(await trace.locator('.trace-badges').innerText()), 'tiers badge is not "none"');
+	});
+	mark('hello answered');
+
+	await check('Shift+Enter inserts a newline without sending', async () => {
+		const box = web.locator('#input textarea');
+		await box.click();
+		await box.pressSequentially('line one');
+		await box.press('Shift+Enter');
+		await box.pressSequentially('line two');
+		const value = await box.inputValue();
+		expect(value === 'line one\nline two', `textarea holds ${JSON.stringify(value)}`);
+		expect((await web.locator('article.msg-user').count()) === 1, 'Shift+Enter sent a message');
+		await box.fill('');
+	});
+
+	await check('a coding question shows the tiers it would search', async () => {
+		await send(web, 'How does parseConfig in src/config.ts handle invalid JSON input?');
+		const reply = await lastReply(web, 2);
+		const trace = reply.locator('vscode-collapsible.trace');
+		const headline = await trace.getAttribute('description');
+		expect(/search .*workspace/.test(headline), `trace headline: ${headline}`);
+		await trace.evaluate((el) => (el.open = true));
+		const plan = await trace.locator('.trace-plan').innerText();
+		expect(/workspace k=\d+ floor/.test(plan), `lookup plan: ${plan}`);
+		expect(/Would search/.test(await reply.locator('.msg-markdown').innerText()), 'reply does not say what it would search');
+	});
+	mark('coding question answered');
+	await page.screenshot({ path: path.join(OUT, 'chat.png') });
+
+	await check('ArrowUp in the empty input recalls the last message', async () => {
+		const box = web.locator('#input textarea');
+		await box.click();
+		await box.press('ArrowUp');
+		expect(/parseConfig/.test(await box.inputValue()), 'ArrowUp did not recall the last message');
+		await box.fill('');
+	});
+
+	await check('HTML in a reply renders as text (no img, no javascript: link, no dialog)', async () => {
+		await send(web, 'What does <img src=x onerror=alert(1)> do? See [this](javascript:alert(1)) <script>alert(2)</script>');
+		const reply = await lastReply(web, 3);
+		const md = reply.locator('.msg-markdown');
+		expect((await md.locator('img, script, iframe').count()) === 0, 'an HTML element from the message was rendered');
+		expect((await md.locator('a[href^="javascript"]').count()) === 0, 'a javascript: link was rendered');
+		expect((await md.innerText()).includes('<img src=x onerror=alert(1)>'), 'the tag is not shown as text');
+		expect(!errors.dialogs, 'a dialog opened');
+	});
+	mark('sanitising checked');
+
+	await check('hiding and showing the panel restores the transcript', async () => {
+		await activity.click(); // hides the sidebar
+		await page.waitForTimeout(300);
+		await activity.click();
+		await web.locator('article.msg-assistant').nth(2).waitFor({ timeout: 15000 });
+	});
+
+	await check('"Gated Memory: Inspect Memory State" opens the memory state document', async () => {
+		await page.locator('.monaco-workbench .part.editor').click({ position: { x: 400, y: 300 } });
+		await runCommand(page, 'Gated Memory: Inspect Memory State');
+		await page.locator('.tabs-container .tab', { hasText: 'Memory State' }).waitFor({ timeout: 15000 });
+		const editor = page.locator('.part.editor .monaco-editor .view-lines');
+		await editor.filter({ hasText: 'memory state' }).first().waitFor({ timeout: 15000 });
+		const text = await editor.first().innerText();
+		expect(/Recent decisions \(3\)/.test(text.replace(/\u00a0/g, ' ')), 'document does not list the 3 decisions');
+	});
+	mark('memory state opened');
+	await page.screenshot({ path: path.join(OUT, 'memory-state.png') });
+
+	await check('"Gated Memory: New Conversation" clears the panel', async () => {
+		await runCommand(page, 'Gated Memory: New Conversation');
+		await web.locator('#empty').waitFor({ state: 'visible', timeout: 15000 });
+		expect((await web.locator('article.msg').count()) === 0, 'transcript not cleared');
+	});
+
+	await check('no Content-Security-Policy violations', async () => {
+		const csp = errors.console.filter((m) => /Content Security Policy|Refused to/i.test(m));
+		expect(csp.length === 0, csp.slice(0, 3).join(' | '));
+	});
+}
+
+(async () => {
+	fs.mkdirSync(OUT, { recursive: true });
+	const browser = await chromium.launch({
+		executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+		headless: true,
+		args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
+			'--disable-background-networking', '--disable-component-update', '--disable-sync'],
+	});
+	mark('browser launched');
+	const context = await browser.newContext({ viewport: { width: 1100, height: 720 }, deviceScaleFactor: 1 });
+	const page = await context.newPage();
+	const errors = { console: [], dialogs: 0 };
+	page.on('console', (m) => {
+		if (m.type() === 'error' || m.type() === 'warning') errors.console.push(m.text());
+	});
+	page.on('dialog', (d) => {
+		errors.dialogs++;
+		void d.dismiss();
+	});
+	try {
+		await scenario(page, errors);
+	} catch (e) {
+		failed++;
+		console.log('FAIL - fatal: ' + String(e && e.message ? e.message : e).split('\n')[0]);
+		await page.screenshot({ path: path.join(OUT, 'failure.png') }).catch(() => undefined);
+	} finally {
+		const ours = errors.console.filter((m) => /gated|webview|Content Security/i.test(m));
+		if (ours.length) console.log(`console messages mentioning us (${ours.length}), first 8:\n  ` + ours.slice(0, 8).join('\n  '));
+		if (DOCS_IMAGE && fs.existsSync(path.join(OUT, 'chat.png')) && failed === 0) {
+			fs.mkdirSync(path.dirname(DOCS_IMAGE), { recursive: true });
+			fs.copyFileSync(path.join(OUT, 'chat.png'), DOCS_IMAGE);
+		}
+		fs.writeFileSync(path.join(OUT, 'timings.json'), JSON.stringify(timings, null, 2));
+		await browser.close();
+		mark('total');
+		console.log(`${passed} passed, ${failed} failed`);
+		process.exit(failed ? 1 : 0);
+	}
+})();

@@ -1,0 +1,147 @@
+import * as assert from 'node:assert/strict';
+import { isHostToWebviewMessage, type HostToWebviewMessage } from '../../src/core/protocol';
+import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
+import type { GateResult, TurnInput } from '../../src/core/types';
+import { ChatController, type PostFn } from '../../src/extension/chatController';
+import type { Logger } from '../../src/extension/logger';
+import { sampleTrace } from './protocol.test';
+
+/** A Logger that keeps what it was told. */
+class MemoryLogger implements Logger {
+	readonly lines: string[] = [];
+	trace(m: string): void {
+		this.lines.push(`trace ${m}`);
+	}
+	debug(m: string): void {
+		this.lines.push(`debug ${m}`);
+	}
+	info(m: string): void {
+		this.lines.push(`info ${m}`);
+	}
+	warn(m: string): void {
+		this.lines.push(`warn ${m}`);
+	}
+	error(e: string | Error): void {
+		this.lines.push(`error ${e instanceof Error ? e.message : e}`);
+	}
+}
+
+function fakeResult(input: TurnInput): GateResult {
+	const trace = sampleTrace();
+	return {
+		id: input.id ?? null,
+		followup: { score: 0.1, is_followup: false, signals: [] },
+		trigger: 'question',
+		intent: 'workspace_question',
+		mode: 'standard',
+		path: 'rag',
+		retrieve: true,
+		tiers: ['workspace', 'research'],
+		write: ['research'],
+		route: 'workspace_question',
+		policy: {
+			inject_profile: false,
+			inject_rag: true,
+			inject_qa_history: true,
+			use_curated_history: false,
+			privacy_mode: false,
+			route: 'workspace_question',
+			rag_k: 4,
+			rag_min_similarity: 0.45,
+			qa_k: 4,
+			qa_min_similarity: 0.65,
+		},
+		trace,
+	};
+}
+
+function harness(decide?: (input: TurnInput) => GateResult, restricted = false) {
+	const posted: HostToWebviewMessage[] = [];
+	const log = new MemoryLogger();
+	const inputs: TurnInput[] = [];
+	const controller = new ChatController({
+		log,
+		thresholds: () => DEFAULT_THRESHOLDS,
+		isRestricted: () => restricted,
+		decide: decide
+			? (input) => {
+					inputs.push(input);
+					return decide(input);
+				}
+			: undefined,
+	});
+	const post: PostFn = (type, params) => {
+		const message: unknown = { type, params };
+		assert.ok(isHostToWebviewMessage(message), `host posted an invalid ${type}`);
+		posted.push(message);
+	};
+	controller.attach(post);
+	return { controller, posted, log, inputs };
+}
+
+describe('host side of the protocol (ChatController)', () => {
+	it('answers chat/send with a guarded chat/reply that states the decision', () => {
+		const { controller, posted, inputs } = harness(fakeResult);
+		controller.send('t1', 'How does parseConfig work?');
+		assert.equal(posted.length, 1);
+		const reply = posted[0];
+		assert.equal(reply.type, 'chat/reply');
+		if (reply.type !== 'chat/reply') return;
+		assert.match(reply.params.markdown, /\*\*Would search\*\* workspace \(k=4, floor 0\.45\) \+ research \(k=4, floor 0\.65\)/);
+		assert.equal(inputs[0].history.length, 0, 'a turn is not its own history');
+		controller.send('t2', 'and the tests?');
+		assert.deepEqual(
+			inputs[1].history.map((h) => h.role),
+			['user', 'assistant'],
+		);
+		assert.equal(inputs[1].context?.user_turn_times?.length, 1);
+	});
+
+	it('quotes the message escaped, so HTML in it stays text in the Markdown', () => {
+		const { controller, posted } = harness(fakeResult);
+		controller.send('t1', 'What does <img src=x onerror=alert(1)> do?');
+		const reply = posted[0];
+		assert.ok(reply.type === 'chat/reply');
+		assert.ok(reply.params.markdown.includes('\\<img src=x onerror=alert\\(1\\)\\>'));
+	});
+
+	it('reports a failing core as chat/error and keeps going', () => {
+		let calls = 0;
+		const { controller, posted, log } = harness(() => {
+			calls++;
+			if (calls === 1) throw new Error('rule table corrupt');
+			return fakeResult({ history: [], utterance: '' });
+		});
+		controller.send('t1', 'first');
+		controller.send('t2', 'second');
+		assert.deepEqual(
+			posted.map((m) => m.type),
+			['chat/error', 'chat/reply'],
+		);
+		assert.ok(log.lines.some((l) => l.startsWith('error rule table corrupt')));
+		assert.equal(controller.session.entries.length, 4);
+	});
+
+	it('passes Restricted Mode to the core and clears on New Conversation', () => {
+		const { controller, posted, inputs } = harness(fakeResult, true);
+		controller.send('t1', 'hello');
+		assert.equal(inputs[0].context?.restricted, true);
+		assert.match(posted[0].type === 'chat/reply' ? posted[0].params.markdown : '', /Restricted Mode/);
+		controller.clear();
+		assert.equal(posted[1].type, 'chat/clear');
+		assert.equal(controller.session.entries.length, 0);
+		controller.sendState();
+		assert.deepEqual(posted[2], { type: 'state/restore', params: { entries: [], restricted: true } });
+	});
+
+	it('with the real decision core: a greeting needs no lookup, a code question names tiers', () => {
+		const { controller, posted } = harness();
+		controller.send('t1', 'hello');
+		controller.send('t2', 'How does parseConfig in src/config.ts handle invalid JSON input?');
+		const [hello, code] = posted;
+		assert.ok(hello.type === 'chat/reply' && code.type === 'chat/reply', JSON.stringify(posted).slice(0, 300));
+		assert.match(hello.params.markdown, /No lookup needed/);
+		assert.equal(hello.params.trace?.decision.retrieve, false);
+		assert.ok((code.params.trace?.decision.tiers ?? []).includes('workspace'));
+	});
+});
