@@ -27,6 +27,7 @@ const nodeEntries = [
 	{ in: 'src/models/inferenceWorker.ts', out: 'dist/inferenceWorker.js' },
 	{ in: 'src/store/ownerProcess.ts', out: 'dist/storeOwner.js' },
 	{ in: 'bench/benchGate.ts', out: 'dist/bench/benchGate.js' },
+	{ in: 'bench/benchModels.ts', out: 'dist/bench/benchModels.js' },
 	{ in: 'bench/benchStore.ts', out: 'dist/bench/benchStore.js' },
 ].filter((e) => existsSync(e.in));
 

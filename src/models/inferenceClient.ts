@@ -138,6 +138,8 @@ export class InferenceClient {
 			ref: () => w.ref(),
 			unref: () => w.unref(),
 			kill: async () => {
+				// Keep the event loop alive until the worker is gone (it is unref'd while idle).
+				w.ref();
 				await w.terminate();
 			},
 		};
@@ -162,6 +164,8 @@ export class InferenceClient {
 			kill: () =>
 				new Promise<void>((resolve) => {
 					if (child.exitCode !== null || child.signalCode !== null) return resolve();
+					// An idle child is unref'd: without this, awaiting its exit could let the process end first.
+					child.ref();
 					child.once('exit', () => resolve());
 					child.kill();
 				}),

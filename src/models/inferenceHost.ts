@@ -44,6 +44,8 @@ export class InferenceHost {
 				case 'load':
 				case 'validate':
 					return await this.load(req);
+				case 'stats':
+					return this.send({ id: req.id, ok: true, value: { rssBytes: process.memoryUsage().rss, maxRssBytes: process.resourceUsage().maxRSS * 1024, slots: [...this.models.keys()] } });
 				case 'unload': {
 					const m = this.models.get(req.slot);
 					this.models.delete(req.slot);

@@ -42,6 +42,7 @@ export type InferenceRequest =
 	| { type: 'rerank'; id: number; slot: string; query: string; passages: string[] }
 	| { type: 'validate'; id: number; spec: ModelSpec }
 	| { type: 'unload'; id: number; slot: string }
+	| { type: 'stats'; id: number }
 	| { type: 'cancel'; id: number; target: number };
 
 /**
@@ -64,6 +65,15 @@ export interface ResponsePayloads {
 	rerank: { logits: number[] };
 	validate: LoadedModelInfo;
 	unload: { unloaded: boolean };
+	stats: WorkerStats;
+}
+
+/** Memory of the process the worker runs in (the whole process for a thread; its own for a child). */
+export interface WorkerStats {
+	rssBytes: number;
+	/** Peak resident set size since the process started. */
+	maxRssBytes: number;
+	slots: string[];
 }
 
 /** One response, matched to its request by `id`. */
@@ -76,7 +86,7 @@ export function isInferenceResponse(m: unknown): m is InferenceResponse {
 	return typeof r.id === 'number' && typeof r.ok === 'boolean' && (r.ok ? 'value' in r : typeof r.error === 'object');
 }
 
-const REQUEST_TYPES = new Set(['load', 'embed', 'rerank', 'validate', 'unload', 'cancel']);
+const REQUEST_TYPES = new Set(['load', 'embed', 'rerank', 'validate', 'unload', 'stats', 'cancel']);
 
 /** Type guard for messages arriving at the worker (shape of the envelope only). */
 export function isInferenceRequest(m: unknown): m is InferenceRequest {
