@@ -19,7 +19,7 @@ import {
 	detectSubjectQuestion,
 	type TurnView,
 } from './signals';
-import { joinWords, stem, tokenize, turnText } from './text';
+import { joinWords, stem, tokenize, turnText, wordStems } from './text';
 
 type WeightName = keyof Thresholds & `followup_w_${string}`;
 
@@ -45,7 +45,7 @@ export function scoreFollowup(utterance: string, history: readonly HistoryTurn[]
 	if (history.length === 0) return { score: 0, is_followup: false, signals: [] };
 	const tokens = tokenize(utterance);
 	const words = tokens.map((x) => x.word);
-	const view: TurnView = { tokens, words, joined: joinWords(words) };
+	const view: TurnView = { tokens, words, joined: joinWords(words), content: contentStems(tokens) };
 	const signals: FollowupSignal[] = [];
 	const add = (name: string, weight: number, match: string | null): void => {
 		if (match !== null && weight !== 0) signals.push({ name, weight, match });
@@ -74,7 +74,7 @@ function selfContainedOpening(v: TurnView): number {
 	const end = v.tokens.findIndex((x) => x.clause > 0);
 	if (end <= 0) return Infinity;
 	const first = v.tokens.slice(0, end);
-	const opening: TurnView = { tokens: first, words: v.words.slice(0, end), joined: joinWords(v.words.slice(0, end)) };
+	const opening: TurnView = { tokens: first, words: v.words.slice(0, end), joined: joinWords(v.words.slice(0, end)), content: [] };
 	const named = first.some((x) => x.name || x.code) || detectIndefinite(opening) || detectExplicitArgument(opening);
 	return named && !detectPronoun(opening) ? end : Infinity;
 }
@@ -85,7 +85,7 @@ type Add = (name: string, weight: number, match: string | null) => void;
 function addShapeSignals(v: TurnView, t: Thresholds, add: Add): void {
 	const n = v.words.length;
 	add('short', t.followup_w_short, n > 0 && n <= t.followup_short_max_words ? `${n} words` : null);
-	const content = contentStems(v.tokens).length;
+	const content = v.content.length;
 	add('ellipsis', t.followup_w_ellipsis, n > 0 && content === 0 ? 'no content word' : null);
 	add('rich_content', -t.followup_w_rich_content, content >= t.followup_rich_content_words ? `${content} content words` : null);
 }
@@ -101,18 +101,14 @@ function addHistorySignals(v: TurnView, history: readonly HistoryTurn[], t: Thre
 	const recent = history.slice(-t.followup_history_turns);
 	const user = new Set<string>();
 	const all = new Set<string>();
-	for (const turn of recent) {
-		for (const tok of tokenize(turnText(turn))) {
-			all.add(stem(tok.word));
-			if (turn.role === 'user') user.add(stem(tok.word));
-		}
-	}
-	const own = contentStems(v.tokens);
+	for (const turn of recent) wordStems(turnText(turn), turn.role === 'user' ? user : all);
+	for (const s of user) all.add(s);
+	const own = v.content;
 	const restated = freshMentionStems(v.tokens).filter((s) => user.has(s));
 	add('restated_subject', -t.followup_w_restated_subject, restated.length ? restated.join(' ') : null);
 	const last = history[history.length - 1]!;
 	if (last.role === 'assistant') {
-		const reply = new Set(tokenize(last.content).map((x) => stem(x.word)));
+		const reply = wordStems(last.content, new Set());
 		const picked = own.filter((s) => reply.has(s) && !user.has(s));
 		add('topic_continuity', t.followup_w_topic_continuity, picked.length ? picked.join(' ') : null);
 	}

@@ -25,7 +25,7 @@ import {
 	THAT_DEMONSTRATIVE_BEFORE,
 	UNIQUE_NOUNS,
 } from './lexicon';
-import { contentStems, isFunctionWord } from './content';
+import { isFunctionWord } from './content';
 import { phraseRegex, type Token } from './text';
 
 const STARTER_RE = phraseRegex(CONTINUATION_STARTERS, 'start');
@@ -47,6 +47,8 @@ export interface TurnView {
 	words: string[];
 	/** " w1 w2 … " for phrase regexes. */
 	joined: string;
+	/** Stems of the turn's content words (see contentStems). */
+	content: string[];
 }
 
 function sameSentence(t: Token[], i: number, j: number): boolean {
@@ -266,7 +268,7 @@ export function detectElaboration(v: TurnView): string | null {
 	if (v.words.length === 1 && BARE_REACTIONS.has(v.words[0]!)) return v.words[0]!;
 	const m = ELABORATION_RE.exec(v.joined);
 	// "Explain how Python's garbage collector handles cycles" opens a topic of its own.
-	return m && contentStems(v.tokens).length <= MAX_ELABORATION_CONTENT ? m[1]! : null;
+	return m && v.content.length <= MAX_ELABORATION_CONTENT ? m[1]! : null;
 }
 
 /** A subject question and the index of the first token after its subject clause. */

@@ -71,6 +71,17 @@ function markConjoinedQuestions(tokens: Token[]): void {
 	}
 }
 
+const WORD_RE = /[\p{L}\p{N}_$][\p{L}\p{N}_$'’./\\-]*/gu;
+
+/**
+ * The stems of every word of a text, for looking terms up across turns. Cheaper than tokenize:
+ * earlier turns (long assistant replies included) are read on every call.
+ */
+export function wordStems(text: string, into: Set<string>): Set<string> {
+	for (const m of text.matchAll(WORD_RE)) into.add(stem(m[0].replace(/[.'’-]+$/u, '').toLowerCase().replace(/’/g, "'")));
+	return into;
+}
+
 /** The content of a history turn, whichever form it came in. */
 export function turnText(turn: string | { content: string }): string {
 	return typeof turn === 'string' ? turn : turn.content;

@@ -12,6 +12,7 @@ import {
 	detectSubjectQuestion,
 	type TurnView,
 } from '../../../src/core/followup/signals';
+import { contentStems } from '../../../src/core/followup/content';
 import { joinWords, stem, tokenize } from '../../../src/core/followup/text';
 import { scoreFollowup } from '../../../src/core/followup/followupScorer';
 import { DEFAULT_THRESHOLDS } from '../../../src/core/thresholds';
@@ -19,7 +20,7 @@ import { DEFAULT_THRESHOLDS } from '../../../src/core/thresholds';
 function view(text: string): TurnView {
 	const tokens = tokenize(text);
 	const words = tokens.map((t) => t.word);
-	return { tokens, words, joined: joinWords(words) };
+	return { tokens, words, joined: joinWords(words), content: contentStems(tokens) };
 }
 
 /** Asserts the detector fires (with the given match) on each `yes` and stays silent on each `no`. */
