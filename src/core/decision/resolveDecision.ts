@@ -6,7 +6,7 @@
  */
 import type { Classified } from '../decide';
 import { modulateVolume } from '../behavior/behaviorEngine';
-import { routeAnswerPath, type PathResult } from '../path/routeAnswerPath';
+import { routeAnswerPath, type PathResult } from '../answerPath/routeAnswerPath';
 import { applyOverlays, applyRestricted, basePolicy, closeTiers, setTiers, tiersOf } from '../policy/policyEngine';
 import { routeLabel, tiersForPath } from '../policy/routeLabel';
 import type { Thresholds } from '../thresholds';

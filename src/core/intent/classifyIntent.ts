@@ -7,7 +7,7 @@
 import type { FollowupResult, Intent } from '../types';
 import { firstCue, type TurnText } from '../text/turnText';
 import type { TriggerResult } from '../trigger/classifyTrigger';
-import { IDENTIFIER_CUES, META_CUES, PERSONAL_FACT, PERSONAL_REFERENCE, PROFILE_QUESTION, WORKSPACE_CUES } from './intentCues';
+import { identifierCue, META_CUES, PERSONAL_FACT, PERSONAL_REFERENCE, PROFILE_QUESTION, WORKSPACE_CUES } from './intentCues';
 
 /** Content features shared by intent, policy overlays and the answer-path router. */
 export interface TurnFeatures {
@@ -31,7 +31,7 @@ export function turnFeatures(t: TurnText): TurnFeatures {
 	return {
 		about_user: firstCue(PERSONAL_FACT, t.core) !== null,
 		personal_reference: PERSONAL_REFERENCE.test(t.text),
-		workspace: firstCue(WORKSPACE_CUES, t.text) ?? firstCue(IDENTIFIER_CUES, t.raw),
+		workspace: firstCue(WORKSPACE_CUES, t.text) ?? identifierCue(t.raw),
 	};
 }
 

@@ -50,11 +50,25 @@ export const WORKSPACE_CUES: readonly Cue[] = [
 	{ name: 'snake_case', re: /\b[a-z][a-z0-9]*_[a-z0-9_]+\b/ },
 ];
 
-/** Identifier shapes that only show in the original case. */
-export const IDENTIFIER_CUES: readonly Cue[] = [
-	{ name: 'camel_case', re: /\b[a-z]+[A-Z][A-Za-z0-9]*\b/ },
-	{ name: 'pascal_case', re: /\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b/ },
-];
+// camelCase or PascalCase with an inner capital: the shape of a code identifier.
+const IDENTIFIER = /\b(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)\b/g;
+// Product and language names written with inner capitals; they name a technology, not a symbol here.
+const KNOWN_NAMES: ReadonlySet<string> = new Set(
+	`javascript typescript coffeescript actionscript github gitlab bitbucket postgresql mysql sqlite mongodb dynamodb
+	graphql powershell nodejs macos ios iphone ipad ipados youtube linkedin chatgpt openai vscode devops fastapi pytorch
+	tensorflow numpy scipy jquery elasticsearch cloudflare webassembly webgl webgpu websocket websockets onnx pgvector
+	pglite codeql nextjs nestjs redux mobx tailwindcss rxjs jupyterlab xcode intellij webstorm pycharm phpstorm sourcetree
+	openapi oauth minio mariadb couchdb clickhouse playwright pnpm qwerty`.split(/\s+/),
+);
+
+/** The first camelCase / PascalCase identifier in the original text that is not a product name. */
+export function identifierCue(raw: string): { name: string; match: string } | null {
+	IDENTIFIER.lastIndex = 0;
+	for (let m = IDENTIFIER.exec(raw); m; m = IDENTIFIER.exec(raw)) {
+		if (!KNOWN_NAMES.has(m[0].toLowerCase())) return { name: /^[A-Z]/.test(m[0]) ? 'pascal_case' : 'camel_case', match: m[0] };
+	}
+	return null;
+}
 
 /** Questions about the assistant itself (how it decided, what it is). */
 export const META_CUES: readonly Cue[] = [

@@ -4,7 +4,7 @@
  * docs/decision-trace.md; a test keeps that list and ROUTE_LABELS in step).
  */
 import type { Tier } from '../types';
-import type { PathResult } from '../path/routeAnswerPath';
+import type { PathResult } from '../answerPath/routeAnswerPath';
 
 /** Every route label decideTurn can produce (hooks may set their own). */
 export const ROUTE_LABELS = [

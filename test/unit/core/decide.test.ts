@@ -1,0 +1,121 @@
+import * as assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { decideTurn } from '../../../src/core/decide';
+import { TRACE_VERSION, type DecisionTrace, type TraceStep } from '../../../src/core/trace';
+import { TIERS, WRITE_TIERS, type GateResult, type HistoryTurn, type TurnInput } from '../../../src/core/types';
+
+const FIXTURES = join(__dirname, '../../fixtures');
+
+function fixtureTurns(): Array<TurnInput & { expect: Record<string, unknown> }> {
+	return readFileSync(join(FIXTURES, 'gate_coding.jsonl'), 'utf8')
+		.split('\n')
+		.filter((l) => l.trim())
+		.map((l) => {
+			const o = JSON.parse(l);
+			const history: HistoryTurn[] = o.history.map((h: string | HistoryTurn) => (typeof h === 'string' ? { role: 'user', content: h } : h));
+			return { ...o, history };
+		});
+}
+
+/** The contract's invariants, checked on every decision. */
+function assertContract(r: GateResult, label: string): void {
+	assert.equal(r.retrieve, r.tiers.length > 0, label);
+	assert.deepEqual(r.tiers, TIERS.filter((t) => r.tiers.includes(t)), `${label}: tiers in contract order`);
+	assert.deepEqual(r.write, WRITE_TIERS.filter((t) => r.write.includes(t)), `${label}: write in contract order`);
+	assert.equal(r.policy.inject_rag, r.tiers.includes('workspace'), label);
+	assert.equal(r.policy.inject_qa_history, r.tiers.includes('research'), label);
+	assert.equal(r.policy.inject_profile, r.tiers.includes('profile'), label);
+	assert.equal(r.policy.route, r.route, label);
+	assert.equal(r.trace.version, TRACE_VERSION);
+	assert.deepEqual(r.trace.decision.tiers, r.tiers);
+	assert.equal(r.trace.decision.route, r.route);
+	if (r.path === 'refuse' || r.path === 'clarify' || r.path === 'direct') assert.deepEqual(r.tiers, [], `${label}: ${r.path} searches nothing`);
+	for (const s of r.trace.steps) if (s.kind === 'gate' || s.kind === 'hook') assert.ok(s.us >= 0, label);
+}
+
+/** The stable parts of a trace (no timings), in the shape of the golden files. */
+function stable(trace: DecisionTrace, withInputsFor: Set<string>) {
+	return {
+		version: trace.version,
+		turn_id: trace.turn_id,
+		steps: trace.steps.map((s: TraceStep) => {
+			if (s.kind !== 'gate') return s.kind === 'note' ? s : { kind: s.kind };
+			const base: Record<string, unknown> = { kind: s.kind, gate: s.gate, value: s.value, threshold: s.threshold, fired: s.fired };
+			if (withInputsFor.has(s.gate)) base.inputs = s.inputs;
+			return base;
+		}),
+		decision: trace.decision,
+		stages: trace.timings.map((t) => t.stage),
+	};
+}
+
+describe('decideTurn', () => {
+	it('meets every expectation of the coding fixture (seed 004, seed 001 and coding cases)', () => {
+		for (const turn of fixtureTurns()) {
+			const r = decideTurn(turn) as unknown as Record<string, unknown>;
+			for (const [key, want] of Object.entries(turn.expect)) assert.deepEqual(r[key], want, `${turn.id}: ${key}`);
+			assertContract(r as unknown as GateResult, String(turn.id));
+		}
+	});
+
+	it('matches the hand-written golden traces (timings stripped)', () => {
+		const dir = join(FIXTURES, 'golden');
+		const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+		assert.ok(files.length >= 3);
+		for (const f of files) {
+			const golden = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+			const withInputs = new Set<string>(golden.expected.steps.filter((s: { inputs?: unknown }) => s.inputs).map((s: { gate: string }) => s.gate));
+			const r = decideTurn(golden.input);
+			assert.deepEqual(stable(r.trace, withInputs), golden.expected, f);
+		}
+	});
+
+	it('records one gate step per gate with inputs, value, threshold, fired, effect and µs', () => {
+		const r = decideTurn({ history: [], utterance: 'where is parseConfig defined?' });
+		const gates = r.trace.steps.filter((s) => s.kind === 'gate');
+		assert.deepEqual(
+			gates.map((g) => (g.kind === 'gate' ? g.gate : '')),
+			['followup', 'trigger', 'intent', 'behavior', 'policy', 'overlay:personal_reference', 'overlay:followup_research', 'overlay:privacy', 'retrieval_gate', 'volume', 'restricted', 'path', 'path_tiers', 'write'],
+		);
+		for (const g of gates) {
+			if (g.kind !== 'gate') continue;
+			assert.equal(typeof g.effect, 'string');
+			assert.equal(typeof g.inputs, 'object');
+			assert.equal(typeof g.us, 'number');
+		}
+		assert.ok(r.trace.total_us >= 0);
+	});
+
+	it('uses the injected clock for every timing', () => {
+		let now = 0;
+		const clock = () => (now += 10);
+		const r = decideTurn({ history: [], utterance: 'hi' }, { clock });
+		for (const s of r.trace.steps) if (s.kind === 'gate') assert.equal(s.us % 10, 0);
+		for (const t of r.trace.timings) assert.equal(t.us % 10, 0);
+		assert.ok(r.trace.total_us > 0);
+	});
+
+	it('never throws on odd input', () => {
+		const odd = ['', '   ', '?', '!!!', '```', '🙂🙂', 'a'.repeat(20000), 'über naïve café?', 'NULL', '\u0000', 'remember?', 'no', 'actually?'];
+		for (const u of odd) assertContract(decideTurn({ history: [{ role: 'assistant', content: '' }], utterance: u }), JSON.stringify(u).slice(0, 30));
+	});
+
+	it('passes the id through (null when absent)', () => {
+		assert.equal(decideTurn({ id: 'x1', history: [], utterance: 'hi' }).id, 'x1');
+		assert.equal(decideTurn({ history: [], utterance: 'hi' }).id, null);
+	});
+
+	it('is deterministic apart from timings', () => {
+		const input: TurnInput = { history: ['how is the cache keyed?'].map((c) => ({ role: 'user' as const, content: c })), utterance: 'and the tests for it?' };
+		const a = decideTurn(input, { clock: () => 0 });
+		const b = decideTurn(input, { clock: () => 0 });
+		assert.deepEqual(a, b);
+	});
+
+	it('a follow-up general question is widened with research memory', () => {
+		const r = decideTurn({ history: [{ role: 'user', content: 'how does the indexer skip binaries?' }], utterance: 'and what about symlinks?' });
+		assert.equal(r.followup.is_followup, true);
+		assert.ok(r.tiers.includes('research'), JSON.stringify(r.tiers));
+	});
+});

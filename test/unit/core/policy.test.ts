@@ -1,0 +1,123 @@
+import * as assert from 'node:assert/strict';
+import { decideTurn } from '../../../src/core/decide';
+import { applyOverlays, applyRestricted, basePolicy, tiersOf } from '../../../src/core/policy/policyEngine';
+import { ROUTE_LABELS } from '../../../src/core/policy/routeLabel';
+import { DEFAULT_THRESHOLDS as T } from '../../../src/core/thresholds';
+import type { FollowupResult, TurnInput } from '../../../src/core/types';
+
+const NO_FOLLOWUP: FollowupResult = { score: 0, is_followup: false, signals: [] };
+const FOLLOWUP: FollowupResult = { score: 0.9, is_followup: true, signals: [] };
+const NO_FEATURES = { about_user: false, personal_reference: false, workspace: null };
+
+function decide(utterance: string, extra: Partial<TurnInput> = {}) {
+	return decideTurn({ history: [], utterance, ...extra });
+}
+
+describe('policy engine', () => {
+	describe('base policy per intent (seed 000)', () => {
+		it('uses the per-intent floors of the thresholds table', () => {
+			assert.equal(basePolicy('continuation', 'question', T).rag_min_similarity, T.floor_continuation);
+			assert.equal(basePolicy('general', 'question', T).rag_min_similarity, T.floor_general);
+			assert.equal(basePolicy('workspace_question', 'question', T).rag_min_similarity, T.floor_workspace_question);
+			assert.equal(basePolicy('general', 'question', T).qa_min_similarity, T.floor_research);
+			assert.equal(T.floor_continuation, 0.35);
+			assert.equal(T.floor_general, 0.45);
+			assert.equal(T.floor_research, 0.65);
+			assert.equal(T.floor_workspace_question, 0);
+			assert.equal(basePolicy('general', 'question', T).rag_k, 4);
+		});
+		it('opens the tiers each intent needs', () => {
+			assert.deepEqual(tiersOf(basePolicy('workspace_question', 'question', T)), ['workspace', 'research']);
+			assert.deepEqual(tiersOf(basePolicy('continuation', 'question', T)), ['workspace', 'research']);
+			assert.deepEqual(tiersOf(basePolicy('general', 'question', T)), ['workspace']);
+			assert.deepEqual(tiersOf(basePolicy('profile_question', 'question', T)), ['profile']);
+			assert.deepEqual(tiersOf(basePolicy('recall', 'recall', T)), ['research']);
+			for (const i of ['privacy', 'profile_statement', 'correction', 'instruction'] as const) assert.deepEqual(tiersOf(basePolicy(i, 'statement', T)), [], i);
+		});
+		it('privacy sets privacy mode and drops curated history', () => {
+			const d = basePolicy('privacy', 'instruction', T);
+			assert.equal(d.privacy_mode, true);
+			assert.equal(d.use_curated_history, false);
+			assert.equal(d.route, 'privacy');
+		});
+		it('a general statement is labelled as a write, not as adaptive retrieval', () => {
+			const d = basePolicy('general', 'statement', T);
+			assert.equal(d.route, 'statement_write');
+			assert.deepEqual(tiersOf(d), []);
+		});
+	});
+
+	describe('cross-intent overlays', () => {
+		it('a personal reference opens the profile', () => {
+			const d = basePolicy('general', 'question', T);
+			const o = applyOverlays(d, 'general', true, { ...NO_FEATURES, personal_reference: true }, NO_FOLLOWUP);
+			assert.equal(d.inject_profile, true);
+			assert.equal(o.find((x) => x.name === 'personal_reference')?.fired, true);
+		});
+		it('a follow-up widens a general question with research memory', () => {
+			const d = basePolicy('general', 'question', T);
+			applyOverlays(d, 'general', true, NO_FEATURES, FOLLOWUP);
+			assert.deepEqual(tiersOf(d), ['workspace', 'research']);
+		});
+		it('overlays do not open tiers for turns that ask nothing', () => {
+			const d = basePolicy('general', 'statement', T);
+			applyOverlays(d, 'general', false, { ...NO_FEATURES, personal_reference: true }, FOLLOWUP);
+			assert.deepEqual(tiersOf(d), []);
+		});
+		it('privacy closes workspace and research whatever opened them', () => {
+			const d = basePolicy('privacy', 'instruction', T);
+			d.inject_rag = true;
+			d.inject_qa_history = true;
+			const o = applyOverlays(d, 'privacy', true, NO_FEATURES, FOLLOWUP);
+			assert.deepEqual(tiersOf(d), []);
+			assert.equal(o.find((x) => x.name === 'privacy')?.fired, true);
+		});
+		it('end to end: "my preferred style" adds the profile to a code question', () => {
+			const r = decide('format parseConfig in my preferred style');
+			assert.ok(r.tiers.includes('profile'), JSON.stringify(r.tiers));
+		});
+	});
+
+	describe('context', () => {
+		it('Restricted Mode closes workspace and research, keeps the profile', () => {
+			const d = basePolicy('workspace_question', 'question', T);
+			d.inject_profile = true;
+			assert.deepEqual(applyRestricted(d, { restricted: true }), ['workspace', 'research']);
+			assert.deepEqual(tiersOf(d), ['profile']);
+			assert.deepEqual(applyRestricted(d, undefined), []);
+		});
+		it('end to end: a code question in Restricted Mode retrieves nothing, route "restricted"', () => {
+			const r = decide('how does the indexer handle symlinks?', { context: { restricted: true } });
+			assert.equal(r.retrieve, false);
+			assert.deepEqual(r.tiers, []);
+			assert.equal(r.route, 'restricted');
+		});
+		it('end to end: Restricted Mode keeps research writes closed', () => {
+			const r = decide('actually we use pnpm, not npm', { context: { restricted: true } });
+			assert.deepEqual(r.write, []);
+		});
+		it('an empty tier stays in the decision and is noted in the trace', () => {
+			const r = decide('where is parseConfig defined?', { context: { has_workspace_index: false, has_research_memory: true } });
+			assert.deepEqual(r.tiers, ['workspace', 'research']);
+			const notes = r.trace.steps.filter((s) => s.kind === 'note');
+			assert.equal(notes.length, 1);
+			assert.match(notes[0].kind === 'note' ? notes[0].message : '', /workspace is searched but the host reports it empty/);
+		});
+	});
+
+	describe('route labels', () => {
+		it('every label decideTurn produces here is in ROUTE_LABELS', () => {
+			const turns = [
+				'hi', 'thanks', 'test', 'why did you look that up?', 'no, I meant the other one', 'always use tabs', 'I live in Oslo',
+				'The CI takes ten minutes.', "don't remember this", 'print the AWS secret', 'Can you check it?', 'what did I change?',
+				'fix the failing test', 'Summarize the ticket notes above', 'how do I parse JSON in Python?', 'where is parseConfig defined?',
+				'what is the retry policy?', "what's my name?", 'what did we decide about the cache?',
+			];
+			const seen = new Set(turns.map((u) => decide(u).route));
+			seen.add(decide('how does the indexer work?', { context: { restricted: true } }).route);
+			seen.add(decide('and the tests?', { history: [{ role: 'user', content: 'how is the cache keyed?' }] }).route);
+			for (const label of seen) assert.ok((ROUTE_LABELS as readonly string[]).includes(label), label);
+			assert.equal(seen.size, 22 - 1, [...seen].join(', ')); // every label but the 'direct' fallback
+		});
+	});
+});
