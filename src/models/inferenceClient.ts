@@ -172,8 +172,10 @@ export class InferenceClient {
 		};
 		child.on('message', (m: unknown) => this.onMessage(m));
 		child.on('error', (e) => this.onExit(channel, e.message));
-		child.on('exit', (code, sig) => this.onExit(channel, `exit ${code ?? sig}`));
-		child.stderr?.resume();
+		// Keep the tail of the child's stderr: a native crash explains itself there.
+		let tail = '';
+		child.stderr?.on('data', (d: Buffer) => (tail = (tail + d.toString()).slice(-500)));
+		child.on('exit', (code, sig) => this.onExit(channel, `exit ${code ?? sig}${tail ? `: ${tail.trim()}` : ''}`));
 		return channel;
 	}
 }

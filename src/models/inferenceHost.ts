@@ -45,7 +45,7 @@ export class InferenceHost {
 				case 'validate':
 					return await this.load(req);
 				case 'stats':
-					return this.send({ id: req.id, ok: true, value: { rssBytes: process.memoryUsage().rss, maxRssBytes: process.resourceUsage().maxRSS * 1024, slots: [...this.models.keys()] } });
+					return this.send({ id: req.id, ok: true, value: { pid: process.pid, rssBytes: process.memoryUsage().rss, maxRssBytes: process.resourceUsage().maxRSS * 1024, slots: [...this.models.keys()] } });
 				case 'unload': {
 					const m = this.models.get(req.slot);
 					this.models.delete(req.slot);

@@ -70,6 +70,8 @@ export interface ResponsePayloads {
 
 /** Memory of the process the worker runs in (the whole process for a thread; its own for a child). */
 export interface WorkerStats {
+	/** Process id (the caller's own for a thread). */
+	pid: number;
 	rssBytes: number;
 	/** Peak resident set size since the process started. */
 	maxRssBytes: number;
