@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createModelServices, type ModelServices } from '../../src/models/modelServices';
+import { OnnxReranker } from '../../src/models/onnxModels';
 import { FakeHub } from '../fixtures/models/hubServer';
 import { tempDir, tinyManifest, writeTinyModel } from '../fixtures/models/tinyModels';
 
@@ -56,7 +57,8 @@ describe('models: wired services (worker-side validation, failure memory, crash 
 		assert.equal((await services.reranker.rerank('q', ['a'])).status, 'passthrough');
 		assert.equal(asks, 1);
 		answer = true;
-		(services.reranker as { reset(): void }).reset();
+		assert.ok(services.reranker instanceof OnnxReranker);
+		services.reranker.reset();
 		assert.equal((await services.reranker.rerank('q', ['a'])).status, 'model');
 		assert.equal(asks, 2);
 	});
