@@ -101,9 +101,11 @@ function plan(d: TraceDecisionSummary): HTMLElement {
 /** Builds the collapsible trace for one reply. */
 export function renderTrace(trace: DecisionTrace, open: boolean): HTMLElement {
 	const d = trace.decision;
-	const collapsible = el('vscode-collapsible', { className: 'trace', attrs: { 'data-turn': trace.turn_id ?? '' } });
-	collapsible.heading = 'Decision trace';
-	collapsible.description = traceHeadline(trace);
+	// Attributes rather than properties, so the headline is also readable from the DOM (tests, a11y tools).
+	const collapsible = el('vscode-collapsible', {
+		className: 'trace',
+		attrs: { 'data-turn': trace.turn_id ?? '', heading: 'Decision trace', description: traceHeadline(trace) },
+	});
 	collapsible.open = open;
 	const timings = trace.timings.map((t) => `${t.stage} ${formatMicros(t.us)}`).join(' · ');
 	collapsible.append(
