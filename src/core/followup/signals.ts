@@ -88,9 +88,9 @@ function isAnaphoricThere(w: string[], i: number): boolean {
 }
 
 /**
- * Pronouns and demonstratives that need an antecedent from an earlier turn. Tokens before `from`
- * are skipped; the scorer sets it past the end of the turn when the turn's own opening clause
- * supplies the antecedent ("What is X, and why is it used?").
+ * Pronouns and demonstratives that need an antecedent from an earlier turn. Only tokens before
+ * `until` are searched: the scorer sets it to the end of an opening clause that names its own
+ * subject, which is then the antecedent of later pronouns ("What is X, and why is it used?").
  */
 export function detectPronoun(v: TurnView, until = Infinity): string | null {
 	const { tokens: t, words: w } = v;
