@@ -3,7 +3,7 @@
  * true now and not stored anywhere: diagnostics, git, the selection or open file, terminal and
  * test output. Whole-word / whole-phrase patterns on normalised text.
  */
-import type { Cue } from '../text/turnText';
+import { cueTable, type CueTable } from '../text/turnText';
 
 const SECRET_NOUN = String.raw`(?:secrets?|secret keys?|api[ _-]?keys?|apikeys?|passwords?|passwd|credentials?|creds|(?:access|auth|bearer|session|refresh|github|gitlab|npm|aws|slack|stripe|openai|jwt) tokens?|tokens|private keys?|ssh keys?|access keys?|signing keys?|aws[ _]secret(?:[ _]access[ _]key)?|connection strings?|\.env(?: file)?)`;
 // Words after a secret noun that turn it into a topic ("password hashing") rather than a value.
@@ -14,7 +14,7 @@ const MODIFIER = String.raw`(?:(?!about\b|how\b|what\b|why\b|when\b|where\b|whic
 const OWNED = String.raw`(?:the|our|my|your|prod|production|staging|dev|real|actual|current|full|raw)`;
 
 /** Requests to disclose a secret value: refused before any search (seed 001: restricted data). */
-export const SECRET_REQUEST: readonly Cue[] = [
+export const SECRET_REQUEST: CueTable = cueTable([
 	{
 		name: 'disclose_secret',
 		re: new RegExp(String.raw`\b${DISCLOSE}\s+(?:me\s+|us\s+)?(?:(?:${OWNED}|all|all the)\s+){0,3}${MODIFIER}${SECRET_NOUN}(?!\s+${SECRET_TOPIC}\b)(?!\w)`),
@@ -25,24 +25,24 @@ export const SECRET_REQUEST: readonly Cue[] = [
 		re: new RegExp(String.raw`\bwhat(?:'s| is| are| was)\s+(?:${OWNED}\s+){1,3}${MODIFIER}${SECRET_NOUN}(?!\s+${SECRET_TOPIC}\b)(?!\w)`),
 	},
 	{ name: 'env_contents', re: /\b(?:contents? of|what(?:'s| is) in|cat|print|show(?: me)?|dump|read) (?:the |our |my )?\.env\b/ },
-];
+]);
 
 /** Tasks over text the user already provided: answered from the conversation, no search. */
-export const PROVIDED_CONTEXT: readonly Cue[] = [
+export const PROVIDED_CONTEXT: CueTable = cueTable([
 	{
 		name: 'transform_provided',
 		re: /\b(?:summari[sz]e|rephrase|reword|rewrite|translate|shorten|proofread|simplify|paraphrase|condense|explain|format|tl;?dr)\b[^?]{0,40}?\b(?:above|below|following|pasted|this text|this paragraph|that (?:last )?paragraph|the (?:text|paragraph|passage|message|snippet) (?:above|below|i (?:pasted|sent))|your (?:last )?(?:answer|reply|response|message)|what you (?:just )?(?:said|wrote)|(?:the|that) last (?:paragraph|answer|message|reply|sentence))\b/,
 	},
 	{ name: 'inline_code', re: /```/ },
-];
+]);
 
 /** Questions whose truth is live editor state: diagnostics, git, selection, terminal, tests. */
-export const LIVE_STATE: readonly Cue[] = [
+export const LIVE_STATE: CueTable = cueTable([
 	{ name: 'diagnostics', re: /\b(?:problems? (?:panel|tab|view)|diagnostics|(?:red )?squiggl\w*|(?:type|compile|compiler|lint|linter|build|syntax|tsc|eslint|typescript) (?:errors?|warnings?)|(?:errors?|warnings?) (?:in|on) (?:this|the|my|current) (?:file|editor|tab|line)|what's wrong with (?:this|my|the current) (?:file|code|line))\b/ },
 	{ name: 'build_now', re: /\b(?:(?:the )?(?:build|tests?|ci|pipeline|compile|compilation|deploy(?:ment)?|server|app|job) (?:is |are )?(?:still )?(?:failing|broken|red|crashing|down)|failing (?:tests?|build|job|check)|(?:test|terminal|build|console|compiler) output|(?:the|my|in the) terminal|last (?:test )?run|right now|currently (?:failing|broken|open|selected|running))\b/ },
 	{ name: 'git_state', re: /\bgit (?:status|diff|log|branch|blame|stash|show)\b|\bwhat (?:did|have) i (?:change|changed|modify|modified|touch|touched|edit|edited)\b|\bwhat(?:'s| has| have)? changed\b|\b(?:uncommitted|unstaged|staged) (?:changes|files)\b|\bmy (?:changes|diff|local changes|last commit|commits|branch)\b|\b(?:current|which|this) branch\b|\blast commit\b|\bthe diff\b/ },
 	{ name: 'editor_state', re: /\b(?:the |my |this )?(?:current )?selection\b|\bselected (?:code|text|lines?|function|block)\b|\b(?:this|the current|the open|the active|my open|my current) (?:file|function|method|class|line|block|editor|tab|snippet|test)\b|\bhighlighted\b|\bunder (?:the|my) cursor\b/ },
-];
+]);
 
 /** Imperatives that change code: the file may need reading first, so a tool path may also search the workspace. */
 export const EDIT_REQUEST =

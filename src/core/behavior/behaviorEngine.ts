@@ -25,7 +25,7 @@ export interface Volume {
 }
 
 const FRUSTRATION =
-	/\b(?:wrong again|still (?:not|doesn't|does not|isn't|broken|failing|wrong|the same|getting)|not working again|(?:you|it) keeps? (?:\w+ing|making|giving|saying|breaking|forgetting|ignoring|repeating|doing)\b|not what i asked|useless|ridiculous|ugh+|argh+|wtf|ffs|for the (?:last|second|third|fourth|fifth|\d+(?:st|nd|rd|th)) time|i (?:already|just) (?:told|said|asked)|how many times|same (?:error|problem|issue|thing|mistake) again|seriously\?|come on\b)/;
+	/\b(?:wrong again|still (?:not|doesn't|does not|isn't|broken|failing|wrong|the same|getting)|not working again|(?:you|it) keeps? (?:\w+ing|making|giving|saying|breaking|forgetting|ignoring|repeating|doing)\b|not what i asked|useless|ridiculous|ugh+|argh+|wtf|ffs|for the (?:last|second|third|fourth|fifth|\d+(?:st|nd|rd|th)) time|i (?:already|just) (?:told|said|asked)|how many times|same (?:error|problem|issue|thing|mistake) again|(?:^|[.!?]\s*)seriously[?!]|come on\b)/;
 const BANGS = /!{2,}|\?!|!\?/;
 const EXPLORATORY =
 	/\b(?:what are (?:the|my|some|our) (?:options|alternatives|choices|approaches|trade-?offs)|brainstorm\w*|compare (?:the |different |these |those )?(?:approaches|options|alternatives|libraries|frameworks|designs|solutions|strategies)|pros and cons|trade-?offs?|alternatives? (?:to|for)|explore|different (?:ways|approaches|options|designs)|which (?:approach|option|library|framework|design) (?:is|would be|should) |ideas (?:for|on|about)|what (?:else|other \w+) (?:could|can|should|might)|options for|other ways to)\b/;

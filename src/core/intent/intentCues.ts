@@ -3,7 +3,7 @@
  * code base, questions about the assistant itself. Whole-word patterns on normalised text, except
  * the identifier cues, which need the original case (camelCase, PascalCase).
  */
-import type { Cue } from '../text/turnText';
+import { cueTable, type CueTable } from '../text/turnText';
 
 // Nouns that make "my X" about the user rather than about their code ("my name" vs "my build").
 const PERSONAL_NOUNS =
@@ -13,22 +13,22 @@ const PERSONAL_VERBS =
 	'work|worked|live|lived|eat|like|love|hate|prefer|use|study|studied|speak|own|drive|left|joined|moved|started|teach|code|program|develop';
 
 /** A statement of a durable fact about the user (written to the profile). */
-export const PERSONAL_FACT: readonly Cue[] = [
+export const PERSONAL_FACT: CueTable = cueTable([
 	{ name: 'my_noun_is', re: new RegExp(String.raw`\bmy (?:${PERSONAL_NOUNS}) (?:is|are|was|were|has|have|includes?)\b`) },
 	{ name: 'i_am', re: /^(?:i(?:'m| am)|im) (?:a|an|the|from|based|allergic|vegetarian|vegan|left-handed|colou?r ?blind|new to|fluent|retired|married|single|\d+)\b/ },
 	{ name: 'i_verb', re: new RegExp(String.raw`^i (?:(?:also|now|still|usually|mostly|really|only|mainly|currently|recently|just) )?(?:${PERSONAL_VERBS}|don't eat|do not eat|can't eat|cannot eat|don't like|don't use|have (?:a|an|two|three)|got (?:a|an)|go by)\b`) },
 	{ name: 'i_have_been', re: /^i(?:'ve| have) been (?:a|an|working|living|using|coding|programming|writing)\b/ },
-];
+]);
 
 /** A question whose answer is a stored fact about the user. */
-export const PROFILE_QUESTION: readonly Cue[] = [
+export const PROFILE_QUESTION: CueTable = cueTable([
 	{ name: 'wh_do_i', re: new RegExp(String.raw`\b(?:where|what|which|who|when|how (?:old|long))\b[^?.!]{0,30}?\b(?:do|did|am|was|have) i (?:not )?(?:${PERSONAL_VERBS}|eat|avoid|go by)\b`) },
 	// "should I" asks for advice ("what should I use for X?") except about the user's own constraints.
 	{ name: 'wh_should_i_not', re: /\b(?:what|which)\b[^?.!]{0,30}?\b(?:should|can't|cannot|shouldn't|must) i (?:not )?(?:eat|drink|avoid)\b/ },
 	{ name: 'what_is_my', re: new RegExp(String.raw`\b(?:what(?:'s| is| are| was| were)|who(?:'s| is)|where(?:'s| is)|when(?:'s| is)|which is) my (?:${PERSONAL_NOUNS})\b`) },
 	{ name: 'do_i', re: new RegExp(String.raw`^(?:do|did|am|have) i (?:still )?(?:${PERSONAL_VERBS}|a|an)\b`) },
 	{ name: 'who_am_i', re: /\bwho am i\b|\bwhat do you know about me\b|\babout me\b/ },
-];
+]);
 
 /**
  * A personal reference inside another kind of turn ("answer in my preferred style", "remember
@@ -39,7 +39,7 @@ export const PERSONAL_REFERENCE = new RegExp(
 );
 
 /** The turn refers to this code base (a file, an identifier, "our X", "in this repo"). */
-export const WORKSPACE_CUES: readonly Cue[] = [
+export const WORKSPACE_CUES: CueTable = cueTable([
 	{ name: 'this_repo', re: /\b(?:in (?:this|our|the) (?:repo|repository|codebase|code base|project|workspace|monorepo|package|module|app|service|extension)|(?:this|our|the) (?:repo|repository|codebase|code base|workspace|monorepo))\b/ },
 	{ name: 'our_code', re: /\bour (?:code|tests?|api|apis|schema|schemas|config|configuration|build|pipeline|ci|cache|database|db|service|services|app|backend|frontend|server|client|module|modules|functions?|class(?:es)?|implementation|migrations?|models?|routes?|endpoints?|handlers?|components?|library|sdk|cli|docs|readme|types?|store|parser|indexer|logger)\b/ },
 	{ name: 'where_defined', re: /\bwhere (?:is|are|do we|does|did we)\b[^?]{0,60}\b(?:defined|declared|implemented|configured|set|used|called|handled|initiali[sz]ed|created|registered|stored|computed|tested)\b/ },
@@ -48,7 +48,7 @@ export const WORKSPACE_CUES: readonly Cue[] = [
 	{ name: 'file_path', re: /(?:^|[\s(`'"])[\w./-]*\w\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|cpp|cc|hpp|swift|json|ya?ml|toml|md|sql|sh|css|scss|html|vue|svelte|lock)\b/ },
 	{ name: 'call_syntax', re: /\b[a-z_$][\w$]*\(\)/ },
 	{ name: 'snake_case', re: /\b[a-z][a-z0-9]*_[a-z0-9_]+\b/ },
-];
+]);
 
 // camelCase or PascalCase with an inner capital: the shape of a code identifier.
 const IDENTIFIER = /\b(?:[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)\b/g;
@@ -71,10 +71,10 @@ export function identifierCue(raw: string): { name: string; match: string } | nu
 }
 
 /** Questions about the assistant itself (how it decided, what it is). */
-export const META_CUES: readonly Cue[] = [
+export const META_CUES: CueTable = cueTable([
 	{ name: 'why_did_you', re: /\bwhy (?:did|do|didn't|don't|would) you (?:look|search|retrieve|fetch|use|pick|choose|say|do|answer|suggest|recommend|cite|think|ignore|skip|need)\b/ },
-	{ name: 'how_do_you', re: /\bhow (?:do|did) you (?:decide|work|choose|know|remember|retrieve|pick|search|rank|store|learn)\b/ },
+	{ name: 'how_do_you', re: /\bhow (?:do|did) you (?:decide|work|choose|remember|retrieve|pick|search|rank|store|learn)\b/ },
 	{ name: 'what_are_you', re: /\b(?:what (?:model|llm)(?: are you| do you use| is this| powers you)?|are you (?:an? )?(?:ai|bot|robot|llm|gpt|human|model|real person)|who (?:are|made|built|created) you|what are you|what can you do|what are your (?:limits|capabilities|rules))\b/ },
 	{ name: 'what_did_you_use', re: /\b(?:what did you (?:look up|retrieve|search for|search|use|read)|where did you get (?:that|this)|what (?:sources|context|memories) did you use|show (?:me )?(?:the|your) (?:trace|decision|reasoning|sources))\b/ },
 	{ name: 'how_does_this_work', re: /\bhow does (?:this|the) (?:assistant|extension|gate|memory|retrieval|plugin) (?:work|decide)\b/ },
-];
+]);

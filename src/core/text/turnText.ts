@@ -69,8 +69,24 @@ export interface Cue {
 	re: RegExp;
 }
 
-/** The first cue that matches, with the matched words, or null. */
-export function firstCue(cues: readonly Cue[], text: string): { name: string; match: string } | null {
+/**
+ * A table of cues plus one combined expression of all of them. Most turns match no cue of a given
+ * table, so one scan with the combined expression answers the common case; only on a hit are the
+ * cues tried one by one, in table order (the order decides which name the trace reports).
+ */
+export interface CueTable extends ReadonlyArray<Cue> {
+	readonly any: RegExp;
+}
+
+/** Builds a cue table at module load (flags are not supported: cues match normalised text). */
+export function cueTable(cues: readonly Cue[]): CueTable {
+	const any = new RegExp(cues.map((c) => `(?:${c.re.source})`).join('|'));
+	return Object.freeze(Object.assign([...cues], { any }));
+}
+
+/** The first cue, in table order, that matches, with the matched words; or null. */
+export function firstCue(cues: CueTable, text: string): { name: string; match: string } | null {
+	if (!cues.any.test(text)) return null;
 	for (const cue of cues) {
 		const m = cue.re.exec(text);
 		if (m) return { name: cue.name, match: m[0].trim() };

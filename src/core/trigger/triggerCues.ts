@@ -3,13 +3,13 @@
  * "remember?" at the end tells the store (correction), "do you remember" asks it (recall).
  * Every pattern matches whole words or phrases on normalised text (see text/turnText.ts).
  */
-import type { Cue } from '../text/turnText';
+import { cueTable, type CueTable } from '../text/turnText';
 
 // Optional lead-in words that do not change what a turn is ("please always …", "ok, actually …").
 const LEAD = String.raw`^(?:(?:please|pls|and|also|ok|okay|so|but|oh|hmm|well|hey|now)\s*,?\s+)*`;
 
 /** A turn that says a belief (the assistant's or the store's) is wrong. Checked first. */
-export const CORRECTION_CUES: readonly Cue[] = [
+export const CORRECTION_CUES: CueTable = cueTable([
 	// "I left Northwind last month, remember?" tells the store; "do you remember?" asks it.
 	{ name: 'remember_tag', re: /(?<!\b(?:do|did|can|could|will|would|don't|dont)\s+(?:you|u)\s+(?:still\s+)?)\bremember\s*\?+[\s!.]*$/ },
 	{ name: 'no_prefix', re: /^(?:no|nope|nah)(?:\s*[,.!:;-]\s*(?!thanks?\b|thank you\b|worries\b|problem\b)\S|\s+(?:i|we|it|that|this|you|the|not)\b)/ },
@@ -22,13 +22,13 @@ export const CORRECTION_CUES: readonly Cue[] = [
 	{ name: 'correction_tag', re: /^(?:correction|to clarify|just to clarify|small correction)\b/ },
 	// "we use pnpm, not npm": an explicit replacement of one value by another.
 	{ name: 'x_not_y', re: /,\s*not\s+(?:the\s+|a\s+|an\s+)?[\w.@/+#-]+\s*[.!]*$/ },
-];
+]);
 
 /** "actually …" corrects only when declarative; "actually, can you also …?" is a request. */
 export const ACTUALLY = /^(?:(?:well|oh|hmm|no)\s*,?\s+)?actually\b/;
 
 /** A standing rule for future turns, a preference, or a directive to the memory itself. */
-export const INSTRUCTION_CUES: readonly Cue[] = [
+export const INSTRUCTION_CUES: CueTable = cueTable([
 	{ name: 'from_now_on', re: /\b(?:from now on|going forward|from here on(?: out)?|in (?:the )?future|henceforth|for all future|every time you|each time you|by default)\b/ },
 	{ name: 'always_never', re: new RegExp(LEAD + String.raw`(?:always|never)\b(?!\s+mind\b)`) },
 	{ name: 'standing_dont', re: new RegExp(LEAD + String.raw`(?:don't|do not|dont|stop)\s+(?:ever\s+)?(?:use|using|add|adding|write|writing|include|including|suggest|suggesting|put|putting|give|giving|apologi[sz]e|apologi[sz]ing|explain|explaining|repeat|repeating)\b`) },
@@ -41,10 +41,10 @@ export const INSTRUCTION_CUES: readonly Cue[] = [
 	{ name: 'use_style', re: new RegExp(LEAD + String.raw`use\s+(?:tabs|spaces|\d+ spaces|single quotes|double quotes|semicolons|british spelling|american spelling|metric units)\b`) },
 	// Directives about what the memory keeps (privacy): instructions to the store, never questions to it.
 	{ name: 'memory_directive', re: /\b(?:forget (?:that|this|it|what i (?:said|told you)|everything|about (?:me|it|that|this)|my\b)|(?:don't|do not|dont) (?:remember|store|save|record|log|keep|memori[sz]e) (?:this|that|it|anything|any of|my)|off the record|(?:delete|erase|wipe|clear|remove) (?:my (?:data|profile|history|memory|information|info)|everything you know about me|your memory|what you know about me)|keep (?:this|it|that) (?:private|between us|confidential))\b/ },
-];
+]);
 
 /** The user asks the store for something said or decided before. */
-export const RECALL_CUES: readonly Cue[] = [
+export const RECALL_CUES: CueTable = cueTable([
 	{ name: 'do_you_remember', re: /\b(?:do|did|can|could) you (?:still )?(?:remember|recall)\b/ },
 	{ name: 'what_did_we', re: /\bwhat (?:did|have|had) (?:we|you and i|i|you) (?:decide|decided|agree|agreed|say|said|settle|settled|choose|chose|chosen|pick|picked|conclude|concluded|discuss|discussed|tell|told|mention|mentioned|suggest|suggested|recommend|recommended)\b/ },
 	{ name: 'what_do_you_know', re: /\bwhat (?:do|did) you (?:know|remember|recall|have stored|store|have on file) (?:about|on|regarding)\b/ },
@@ -52,7 +52,7 @@ export const RECALL_CUES: readonly Cue[] = [
 	{ name: 'earlier', re: /\b(?:last time|earlier (?:you|we)|you (?:said|told me|mentioned|suggested) (?:earlier|before|last|yesterday|previously)|as (?:we|you) (?:discussed|said|agreed|decided)|we (?:talked|spoke) about|(?:previously|earlier) (?:discussed|decided|agreed)|the other day)\b/ },
 	{ name: 'did_we', re: /\b(?:did|have) we (?:ever |already )?(?:decide|discuss|talk|agree|settle|try|choose|pick)\b/ },
 	{ name: 'our_decision', re: /\bwhat (?:was|is|were) (?:the|our) (?:decision|conclusion|agreement|verdict|outcome)\b/ },
-];
+]);
 
 // Imperatives that ask for work. Words that are more often nouns at the start of a statement
 // ("cache", "type", "log", "profile") are left out: a misfire would turn a statement into a query.
@@ -60,14 +60,14 @@ const REQUEST_VERBS =
 	'refactor|fix|explain|write|add|implement|create|show|find|debug|rename|update|generate|make|convert|summari[sz]e|list|check|run|tell|give|help|describe|review|optimi[sz]e|document|delete|remove|move|build|install|set up|setup|migrate|translate|rewrite|rephrase|reword|compare|suggest|brainstorm|search|look|open|walk|outline|draft|split|extract|replace|change|modify|improve|simplify|clean up|format|lint|test|deploy|configure|port|benchmark|investigate|analy[sz]e|diagnose|print|read|fetch|get|paste|continue|elaborate|expand|clarify|define|recommend|sketch|propose|upgrade|downgrade|revert|undo|redo|commit|merge|rebase|scaffold|bump|shorten|proofread|annotate|validate|parse|serialize|go on|keep going|tl;?dr';
 
 /** The turn asks for something: a question, or a request phrased as an imperative. */
-export const QUESTION_CUES: readonly Cue[] = [
+export const QUESTION_CUES: CueTable = cueTable([
 	{ name: 'wh_start', re: /^(?:who|whom|whose|what|what's|whats|when|where|where's|which|why|how|how's)\b/ },
 	{ name: 'aux_start', re: /^(?:can|could|would|will|should|shall|may|might|is|are|was|were|do|does|did|have|has|had|am|isn't|aren't|doesn't|don't|didn't|won't|wouldn't|can't|couldn't|shouldn't)\s+(?:i|you|we|it|this|that|these|those|there|they|he|she|the|my|our|your|a|an|any|anyone|someone|something|anything)\b/ },
 	{ name: 'request_verb', re: new RegExp(String.raw`^(?:(?:please|pls|kindly|now|so|then|and|also|quickly|just)\s*,?\s+)*(?:${REQUEST_VERBS})\b`) },
 	{ name: 'request_phrase', re: /\b(?:i need (?:to|a|an|some|help)|i want to|i'd like (?:to|you to)|i would like (?:to|you to)|help me|how to|can i|is there a way|any ideas?\b|i wonder|i'm wondering|i am wondering|not sure (?:how|why|what|whether|if)|let's|lets)\b/ },
 	// A problem report asks for help even without a question mark.
 	{ name: 'problem_report', re: /\b(?:not working|(?:doesn't|does not|don't|do not|won't|will not|can't|cannot|couldn't) (?:work|compile|build|start|run|load|find|resolve|connect|import|install|pass)|(?:is|are|keeps?|still) (?:failing|broken|crashing|hanging|throwing|erroring|timing out)|fails|crashes|throws|hangs|segfaults|i(?:'m| am) (?:getting|seeing) (?:an? |this |the )?(?:error|exception|warning|failure|crash)s?)\b/ },
-];
+]);
 
 /** A declarative turn: a subject first, or a finite verb somewhere. Tells rather than asks. */
 export const DECLARATIVE =
