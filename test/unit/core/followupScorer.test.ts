@@ -76,6 +76,30 @@ describe('scoreFollowup', () => {
 		assert.ok(names(r).includes('continuation'));
 	});
 
+	it('short turns and turns with no content word of their own (ellipsis)', () => {
+		const r = score('Why not?');
+		assert.equal(r.signals.find((s) => s.name === 'short')!.match, '2 words');
+		assert.ok(names(r).includes('ellipsis'));
+		assert.ok(!names(score('How do I parse ISO week numbers with date-fns in Deno?')).includes('short'));
+		assert.ok(!names(score('How do I parse ISO week numbers?')).includes('ellipsis'));
+	});
+
+	it('topic continuity: picking up a word only the assistant\'s last reply used', () => {
+		const r = score('Is the date-fns parser faster?');
+		assert.equal(r.signals.find((s) => s.name === 'topic_continuity')!.match, 'date-fn');
+		const noReply = score('Is the date-fns parser faster?', [user('How do I parse a date string with date-fns?')]);
+		assert.ok(!names(noReply).includes('topic_continuity'), 'a user turn is not the assistant reply');
+	});
+
+	it('restated subject: re-naming an earlier user turn\'s topic in full, but not under "the"', () => {
+		const restated = score('What causes throat cancer?', [user('What is throat cancer?'), user('Tell me about lung cancer.')]);
+		assert.equal(restated.signals.find((s) => s.name === 'restated_subject')!.match, 'throat cancer');
+		assert.ok(restated.signals.find((s) => s.name === 'restated_subject')!.weight < 0);
+		const definite = score('How would the College be abolished?', [user('What is the US Electoral College?')]);
+		assert.ok(!names(definite).includes('restated_subject'), JSON.stringify(definite.signals));
+		assert.equal(definite.is_followup, true);
+	});
+
 	describe('threshold overrides change the outcome', () => {
 		it('followup_threshold above the score turns a follow-up into a stand-alone turn', () => {
 			const before = score('How fast is parsing?');
