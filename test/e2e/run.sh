@@ -9,6 +9,7 @@
 #        GMEM_E2E_PORT  port on 127.0.0.1                             (default 18080)
 #        GMEM_E2E_SETUP_ONLY=1  install the tools and stop (scripts/dev.sh uses this)
 #        GMEM_E2E_SKIP_BUILD=1  reuse dist/ and the last .vsix
+#        GMEM_E2E_PACKAGE_ONLY=1  stop after building the .vsix ($GMEM_E2E_HOME/gated-memory.vsix)
 # Prints "N passed, N failed" and exits non-zero on any failure.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
