@@ -6,7 +6,7 @@
  */
 import type { Thresholds } from '../thresholds';
 import type { BehaviorDecision, BehaviorMode, HistoryTurn, Intent, TurnContext } from '../types';
-import { wordsOf, normalizeText, type TurnText } from '../text/turnText';
+import { normalizeText, ruleWindow, wordsOf, type TurnText } from '../text/turnText';
 
 /** The behaviour decision with the evidence behind it, for the trace. */
 export interface BehaviorResult extends BehaviorDecision {
@@ -26,6 +26,7 @@ export interface Volume {
 
 const FRUSTRATION =
 	/\b(?:wrong again|still (?:not|doesn't|does not|isn't|broken|failing|wrong|the same|getting)|not working again|(?:you|it) keeps? (?:\w+ing|making|giving|saying|breaking|forgetting|ignoring|repeating|doing)\b|not what i asked|useless|ridiculous|ugh+|argh+|wtf|ffs|for the (?:last|second|third|fourth|fifth|\d+(?:st|nd|rd|th)) time|i (?:already|just) (?:told|said|asked)|how many times|same (?:error|problem|issue|thing|mistake) again|(?:^|[.!?]\s*)seriously[?!]|come on\b)/;
+const CURLY = /[\u2018\u2019\u201A\u201B\u2032]/;
 const BANGS = /!{2,}|\?!|!\?/;
 const EXPLORATORY =
 	/\b(?:what are (?:the|my|some|our) (?:options|alternatives|choices|approaches|trade-?offs)|brainstorm\w*|compare (?:the |different |these |those )?(?:approaches|options|alternatives|libraries|frameworks|designs|solutions|strategies)|pros and cons|trade-?offs?|alternatives? (?:to|for)|explore|different (?:ways|approaches|options|designs)|which (?:approach|option|library|framework|design) (?:is|would be|should) |ideas (?:for|on|about)|what (?:else|other \w+) (?:could|can|should|might)|options for|other ways to)\b/;
@@ -61,8 +62,19 @@ function capsRatio(raw: string): { ratio: number; letters: number } {
 function probeWords(mine: ReadonlySet<string>, s: number): string[] | null {
 	if (s <= 0) return null;
 	const need = Math.floor(((1 - s) / s) * mine.size) + 1;
-	const plain = [...mine].filter((w) => !w.includes("'")).sort((a, b) => b.length - a.length);
-	return plain.length >= need ? plain.slice(0, need) : null;
+	// Keep the `need` longest apostrophe-free words (need is 1–3 for usual settings): a short
+	// insertion into a small array, cheaper than sorting the whole set.
+	const picked: string[] = [];
+	for (const w of mine) {
+		if (w.includes("'")) continue;
+		let i = picked.length;
+		while (i > 0 && picked[i - 1].length < w.length) i--;
+		if (i < need) {
+			picked.splice(i, 0, w);
+			if (picked.length > need) picked.pop();
+		}
+	}
+	return picked.length >= need ? picked : null;
 }
 
 /**
@@ -79,9 +91,9 @@ export function maxRepetition(words: readonly string[], history: readonly Histor
 	for (let i = history.length - 1; i >= 0 && seen < lookback; i--) {
 		if (history[i].role !== 'user') continue;
 		seen++;
-		const lower = history[i].content.toLowerCase();
+		const lower = ruleWindow(history[i].content).toLowerCase();
 		if (probes && !probes.some((w) => lower.includes(w))) continue;
-		const theirs = new Set(wordsOf(normalizeText(lower)));
+		const theirs = new Set(wordsOf(CURLY.test(lower) ? normalizeText(lower) : lower));
 		let shared = 0;
 		for (const w of theirs) if (mine.has(w)) shared++;
 		const union = mine.size + theirs.size - shared;

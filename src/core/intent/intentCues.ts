@@ -45,7 +45,10 @@ export const WORKSPACE_CUES: CueTable = cueTable([
 	{ name: 'where_defined', re: /\bwhere (?:is|are|do we|does|did we)\b[^?]{0,60}\b(?:defined|declared|implemented|configured|set|used|called|handled|initiali[sz]ed|created|registered|stored|computed|tested)\b/ },
 	{ name: 'which_file', re: /\bwhich (?:file|files|module|modules|function|functions|class|classes|package|component|test|tests)\b|\bfind (?:all )?(?:the )?(?:usages|references|callers|definition|implementation)\b|\bwho calls\b|\bcall sites?\b|\bdefined in\b/ },
 	{ name: 'the_x_function', re: /\bthe [\w.-]+ (?:function|class|method|module|file|component|endpoint|route|table|schema|hook|service|handler|helper|util|script|config|interface|type|enum|struct|trait|package|directory|folder|command|migration|worker|test suite)\b/ },
-	{ name: 'file_path', re: /(?:^|[\s(`'"])[\w./-]*\w\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|cpp|cc|hpp|swift|json|ya?ml|toml|md|sql|sh|css|scss|html|vue|svelte|lock)\b/ },
+	// A file name: a token ending in a known extension ("decide.ts", "src/app.py"). It starts only
+	// at a token start (the lookbehind), which keeps the scan linear. Library names spelled "X.js"
+	// (node.js, next.js…) are technologies, not files here.
+	{ name: 'file_path', re: /(?<![\w./-])\w[\w./-]*(?<!\b(?:node|next|nuxt|vue|three|chart|express|socket|ember|backbone|d3|p5|moment|deno|react|angular|alpine|solid))\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|kt|rb|php|cs|cpp|cc|hpp|swift|json|ya?ml|toml|md|sql|sh|css|scss|html|vue|svelte|lock)\b/ },
 	{ name: 'call_syntax', re: /\b[a-z_$][\w$]*\(\)/ },
 	{ name: 'snake_case', re: /\b[a-z][a-z0-9]*_[a-z0-9_]+\b/ },
 ]);

@@ -51,8 +51,19 @@ function stripLeadingSocial(text: string): string {
 	return core;
 }
 
-/** Builds the shared text view of one utterance. */
-export function analyzeText(raw: string): TurnText {
+// Rules read at most this much of a turn: its head (where requests start) and its tail (where
+// "…, remember?" and the question mark are). Bounds every regex on pasted logs and files.
+const HEAD_CHARS = 1500;
+const TAIL_CHARS = 500;
+
+/** The part of a long turn the rules read: head + tail, joined by an ellipsis line. */
+export function ruleWindow(raw: string): string {
+	return raw.length <= HEAD_CHARS + TAIL_CHARS ? raw : `${raw.slice(0, HEAD_CHARS)}\n…\n${raw.slice(-TAIL_CHARS)}`;
+}
+
+/** Builds the shared text view of one utterance (of its first 1,500 and last 500 characters). */
+export function analyzeText(fullRaw: string): TurnText {
+	const raw = ruleWindow(fullRaw);
 	const text = normalizeText(raw);
 	return {
 		raw,

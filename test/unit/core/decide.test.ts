@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decideTurn } from '../../../src/core/decide';
+import { analyzeText } from '../../../src/core/text/turnText';
 import { TRACE_VERSION, type DecisionTrace, type TraceStep } from '../../../src/core/trace';
 import { TIERS, WRITE_TIERS, type GateResult, type HistoryTurn, type TurnInput } from '../../../src/core/types';
 
@@ -99,6 +100,13 @@ describe('decideTurn', () => {
 	it('never throws on odd input', () => {
 		const odd = ['', '   ', '?', '!!!', '```', '🙂🙂', 'a'.repeat(20000), 'über naïve café?', 'NULL', '\u0000', 'remember?', 'no', 'actually?'];
 		for (const u of odd) assertContract(decideTurn({ history: [{ role: 'assistant', content: '' }], utterance: u }), JSON.stringify(u).slice(0, 30));
+	});
+
+	it('rules read a bounded window of long turns: head and tail', () => {
+		const long = 'I pasted this log: ' + 'a.b-c '.repeat(3000);
+		assert.ok(analyzeText(long).raw.length <= 2005);
+		assert.equal(decideTurn({ history: [], utterance: long + ' anyway, I left Northwind last month, remember?' }).trigger, 'correction');
+		assert.equal(decideTurn({ history: [], utterance: 'from now on answer in French. ' + 'x '.repeat(5000) }).trigger, 'instruction');
 	});
 
 	it('passes the id through (null when absent)', () => {
