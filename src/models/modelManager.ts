@@ -56,6 +56,8 @@ export interface ModelManagerOptions {
 	validate?: ModelValidator;
 	/** Resume attempts per file after a cut connection. */
 	retries?: number;
+	/** A connection that delivers no byte for this long is dropped and resumed (ms, default 30 s). */
+	idleTimeoutMs?: number;
 }
 
 /** Where a model currently is. */
@@ -158,6 +160,7 @@ export class ModelManager {
 			last = await downloadFile(url, dest, {
 				agent: this.options.agent,
 				signal,
+				idleTimeoutMs: this.options.idleTimeoutMs,
 				expectedSha256: file.sha256 === UNVERIFIED ? undefined : file.sha256,
 				expectedSize: file.size === UNVERIFIED ? undefined : file.size,
 				onProgress: (p) => this.options.onProgress?.({ model: manifest.name, file: file.path, received: p.received, total: p.total, index, count: ORDER.length }),

@@ -95,6 +95,23 @@ for (const mode of ['worker', 'child'] as const) {
 			assert.ok(new Set(res.scores.map((p) => p!.toFixed(6))).size > 1, 'scores differ between passages');
 		});
 
+		it('runs dynamic-int8 (q8) graphs: unit vectors, batch effects within tolerance', async () => {
+			const dir = join(tmp.dir, 'q8');
+			writeTinyModel(dir, 'embedder', { quantize: true });
+			const e = new OnnxEmbedder(client, { ...tinyManifest('embedder'), name: 'q8' }, at(dir));
+			const all = await e.embed(TEXTS);
+			for (let i = 0; i < TEXTS.length; i++) {
+				assert.ok(Math.abs(norm(all[i]) - 1) < 1e-5);
+				// q8 activations are scaled per batch, so batched and single results differ slightly.
+				const [alone] = await e.embed([TEXTS[i]]);
+				assert.ok(maxDiff(all[i], alone) < 0.05, `q8 alone vs batched ${i}: ${maxDiff(all[i], alone)}`);
+			}
+			const rdir = join(tmp.dir, 'q8rr');
+			writeTinyModel(rdir, 'reranker', { quantize: true });
+			const res = await new OnnxReranker(client, { ...tinyManifest('reranker'), name: 'q8rr' }, at(rdir)).rerank('pg', TEXTS);
+			assert.equal(res.status, 'model');
+		});
+
 		it('passes through (never throws) when the reranker model is missing or corrupt', async () => {
 			const missing = new OnnxReranker(client, { ...tinyManifest('reranker'), name: 'missing' }, at(join(tmp.dir, 'nope')));
 			const a = await missing.rerank('q', ['p1', 'p2']);

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InferenceClient } from '../../src/models/inferenceClient';
 import { ModelManager, type ModelProgress } from '../../src/models/modelManager';
@@ -80,6 +80,26 @@ describe('models: model manager against a local hub', function () {
 		const gets = hub.log.filter((l) => l.path === `/cdn${onnxPath}`);
 		assert.deepEqual(gets.map((g) => [g.status, g.range]), [[200, null], [206, `bytes=${half}-`]]);
 		assert.equal(sha(readFileSync(join(r.value, 'onnx/model_quantized.onnx'))), sha(onnxBytes));
+	});
+
+	it('drops a stalled connection after the idle timeout and resumes', async () => {
+		hub.stallAfter.set(onnxPath, 700);
+		const r = await manager({ idleTimeoutMs: 300 }).locate(manifest);
+		assert.ok(r.ok, !r.ok ? r.error.message : '');
+		const gets = hub.log.filter((l) => l.path === `/cdn${onnxPath}`);
+		assert.deepEqual(gets.map((g) => g.range), [null, 'bytes=700-']);
+		assert.equal(sha(readFileSync(join(r.value, 'onnx/model_quantized.onnx'))), sha(onnxBytes));
+	});
+
+	it('restarts a download whose partial file is already complete (server answers 416)', async () => {
+		const m = manager();
+		const part = join(m.cacheFolder(manifest) + '.partial', 'onnx', 'model_quantized.onnx.part');
+		mkdirSync(join(part, '..'), { recursive: true });
+		writeFileSync(part, onnxBytes);
+		const r = await m.locate(manifest);
+		assert.ok(r.ok, !r.ok ? r.error.message : '');
+		const gets = hub.log.filter((l) => l.path === `/cdn${onnxPath}`);
+		assert.deepEqual(gets.map((g) => [g.status, g.range]), [[416, `bytes=${onnxBytes.length}-`], [200, null]]);
 	});
 
 	it('rejects a checksum mismatch and leaves nothing behind', async () => {
