@@ -29,7 +29,7 @@ const FRUSTRATION =
 const CURLY = /[\u2018\u2019\u201A\u201B\u2032]/;
 const BANGS = /!{2,}|\?!|!\?/;
 const EXPLORATORY =
-	/\b(?:what are (?:the|my|some|our) (?:options|alternatives|choices|approaches|trade-?offs)|brainstorm\w*|compare (?:the |different |these |those )?(?:approaches|options|alternatives|libraries|frameworks|designs|solutions|strategies)|pros and cons|trade-?offs?|alternatives? (?:to|for)|explore|different (?:ways|approaches|options|designs)|which (?:approach|option|library|framework|design) (?:is|would be|should) |ideas (?:for|on|about)|what (?:else|other \w+) (?:could|can|should|might)|options for|other ways to)\b/;
+	/\b(?:what are (?:the|my|some|our) (?:options|alternatives|choices|approaches|trade-?offs)|brainstorm\w*|compare (?:the |different |these |those )?(?:approaches|options|alternatives|libraries|frameworks|designs|solutions|strategies)|compare [\w.#+-]+(?: [\w.#+-]+)? (?:and|vs\.?|versus|with|to) [\w.#+-]+|\bvs\.?(?= )|versus|pros and cons|trade-?offs?|alternatives? (?:to|for)|explore|different (?:ways|approaches|options|designs)|which (?:approach|option|library|framework|design) (?:is|would be|should) |ideas (?:for|on|about)|what (?:else|other \w+) (?:could|can|should|might)|options for|other ways to)\b/;
 const SKIP_MODES: Partial<Record<Intent, BehaviorMode>> = { testing: 'testing_aware', greeting: 'greeting', meta: 'meta_aware' };
 
 function decision(mode: BehaviorMode, rule: string, reason: string, value: number | null = null, threshold: number | null = null): BehaviorResult {

@@ -61,7 +61,14 @@ const KNOWN_NAMES: ReadonlySet<string> = new Set(
 	graphql powershell nodejs macos ios iphone ipad ipados youtube linkedin chatgpt openai vscode devops fastapi pytorch
 	tensorflow numpy scipy jquery elasticsearch cloudflare webassembly webgl webgpu websocket websockets onnx pgvector
 	pglite codeql nextjs nestjs redux mobx tailwindcss rxjs jupyterlab xcode intellij webstorm pycharm phpstorm sourcetree
-	openapi oauth minio mariadb couchdb clickhouse playwright pnpm qwerty`.split(/\s+/),
+	openapi oauth minio mariadb couchdb clickhouse playwright pnpm qwerty
+	typeerror referenceerror syntaxerror rangeerror evalerror urierror aggregateerror valueerror keyerror indexerror
+	attributeerror importerror modulenotfounderror filenotfounderror runtimeerror notimplementederror zerodivisionerror
+	nullpointerexception illegalargumentexception classcastexception stackoverflowerror outofmemoryerror
+	flatmap foreach tostring valueof hasownproperty addeventlistener removeeventlistener settimeout setinterval
+	localstorage sessionstorage innerhtml textcontent getelementbyid queryselector queryselectorall usestate useeffect
+	usememo usecallback useref usecontext usereducer readfile writefile readfilesync writefilesync json.parse
+	javadoc jsdoc tsconfig eslint prettier`.split(/\s+/),
 );
 
 /** The first camelCase / PascalCase identifier in the original text that is not a product name. */

@@ -55,8 +55,8 @@ export function routeLabel(p: PathResult, policyRoute: string, tiers: readonly T
 		case 'rag':
 			return policyRoute;
 		case 'direct':
-			if (p.rule === 'transform_provided' || p.rule === 'inline_code') return 'provided_context';
-			if (p.rule === 'generic_programming') return 'generic';
+			if (p.rule === 'transform_provided' || p.rule === 'inline_code' || p.rule === 'inline_data') return 'provided_context';
+			if (p.rule === 'generic_programming' || p.rule === 'computation') return 'generic';
 			if (p.rule === 'no_request') return policyRoute;
 			return restrictedDropped.length ? 'restricted' : 'direct';
 	}

@@ -7,7 +7,7 @@
 import type { Trigger, WriteTier } from '../types';
 import { firstCue, type TurnText } from '../text/turnText';
 import { socialKind, type SocialKind } from './socialCues';
-import { ACTUALLY, CORRECTION_CUES, DECLARATIVE, INSTRUCTION_CUES, QUESTION_CUES, RECALL_CUES } from './triggerCues';
+import { ACTUALLY, CORRECTION_CUES, DECISION, DECLARATIVE, INSTRUCTION_CUES, QUESTION_CUES, RECALL_CUES } from './triggerCues';
 
 /** The trigger with the rule that produced it, for the trace. */
 export interface TriggerResult {
@@ -52,6 +52,10 @@ export function classifyTrigger(t: TurnText): TriggerResult {
 
 	const recall = firstCue(RECALL_CUES, t.text);
 	if (recall) return result('recall', recall.name, recall.match);
+
+	// A decision tells (written to research) even when phrased as "let's …", unless it asks.
+	const decision = t.endsWithQuestion ? null : firstCue(DECISION, t.core);
+	if (decision) return result('statement', decision.name, decision.match);
 
 	if (t.endsWithQuestion) return result('question', 'question_mark', '?');
 	const question = firstCue(QUESTION_CUES, t.core);

@@ -21,6 +21,8 @@ const ACK_PHRASES = new Set([
 	'that helped', 'great thanks', 'ok thanks', 'okay thanks', 'ok thank you', 'thanks again', 'good job', 'well done',
 	'nice one', 'love it', 'bye', 'goodbye', 'see you', 'later', 'good night', 'ack', 'roger', 'will do', 'on it',
 	'fair enough', 'true', 'indeed', 'exactly', 'agreed', 'correct', 'yes please', 'sure thing', 'go ahead',
+	// Go-aheads: the user accepts what was proposed; nothing to look up.
+	'ship it', 'go for it', 'do it', 'yes do it', 'please do', 'proceed', 'please proceed', "let's do it", 'lets do it', 'merge it',
 ]);
 
 // Test probes: the user checks the assistant is alive. Anchored on the whole message.

@@ -43,6 +43,15 @@ export const INSTRUCTION_CUES: CueTable = cueTable([
 	{ name: 'memory_directive', re: /\b(?:forget (?:that|this|it|what i (?:said|told you)|everything|about (?:me|it|that|this)|my\b)|(?:don't|do not|dont) (?:remember|store|save|record|log|keep|memori[sz]e) (?:this|that|it|anything|any of|my)|off the record|(?:delete|erase|wipe|clear|remove) (?:my (?:data|profile|history|memory|information|info)|everything you know about me|your memory|what you know about me)|keep (?:this|it|that) (?:private|between us|confidential))\b/ },
 ]);
 
+/**
+ * A decision being made or reported ("let's go with option B", "we decided to use Postgres"):
+ * it tells, so it is a statement — written to research memory, never a search.
+ */
+export const DECISION: CueTable = cueTable([
+	{ name: 'decision', re: new RegExp(LEAD + String.raw`(?:let's|let us|lets|we'll|we will|i'll|i will)\s+(?:go with|use|stick with|keep|pick|choose|adopt|switch to|stay with)\b`) },
+	{ name: 'decided', re: /\b(?:we|i) (?:have |'ve )?(?:decided|agreed|settled on|chose|picked|went with|are going with|'re going with)\b/ },
+]);
+
 /** The user asks the store for something said or decided before. */
 export const RECALL_CUES: CueTable = cueTable([
 	{ name: 'do_you_remember', re: /\b(?:do|did|can|could) you (?:still )?(?:remember|recall)\b/ },

@@ -54,6 +54,8 @@ describe('behaviour engine', () => {
 			assert.equal(mode('brainstorm names for the CLI'), 'exploratory');
 			assert.equal(mode('compare approaches to chunking'), 'exploratory');
 			assert.equal(mode('pros and cons of PGlite'), 'exploratory');
+			assert.equal(mode('compare Redis and Memcached for sessions'), 'exploratory');
+			assert.equal(mode('HNSW vs IVFFlat for 10k rows'), 'exploratory');
 		});
 		it('otherwise standard', () => {
 			assert.equal(mode('where is the logger created?'), 'standard');

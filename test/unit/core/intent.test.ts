@@ -70,6 +70,11 @@ describe('intent rules', () => {
 			assert.equal(intent(u), 'workspace_question', u);
 		}
 	});
+	it('built-in error and method names and product names are not identifiers of this code base', () => {
+		for (const u of ['why does this throw a TypeError?', 'explain the difference between map and flatMap in Rust', 'how do I install Node.js on GitHub Actions?']) {
+			assert.notEqual(intent(u), 'workspace_question', u);
+		}
+	});
 	it('a follow-up without a stronger cue is a continuation', () => {
 		assert.equal(intent('and what about the other one?', FOLLOWUP), 'continuation');
 		assert.equal(intent('and what about the other one?', STANDALONE), 'general');

@@ -76,8 +76,23 @@ describe('answer-path router (seed 001)', () => {
 		]);
 	});
 
+	it('answers over data given in the turn, and computations, directly', () => {
+		const inline = decide('convert this timestamp to UTC: 1700000000');
+		assert.equal(inline.path, 'direct');
+		assert.equal(inline.route, 'provided_context');
+		assert.equal(decide('what does this regex do: ^a+$').route, 'provided_context');
+		const math = decide('what is 2+2?');
+		assert.equal(math.path, 'direct');
+		assert.equal(math.route, 'generic');
+		assert.equal(math.retrieve, false);
+	});
+
+	it('logs and output panels are live state', () => {
+		expectPath([['show me the logs', 'tool']]);
+	});
+
 	it('answers generic programming help directly, without retrieval', () => {
-		for (const u of ['how do I parse JSON in Python?', 'What is a REST API?', "what's the difference between let and const in JavaScript?"]) {
+		for (const u of ['how do I parse JSON in Python?', 'What is a REST API?', "what's the difference between let and const in JavaScript?", 'explain the difference between map and flatMap in Rust']) {
 			const r = decide(u);
 			assert.equal(r.path, 'direct', u);
 			assert.equal(r.route, 'generic', u);

@@ -153,6 +153,23 @@ describe('retrieval trigger', () => {
 		});
 	});
 
+	describe('decisions', () => {
+		it('a decision tells: a statement written to research', () => {
+			for (const u of ["let's go with option B", 'we decided to use Postgres for the store', 'ok, we will stick with tabs']) {
+				const r = classifyTrigger(analyzeText(u));
+				assert.equal(r.trigger, 'statement', u);
+				assert.equal(r.retrieves, false, u);
+			}
+			assert.deepEqual(writeTiersFor('statement', false), ['research']);
+		});
+		it('"let\'s" with a work verb is a request, and a question mark keeps it a question', () => {
+			expectAll([
+				["let's refactor the parser", 'question'],
+				["let's use Redis here?", 'question'],
+			]);
+		});
+	});
+
 	describe('greetings and acknowledgements', () => {
 		it('recognises whole-message social formulas', () => {
 			expectAll([
@@ -163,6 +180,8 @@ describe('retrieval trigger', () => {
 				['ok, got it', 'ack'],
 				['👍', 'ack'],
 				['thanks, that works!', 'ack'],
+				['lgtm, ship it', 'ack'],
+				['sounds good, go ahead', 'ack'],
 			]);
 		});
 		it('test probes open a conversation like a greeting', () => {
