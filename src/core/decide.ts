@@ -3,19 +3,23 @@
  * policy, answer path — with its trace. No I/O; microseconds. The order of the stages and why is
  * in src/core/README.md; the trace format and every route label in docs/decision-trace.md.
  */
-import { classifyIntent, turnFeatures, type IntentResult, type TurnFeatures } from './intent/classifyIntent';
-import { decideBehavior, type BehaviorResult } from './behavior/behaviorEngine';
+import { classifyIntent, turnFeatures } from './intent/classifyIntent';
+import { decideBehavior } from './behavior/behaviorEngine';
+import type { Classified } from './decision/classified';
 import { roundUs, TraceRecorder } from './decision/traceRecorder';
 import { resolveDecision, type Draft } from './decision/resolveDecision';
 import { applyPolicyOverride } from './decision/policyOverride';
 import { scoreFollowup } from './followup/followupScorer';
 import { defaultClock, type HookRegistry } from './hooks';
-import { analyzeText, type TurnText } from './text/turnText';
+import { analyzeText } from './text/turnText';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds';
 import { TRACE_VERSION, type DecisionTrace } from './trace';
-import { classifyTrigger, type TriggerResult } from './trigger/classifyTrigger';
-import type { FollowupResult, GateResult, Tier, TurnContext, TurnInput } from './types';
+import { classifyTrigger } from './trigger/classifyTrigger';
+import type { GateResult, Tier, TurnContext, TurnInput } from './types';
 
+export type { Classified } from './decision/classified';
+
+/** How to decide: the thresholds table (defaults when absent), the clock, optional hooks. */
 export interface DecideOptions {
 	thresholds?: Thresholds;
 	/** Microsecond clock for stage timings; injectable for deterministic tests. */
@@ -24,16 +28,7 @@ export interface DecideOptions {
 	hooks?: HookRegistry;
 }
 
-/** Everything the classification stages found out about the turn. */
-export interface Classified {
-	text: TurnText;
-	features: TurnFeatures;
-	followup: FollowupResult;
-	trigger: TriggerResult;
-	intent: IntentResult;
-	behavior: BehaviorResult;
-}
-
+/** Text view, follow-up score, trigger, intent and behaviour, each traced as a gate. */
 function classify(input: TurnInput, th: Thresholds, rec: TraceRecorder): Classified {
 	const text = analyzeText(input.utterance);
 	const features = turnFeatures(text);

@@ -3,7 +3,7 @@
  * unknown tiers, writes or paths are dropped (with a note), tiers are put back in contract order,
  * and Restricted Mode is enforced again — a hook may not open the workspace of an untrusted folder.
  */
-import type { Classified } from '../decide';
+import type { Classified } from './classified';
 import type { HookRegistry, PolicyOverridePayload } from '../hooks';
 import { applyRestricted, setTiers, tiersOf } from '../policy/policyEngine';
 import { ANSWER_PATHS, TIERS, WRITE_TIERS, type AnswerPath, type Tier, type TurnInput, type WriteTier } from '../types';

@@ -4,7 +4,7 @@
  * (trigger, behaviour skip) → volume (reduce/boost) → Restricted Mode → answer path → the tiers
  * the path keeps → writes → route label.
  */
-import type { Classified } from '../decide';
+import type { Classified } from './classified';
 import { modulateVolume } from '../behavior/behaviorEngine';
 import { routeAnswerPath, type PathResult } from '../answerPath/routeAnswerPath';
 import { applyOverlays, applyRestricted, basePolicy, closeTiers, setTiers, tiersOf } from '../policy/policyEngine';
