@@ -7,6 +7,7 @@ import type { Reranker } from '../../src/models/reranker';
 import { calibratedFloor } from '../../src/retrieval/evidence/calibration';
 import { jaccard, lineOverlap, shingles } from '../../src/retrieval/evidence/dedupe';
 import { edgesFirst } from '../../src/retrieval/evidence/order';
+import { runEvidenceStage } from '../../src/retrieval/evidence/evidenceStage';
 import { rerankCandidates } from '../../src/retrieval/evidence/rerankStage';
 import { selectEvidence } from '../../src/retrieval/evidence/selectEvidence';
 import type { EvidenceCandidate, EvidenceInput } from '../../src/retrieval/evidence/types';
@@ -226,5 +227,19 @@ describe('evidence: rerank stage', () => {
 		const throwing: Reranker = { id: 'x', rerank: async () => Promise.reject(new Error('boom')) };
 		assert.equal((await rerankCandidates(throwing, 'q', pool(), 10)).step.reason, 'reranker failed: boom');
 		assert.equal((await rerankCandidates(fake([0.1]), 'q', pool(), 10)).step.reason, 'reranker returned an incomplete score list');
+	});
+
+	it('runs rerank then selection in one call; a failed reranker falls back to the cosine floors', async () => {
+		const cs = [{ id: 'a', cos: 0.3 }, { id: 'b', cos: 0.7 }, { id: 'c', cos: 0.6 }].map(cand);
+		const base = { query: 'q', candidates: cs, embedder: MINILM, cosineFloors: { workspace: 0.45 }, k: 4, thresholds: DEFAULT_THRESHOLDS };
+		const withModel = await runEvidenceStage({ ...base, reranker: fake([0.95, 0.2, 0.01]) });
+		assert.equal(withModel.rerankStep.status, 'model');
+		assert.equal(withModel.evidence.basis, 'rerank');
+		// p: a .95, b .2, c .01 (< 0.1 floor) → a, b.
+		assert.deepEqual(withModel.evidence.step.selected, ['a', 'b']);
+		const failed = await runEvidenceStage({ ...base, reranker: { id: 'x', rerank: async () => ({ scores: [null, null, null], status: 'passthrough', reason: 'missing: no model' }) } });
+		assert.deepEqual([failed.rerankStep.status, failed.rerankStep.reason, failed.evidence.basis], ['passthrough', 'missing: no model', 'cosine']);
+		// cos: a .3 (< 0.45) dropped; b, c in fused order.
+		assert.deepEqual(failed.evidence.step.selected, ['b', 'c']);
 	});
 });

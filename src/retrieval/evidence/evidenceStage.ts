@@ -1,0 +1,46 @@
+/**
+ * The whole stage after hybrid search in one call: rerank the wide pool (or pass through), then
+ * select the evidence. Both trace steps come back so the caller appends them to the turn's trace.
+ */
+import type { Thresholds } from '../../core/thresholds';
+import type { RerankStep } from '../../core/trace';
+import type { Tier } from '../../core/types';
+import type { Reranker } from '../../models/reranker';
+import { rerankCandidates } from './rerankStage';
+import { selectEvidence } from './selectEvidence';
+import type { EmbedderInfo, EvidenceCandidate, EvidenceResult } from './types';
+
+/** What the stage needs from the retrieval pipeline. */
+export interface EvidenceStageInput {
+	query: string;
+	/** Fused candidates, best first (the wide pool: e.g. 3×k per arm). */
+	candidates: readonly EvidenceCandidate[];
+	/** null: no reranker (passthrough). */
+	reranker: Reranker | null;
+	embedder: EmbedderInfo | null;
+	cosineFloors: Partial<Record<Tier, number>>;
+	k: number;
+	thresholds: Thresholds;
+	signal?: AbortSignal;
+}
+
+/** The reranked candidates (hits carry their rerank scores), the selection, and both trace steps. */
+export interface EvidenceStageResult {
+	candidates: EvidenceCandidate[];
+	rerankStep: RerankStep;
+	evidence: EvidenceResult;
+}
+
+/** Reranks then selects; never throws. */
+export async function runEvidenceStage(input: EvidenceStageInput): Promise<EvidenceStageResult> {
+	const rr = await rerankCandidates(input.reranker, input.query, input.candidates, input.thresholds.rerank_max_candidates, input.signal);
+	const evidence = selectEvidence({
+		candidates: rr.candidates,
+		reranked: rr.reranked,
+		embedder: input.embedder,
+		cosineFloors: input.cosineFloors,
+		k: input.k,
+		thresholds: input.thresholds,
+	});
+	return { candidates: rr.candidates, rerankStep: rr.step, evidence };
+}
