@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { decideTurn } from '../../../src/core/decide';
 import { applyOverlays, applyRestricted, basePolicy, tiersOf } from '../../../src/core/policy/policyEngine';
 import { ROUTE_LABELS } from '../../../src/core/policy/routeLabel';
@@ -106,6 +108,13 @@ describe('policy engine', () => {
 	});
 
 	describe('route labels', () => {
+		it('docs/decision-trace.md documents exactly the labels in ROUTE_LABELS', () => {
+			const doc = readFileSync(join(__dirname, '../../../docs/decision-trace.md'), 'utf8');
+			const table = doc.slice(doc.indexOf('## Route labels'), doc.indexOf('## Performance'));
+			const documented = [...table.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
+			assert.deepEqual([...documented].sort(), [...ROUTE_LABELS].sort());
+		});
+
 		it('every label decideTurn produces here is in ROUTE_LABELS', () => {
 			const turns = [
 				'hi', 'thanks', 'test', 'why did you look that up?', 'no, I meant the other one', 'always use tabs', 'I live in Oslo',
