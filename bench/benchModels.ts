@@ -12,6 +12,10 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ok } from '../src/core/result';
+import { DEFAULT_THRESHOLDS } from '../src/core/thresholds';
+import type { TraceHit } from '../src/core/trace';
+import { runEvidenceStage } from '../src/retrieval/evidence/evidenceStage';
+import type { EvidenceCandidate } from '../src/retrieval/evidence/types';
 import { InferenceClient } from '../src/models/inferenceClient';
 import { MINILM_EMBEDDER, MSMARCO_RERANKER, type ModelManifest } from '../src/models/manifests';
 import { OnnxEmbedder, OnnxReranker } from '../src/models/onnxModels';
@@ -31,6 +35,9 @@ interface Row {
 	rerank36MsPerPair: number;
 	rerank36MsPerPairBest: number;
 	rerank24Ms: number;
+	/** Model side of one k = 4 retrieval: embed the query + rerank 24 candidates + select evidence. */
+	retrievalP50Ms: number;
+	retrievalP95Ms: number;
 	peakRssMB: number;
 }
 
@@ -48,6 +55,22 @@ function corpus(n: number, minWords: number, maxWords: number, seed: number): st
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(xs.length * 0.95) - 1)];
+
+/** The model side of one k = 4 retrieval (seed 000): query embedding, rerank of 2 × 3k = 24 candidates, evidence selection. */
+async function retrievalOnce(emb: OnnxEmbedder, rr: OnnxReranker, query: string, passages: string[]): Promise<number> {
+	const t = performance.now();
+	await emb.embed([query]);
+	const candidates = passages.slice(0, 24).map((text, i) => candidate(text, i));
+	const stage = await runEvidenceStage({ query, candidates, reranker: rr, embedder: { id: emb.id, semantic: true }, cosineFloors: { workspace: 0.45 }, k: 4, thresholds: DEFAULT_THRESHOLDS });
+	if (stage.rerankStep.status !== 'model') throw new Error(`rerank passthrough: ${stage.rerankStep.reason}`);
+	return performance.now() - t;
+}
+
+function candidate(text: string, i: number): EvidenceCandidate {
+	const hit: TraceHit = { id: `d${i}`, chunk_id: `c${i}`, path: `f${i % 8}.ts`, start_line: 1, end_line: 20, symbol: null, score: 1 / (61 + i), fused: 1 / (61 + i), arms: { fts: { rank: i + 1, score: 0.1 }, vector: { rank: i + 1, score: 0.5 } }, rerank: null };
+	return { hit, tier: 'workspace', text };
+}
 
 function ensureModels(precision: 'fp32' | 'q8'): { emb: string; rr: string } {
 	const root = join(tmpdir(), 'gmem-bench-models', precision);
@@ -90,6 +113,8 @@ async function measure(precision: 'fp32' | 'q8', threads: number, reps: number, 
 			r36.push((await timed(() => rr.rerank(queries[i % queries.length], pairs)))[0] / pairs.length);
 			r24.push((await timed(() => rr.rerank(queries[i % queries.length], pairs.slice(0, 24))))[0]);
 		}
+		const ret: number[] = [];
+		for (let i = 0; i < reps * 6; i++) ret.push(await retrievalOnce(emb, rr, queries[i % queries.length], pairs));
 		const stats = await client.request({ type: 'stats' });
 		return {
 			precision,
@@ -103,6 +128,8 @@ async function measure(precision: 'fp32' | 'q8', threads: number, reps: number, 
 			rerank36MsPerPair: median(r36),
 			rerank36MsPerPairBest: Math.min(...r36),
 			rerank24Ms: median(r24),
+			retrievalP50Ms: median(ret),
+			retrievalP95Ms: p95(ret),
 			peakRssMB: stats.ok ? stats.value.maxRssBytes / 1e6 : NaN,
 		};
 	} finally {
@@ -141,10 +168,10 @@ async function main(): Promise<void> {
 	}
 	console.log(`texts: ${JSON.stringify(context.texts)}; pairs: ${JSON.stringify(context.pairs)}; reps ${reps}; load average before ${context.load_before.join(' ')}, after ${load_after.join(' ')} (${process.env.GMEM_BENCH_NOTE ?? 'shared machine'})`);
 	const f = (x: number) => x.toFixed(2);
-	console.log('| precision | threads | onnx MB | load embed / rerank ms | query ms | embed ms/text (median / best, batches of 32) | rerank ms/pair, 36 pairs (median / best) | rerank 24 pairs ms | peak RSS MB |');
-	console.log('|---|---|---|---|---|---|---|---|---|');
+	console.log('| precision | threads | onnx MB | load embed / rerank ms | query ms | embed ms/text (median / best, batches of 32) | rerank ms/pair, 36 pairs (median / best) | rerank 24 pairs ms | k=4 retrieval, model side p50 / p95 ms | peak RSS MB |');
+	console.log('|---|---|---|---|---|---|---|---|---|---|');
 	for (const r of rows) {
-		console.log(`| ${r.precision} | ${r.threads} | ${r.onnxMB.toFixed(1)} | ${r.loadEmbedMs.toFixed(0)} / ${r.loadRerankMs.toFixed(0)} | ${f(r.queryMs)} | ${f(r.embedMsPerText)} / ${f(r.embedMsPerTextBest)} | ${f(r.rerank36MsPerPair)} / ${f(r.rerank36MsPerPairBest)} | ${r.rerank24Ms.toFixed(1)} | ${r.peakRssMB.toFixed(0)} |`);
+		console.log(`| ${r.precision} | ${r.threads} | ${r.onnxMB.toFixed(1)} | ${r.loadEmbedMs.toFixed(0)} / ${r.loadRerankMs.toFixed(0)} | ${f(r.queryMs)} | ${f(r.embedMsPerText)} / ${f(r.embedMsPerTextBest)} | ${f(r.rerank36MsPerPair)} / ${f(r.rerank36MsPerPairBest)} | ${r.rerank24Ms.toFixed(1)} | ${r.retrievalP50Ms.toFixed(1)} / ${r.retrievalP95Ms.toFixed(1)} | ${r.peakRssMB.toFixed(0)} |`);
 	}
 }
 
