@@ -22,7 +22,8 @@ const ACK_PHRASES = new Set([
 	'nice one', 'love it', 'bye', 'goodbye', 'see you', 'later', 'good night', 'ack', 'roger', 'will do', 'on it',
 	'fair enough', 'true', 'indeed', 'exactly', 'agreed', 'correct', 'yes please', 'sure thing', 'go ahead',
 	// Go-aheads: the user accepts what was proposed; nothing to look up.
-	'ship it', 'go for it', 'do it', 'yes do it', 'please do', 'proceed', 'please proceed', "let's do it", 'lets do it', 'merge it',
+	'actually never mind', 'actually nevermind', 'actually nvm', 'oh never mind', 'never mind then', 'forget it', 'oh forget it',
+	'just forget it', 'ship it', 'go for it', 'do it', 'yes do it', 'please do', 'proceed', 'please proceed', "let's do it", 'lets do it', 'merge it',
 ]);
 
 // Test probes: the user checks the assistant is alive. Anchored on the whole message.

@@ -13,8 +13,8 @@ export const CORRECTION_CUES: CueTable = cueTable([
 	// "I left Northwind last month, remember?" tells the store; "do you remember?" asks it.
 	{ name: 'remember_tag', re: /(?<!\b(?:do|did|can|could|will|would|don't|dont)\s+(?:you|u)\s+(?:still\s+)?)\bremember\s*\?+[\s!.]*$/ },
 	{ name: 'no_prefix', re: /^(?:no|nope|nah)(?:\s*[,.!:;-]\s*(?!thanks?\b|thank you\b|worries\b|problem\b)\S|\s+(?:i|we|it|that|this|you|the|not)\b)/ },
-	{ name: 'i_meant', re: /\b(?:i meant|what i meant|what i mean is|i was referring to)\b/ },
-	{ name: 'wrong', re: /\b(?:that(?:'s| is| was)|it(?:'s| is| was)|you(?:'re| are| were)|this is|thats)\s+(?:still\s+)?(?:not\s+(?:right|correct|true|accurate|what i (?:said|asked|meant|wanted))|wrong|incorrect|inaccurate|outdated|out of date|mistaken|false)\b/ },
+	{ name: 'i_meant', re: /\b(?:i meant(?! to ask\b)|what i meant|what i mean is|i was referring to)\b/ },
+	{ name: 'wrong', re: /\b(?:that(?:'s| is| was)|it(?:'s| is| was)|you(?:'re| are| were)|this is|thats)\s+(?:still\s+)?(?:not\s+(?:right|correct|true|accurate|what i (?:said|asked|meant|wanted))|wrong|incorrect|inaccurate|outdated|out of date|mistaken|false)\b(?! to\b)/ },
 	{ name: 'not_what_i', re: /\bnot what i (?:said|asked|meant|wanted)\b/ },
 	{ name: 'misunderstood', re: /\byou (?:misunderstood|misread|got (?:it|that|this) wrong|are confusing|'re confusing)\b/ },
 	{ name: 'no_longer', re: /\b(?:i|we)(?:'re|'m| are| am)? no longer\b|\b(?:i|we) (?:don't|do not|dont) (?:\w+ ){1,3}any ?more\b|^not any ?more\b/ },
@@ -29,14 +29,15 @@ export const ACTUALLY = /^(?:(?:well|oh|hmm|no)\s*,?\s+)?actually\b/;
 
 /** A standing rule for future turns, a preference, or a directive to the memory itself. */
 export const INSTRUCTION_CUES: CueTable = cueTable([
-	{ name: 'from_now_on', re: /\b(?:from now on|going forward|from here on(?: out)?|in (?:the )?future|henceforth|for all future|every time you|each time you|by default)\b/ },
-	{ name: 'always_never', re: new RegExp(LEAD + String.raw`(?:always|never)\b(?!\s+mind\b)`) },
+	// A time scope followed by a wh-question ("going forward, how should we version it?") asks.
+	{ name: 'from_now_on', re: /\b(?:from now on|going forward|from here on(?: out)?|henceforth|for all future \w+|every time you|each time you|in (?:the )?future(?=,? (?:please|always|never|you|answer|reply|respond|use|write|don't|do not)\b)|by default(?=,? (?:please|always|never|use|answer|reply|respond|write)\b))\b(?!,?\s+(?:how|what|where|when|which|why|who)\b)/ },
+	{ name: 'always_never', re: new RegExp(LEAD + String.raw`(?:always|never)\s+(?!mind\b)\w`) },
 	{ name: 'standing_dont', re: new RegExp(LEAD + String.raw`(?:don't|do not|dont|stop)\s+(?:ever\s+)?(?:use|using|add|adding|write|writing|include|including|suggest|suggesting|put|putting|give|giving|apologi[sz]e|apologi[sz]ing|explain|explaining|repeat|repeating)\b`) },
 	{ name: 'answer_style', re: /\b(?:keep|make)\s+(?:your\s+|the\s+|all\s+)?(?:answers?|responses?|replies|explanations?|messages?|code samples?)\s+(?:short|shorter|brief|briefer|concise|terse|simple|simpler|longer|detailed)\b/ },
 	{ name: 'be_style', re: new RegExp(LEAD + String.raw`be\s+(?:more\s+|less\s+)?(?:concise|brief|terse|detailed|verbose|formal|casual|direct)\b`) },
 	{ name: 'answer_in', re: /\b(?:answer|reply|respond|write|talk|speak)\s+(?:to me\s+)?in\s+(?:english|french|german|spanish|italian|portuguese|dutch|japanese|chinese|korean|russian|polish|swedish|ukrainian|bullet points|bullets)\b/ },
 	{ name: 'call_me', re: /\b(?:call me|address me as|refer to me as)\b/ },
-	{ name: 'prefer', re: /\bi(?:'d| would)? (?:prefer|rather)\b|\bmy preference is\b/ },
+	{ name: 'prefer', re: /(?<!\b(?:do|did|does|would|should|can|will|what)\s)\bi(?:'d| would)? (?:prefer|rather)\b|\bmy preference is\b/ },
 	{ name: 'remember_that', re: new RegExp(LEAD + String.raw`(?:remember|note|keep in mind|make a note|take note)\s*(?:that\b|:|,)`) },
 	{ name: 'use_style', re: new RegExp(LEAD + String.raw`use\s+(?:tabs|spaces|\d+ spaces|single quotes|double quotes|semicolons|british spelling|american spelling|metric units)\b`) },
 	// Directives about what the memory keeps (privacy): instructions to the store, never questions to it.
@@ -54,6 +55,7 @@ export const DECISION: CueTable = cueTable([
 
 /** The user asks the store for something said or decided before. */
 export const RECALL_CUES: CueTable = cueTable([
+	{ name: 'remember_when', re: /^(?:hey,? |so,? )?remember (?:when|how|what|why|where|which|that time|the time)\b/ },
 	{ name: 'do_you_remember', re: /\b(?:do|did|can|could) you (?:still )?(?:remember|recall)\b/ },
 	{ name: 'what_did_we', re: /\bwhat (?:did|have|had) (?:we|you and i|i|you) (?:decide|decided|agree|agreed|say|said|settle|settled|choose|chose|chosen|pick|picked|conclude|concluded|discuss|discussed|tell|told|mention|mentioned|suggest|suggested|recommend|recommended)\b/ },
 	{ name: 'what_do_you_know', re: /\bwhat (?:do|did) you (?:know|remember|recall|have stored|store|have on file) (?:about|on|regarding)\b/ },

@@ -55,6 +55,8 @@ describe('answer-path router (seed 001)', () => {
 			['explain the selected code', 'tool'],
 			['which branch am I on?', 'tool'],
 			['what does the terminal output mean?', 'tool'],
+			['What is the status of the build?', 'tool'],
+			['are the tests green?', 'tool'],
 		]);
 	});
 

@@ -196,6 +196,33 @@ describe('retrieval trigger', () => {
 		});
 	});
 
+	describe('cue boundaries (regressions)', () => {
+		it('time scopes and "always" followed by a question ask', () => {
+			expectAll([
+				['in the future, how should we version the API?', 'question'],
+				['by default, what port does the server use?', 'question'],
+				['going forward, what is the plan for the store?', 'question'],
+				['always?', 'question'],
+				['from now on, can you answer in French?', 'instruction'],
+			]);
+		});
+		it('"I meant to ask" re-asks; "it is wrong to …" evaluates; "do I prefer" asks the profile', () => {
+			expectAll([
+				['I meant to ask: how do we deploy?', 'question'],
+				["it's not correct to call this twice, is it?", 'question'],
+				['what do I prefer for formatting?', 'question'],
+				['I meant the staging database', 'correction'],
+			]);
+		});
+		it('"remember when …" asks the store; "never mind" and "forget it" drop the matter', () => {
+			expectAll([
+				['remember when we fixed the auth bug?', 'recall'],
+				['actually never mind', 'ack'],
+				['forget it', 'ack'],
+			]);
+		});
+	});
+
 	describe('whole-word matching (substring regressions)', () => {
 		it('never matches a cue inside a longer word', () => {
 			expectAll([
