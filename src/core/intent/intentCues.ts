@@ -12,12 +12,15 @@ const PERSONAL_NOUNS =
 const PERSONAL_VERBS =
 	'work|worked|live|lived|eat|like|love|hate|prefer|use|study|studied|speak|own|drive|left|joined|moved|started|teach|code|program|develop';
 
-/** A statement of a durable fact about the user (written to the profile). */
+/**
+ * A statement of a durable fact about the user (written to the profile). Cues start a clause, so
+ * "I'm Priya, I work at Northwind" is found in its second clause.
+ */
 export const PERSONAL_FACT: CueTable = cueTable([
 	{ name: 'my_noun_is', re: new RegExp(String.raw`\bmy (?:${PERSONAL_NOUNS}) (?:is|are|was|were|has|have|includes?)\b`) },
-	{ name: 'i_am', re: /^(?:i(?:'m| am)|im) (?:a|an|the|from|based|allergic|vegetarian|vegan|left-handed|colou?r ?blind|new to|fluent|retired|married|single|\d+)\b/ },
-	{ name: 'i_verb', re: new RegExp(String.raw`^i (?:(?:also|now|still|usually|mostly|really|only|mainly|currently|recently|just) )?(?:${PERSONAL_VERBS}|don't eat|do not eat|can't eat|cannot eat|don't like|don't use|have (?:a|an|two|three)|got (?:a|an)|go by)\b`) },
-	{ name: 'i_have_been', re: /^i(?:'ve| have) been (?:a|an|working|living|using|coding|programming|writing)\b/ },
+	{ name: 'i_am', re: /(?:^|[,;.!]\s*|\band )(?:i(?:'m| am)|im) (?:a|an|the|from|based|allergic|vegetarian|vegan|left-handed|colou?r ?blind|new to|fluent|retired|married|single|\d+)\b/ },
+	{ name: 'i_verb', re: new RegExp(String.raw`(?:^|[,;.!]\s*|\band )i (?:(?:also|now|still|usually|mostly|really|only|mainly|currently|recently|just) )?(?:${PERSONAL_VERBS}|don't eat|do not eat|can't eat|cannot eat|don't like|don't use|have (?:a|an|two|three)|got (?:a|an)|go by)\b`) },
+	{ name: 'i_have_been', re: /(?:^|[,;.!]\s*|\band )i(?:'ve| have) been (?:a|an|working|living|using|coding|programming|writing|learning|studying|teaching)\b/ },
 ]);
 
 /** A question whose answer is a stored fact about the user. */

@@ -46,6 +46,8 @@ describe('intent rules', () => {
 		assert.equal(intent('I work at Contoso as a backend developer'), 'profile_statement');
 		assert.equal(intent("I'm allergic to peanuts"), 'profile_statement');
 		assert.equal(intent('my editor is neovim'), 'profile_statement');
+		assert.equal(intent("I'm Priya, I work at Northwind as a data engineer."), 'profile_statement');
+		assert.equal(intent("I've been learning Spark this month."), 'profile_statement');
 		assert.equal(intent('The CI pipeline takes ten minutes.'), 'general');
 	});
 	it('questions about the user are profile questions', () => {

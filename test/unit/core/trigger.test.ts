@@ -181,6 +181,8 @@ describe('retrieval trigger', () => {
 				['👍', 'ack'],
 				['thanks, that works!', 'ack'],
 				['lgtm, ship it', 'ack'],
+				['Hmm, interesting.', 'ack'],
+				['That makes sense, thanks.', 'ack'],
 				['sounds good, go ahead', 'ack'],
 			]);
 		});
