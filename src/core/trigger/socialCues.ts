@@ -21,13 +21,15 @@ const ACK_PHRASES = new Set([
 	'that helped', 'great thanks', 'ok thanks', 'okay thanks', 'ok thank you', 'thanks again', 'good job', 'well done',
 	'nice one', 'love it', 'bye', 'goodbye', 'see you', 'later', 'good night', 'ack', 'roger', 'will do', 'on it',
 	'fair enough', 'true', 'indeed', 'exactly', 'agreed', 'correct', 'yes please', 'sure thing', 'go ahead',
-	// Go-aheads: the user accepts what was proposed; nothing to look up.
 	// Reactions: the user takes in the answer; nothing is asked or told.
 	'hmm', 'hm', 'huh', 'interesting', 'oh ok', 'oh okay', 'ah ok', 'ah okay', 'ah i see', 'oh i see', 'ok cool', 'cool thanks',
 	'that makes sense', "that's great", 'that is great', "that's perfect", "that's right", 'that is right', 'that helps a lot',
 	'perfect thanks', 'great thanks a lot', 'nice thanks', 'makes sense thanks',
+	// Dropping the matter.
 	'actually never mind', 'actually nevermind', 'actually nvm', 'oh never mind', 'never mind then', 'forget it', 'oh forget it',
-	'just forget it', 'ship it', 'go for it', 'do it', 'yes do it', 'please do', 'proceed', 'please proceed', "let's do it", 'lets do it', 'merge it',
+	'just forget it',
+	// Go-aheads: the user accepts what was proposed; nothing to look up.
+	'ship it', 'go for it', 'do it', 'yes do it', 'please do', 'proceed', 'please proceed', "let's do it", 'lets do it', 'merge it',
 ]);
 
 // Test probes: the user checks the assistant is alive. Anchored on the whole message.
