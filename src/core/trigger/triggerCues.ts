@@ -39,6 +39,7 @@ export const INSTRUCTION_CUES: CueTable = cueTable([
 	{ name: 'call_me', re: /\b(?:call me|address me as|refer to me as)\b/ },
 	{ name: 'prefer', re: /(?<!\b(?:do|did|does|would|should|can|will|what)\s)\bi(?:'d| would)? (?:prefer|rather)\b|\bmy preference is\b/ },
 	{ name: 'remember_that', re: new RegExp(LEAD + String.raw`(?:remember|note|keep in mind|make a note|take note)\s*(?:that\b|:|,)`) },
+	{ name: 'use_instead', re: new RegExp(LEAD + String.raw`(?:use|prefer|pick|choose)\s+[\w.@/+#-]+(?:\s+[\w.@/+#-]+)?\s+(?:instead of|rather than|over)\b`) },
 	{ name: 'use_style', re: new RegExp(LEAD + String.raw`use\s+(?:tabs|spaces|\d+ spaces|single quotes|double quotes|semicolons|british spelling|american spelling|metric units)\b`) },
 	// Directives about what the memory keeps (privacy): instructions to the store, never questions to it.
 	{ name: 'memory_directive', re: /\b(?:forget (?:that|this|it|what i (?:said|told you)|everything|about (?:me|it|that|this)|my\b)|(?:don't|do not|dont) (?:remember|store|save|record|log|keep|memori[sz]e) (?:this|that|it|anything|any of|my)|off the record|(?:delete|erase|wipe|clear|remove) (?:my (?:data|profile|history|memory|information|info)|everything you know about me|your memory|what you know about me)|keep (?:this|it|that) (?:private|between us|confidential))\b/ },

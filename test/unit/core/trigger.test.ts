@@ -83,6 +83,8 @@ describe('retrieval trigger', () => {
 				['I prefer single quotes', 'instruction'],
 				['remember that the staging db is read-only', 'instruction'],
 				['call me Sam', 'instruction'],
+				['use pnpm instead of npm', 'instruction'],
+				['prefer composition over inheritance', 'instruction'],
 			]);
 		});
 		it('memory directives (privacy) are instructions', () => {
