@@ -15,7 +15,7 @@ import { analyzeText } from './text/turnText';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds';
 import { TRACE_VERSION, type DecisionTrace } from './trace';
 import { classifyTrigger } from './trigger/classifyTrigger';
-import type { GateResult, Tier, TurnContext, TurnInput } from './types';
+import type { FollowupResult, GateResult, Tier, TurnContext, TurnInput } from './types';
 
 export type { Classified } from './decision/classified';
 
@@ -28,6 +28,21 @@ export interface DecideOptions {
 	hooks?: HookRegistry;
 }
 
+const STANDALONE: FollowupResult = { score: 0, is_followup: false, signals: [] };
+
+/**
+ * The follow-up score, or "stands alone" with an error note if the scorer fails: a bug in one
+ * signal must not take the chat down, and the trace makes it visible.
+ */
+function safeFollowup(input: TurnInput, th: Thresholds, rec: TraceRecorder): FollowupResult {
+	try {
+		return scoreFollowup(input.utterance, input.history, th);
+	} catch (e) {
+		rec.note('followup', 'error', `follow-up scorer failed, turn treated as standalone: ${e instanceof Error ? e.message : String(e)}`);
+		return { ...STANDALONE, signals: [] };
+	}
+}
+
 /** Text view, follow-up score, trigger, intent and behaviour, each traced as a gate. */
 function classify(input: TurnInput, th: Thresholds, rec: TraceRecorder): Classified {
 	const text = analyzeText(input.utterance);
@@ -35,7 +50,7 @@ function classify(input: TurnInput, th: Thresholds, rec: TraceRecorder): Classif
 	rec.endStage('text');
 
 	let start = rec.now();
-	const followup = scoreFollowup(input.utterance, input.history, th);
+	const followup = safeFollowup(input, th, rec);
 	start = rec.gate({
 		gate: 'followup',
 		inputs: { history_turns: input.history.length, signals: followup.signals.map((s) => s.name) },

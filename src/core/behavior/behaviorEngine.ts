@@ -89,7 +89,8 @@ export function maxRepetition(words: readonly string[], history: readonly Histor
 	let best = 0;
 	let seen = 0;
 	for (let i = history.length - 1; i >= 0 && seen < lookback; i--) {
-		if (history[i].role !== 'user') continue;
+		// Hosts pass what they stored; a malformed entry is skipped, not a reason to fail the turn.
+		if (history[i].role !== 'user' || typeof history[i].content !== 'string') continue;
 		seen++;
 		const lower = ruleWindow(history[i].content).toLowerCase();
 		if (probes && !probes.some((w) => lower.includes(w))) continue;

@@ -109,6 +109,13 @@ describe('decideTurn', () => {
 		assert.equal(decideTurn({ history: [], utterance: 'from now on answer in French. ' + 'x '.repeat(5000) }).trigger, 'instruction');
 	});
 
+	it('a malformed history entry from a host does not fail the turn', () => {
+		const history = [{ role: 'user', content: null }, { role: 'user', content: 'how is the cache keyed?' }] as unknown as HistoryTurn[];
+		const r = decideTurn({ history, utterance: 'and the tests for it?' });
+		assertContract(r, 'malformed history');
+		assert.equal(r.trigger, 'question');
+	});
+
 	it('passes the id through (null when absent)', () => {
 		assert.equal(decideTurn({ id: 'x1', history: [], utterance: 'hi' }).id, 'x1');
 		assert.equal(decideTurn({ history: [], utterance: 'hi' }).id, null);
