@@ -46,6 +46,8 @@ export interface DownloadedFile {
 	sha256: string;
 	/** Bytes that came from a previous, interrupted attempt. */
 	resumedFrom: number;
+	/** What the SHA-256 was checked against: the manifest, the hub's X-Linked-Etag, or nothing. */
+	checkedAgainst: 'manifest' | 'hub' | 'none';
 }
 
 const MAX_REDIRECTS = 5;
@@ -63,7 +65,17 @@ async function hashPrefix(path: string): Promise<{ hash: Hash; size: number }> {
 	return { hash, size: statSync(path).size };
 }
 
-type Opened = { res: http.IncomingMessage; url: string };
+/**
+ * The hub names a large (LFS) file's SHA-256 in `X-Linked-Etag` on its `resolve/` answer (a
+ * small file's ETag is a git blob id instead, which is not a SHA-256 and is ignored).
+ */
+function hubSha256(res: http.IncomingMessage): string | undefined {
+	const raw = res.headers['x-linked-etag'];
+	const tag = (Array.isArray(raw) ? raw[0] : raw)?.replace(/^W\//, '').replace(/"/g, '').toLowerCase();
+	return tag && /^[0-9a-f]{64}$/.test(tag) ? tag : undefined;
+}
+
+type Opened = { res: http.IncomingMessage; url: string; hubSha256?: string };
 
 /** GET with redirects; keeps the Range header across redirects. */
 function open(url: string, headers: Record<string, string>, opts: DownloadOptions, hops = 0): Promise<Result<Opened, DownloadError>> {
@@ -80,9 +92,11 @@ function open(url: string, headers: Record<string, string>, opts: DownloadOption
 			if (status >= 300 && status < 400 && res.headers.location) {
 				res.resume();
 				if (hops >= MAX_REDIRECTS) return resolve(err({ code: 'http', status, message: `too many redirects from ${url}` }));
-				return resolve(open(new URL(res.headers.location, u).toString(), headers, opts, hops + 1));
+				const sha = hubSha256(res);
+				const next = open(new URL(res.headers.location, u).toString(), headers, opts, hops + 1);
+				return resolve(next.then((r) => (r.ok && sha && !r.value.hubSha256 ? ok({ ...r.value, hubSha256: sha }) : r)));
 			}
-			resolve(ok({ res, url }));
+			resolve(ok({ res, url, hubSha256: hubSha256(res) }));
 		});
 		req.setTimeout(opts.idleTimeoutMs ?? 30_000, () => req.destroy(new Error(`no response within ${opts.idleTimeoutMs ?? 30_000} ms`)));
 		req.on('error', (e: NodeJS.ErrnoException) => {
@@ -145,23 +159,28 @@ export async function downloadFile(url: string, dest: string, opts: DownloadOpti
 		opts.onProgress?.({ url, received, total });
 	}, opts);
 	if (!piped.ok) return piped;
-	return finish(part, dest, hash.digest('hex'), received, resumed ? prefix.size : 0, opts, total);
+	const expected = opts.expectedSha256 ? { sha: opts.expectedSha256, source: 'manifest' as const } : opened.value.hubSha256 ? { sha: opened.value.hubSha256, source: 'hub' as const } : undefined;
+	return finish(part, dest, hash.digest('hex'), received, resumed ? prefix.size : 0, { ...opts, expected }, total);
 }
 
-function finish(part: string, dest: string, sha256: string, bytes: number, resumedFrom: number, opts: DownloadOptions, total: number | null): Result<DownloadedFile, DownloadError> {
+type Expected = { sha: string; source: 'manifest' | 'hub' } | undefined;
+
+function finish(part: string, dest: string, sha256: string, bytes: number, resumedFrom: number, opts: DownloadOptions & { expected: Expected }, total: number | null): Result<DownloadedFile, DownloadError> {
 	if (total !== null && bytes < total) return err({ code: 'network', message: `connection closed at ${bytes} of ${total} bytes` });
 	if (opts.expectedSize !== undefined && bytes !== opts.expectedSize) {
 		rmSync(part, { force: true });
 		return err({ code: 'size', message: `size ${bytes} differs from the expected ${opts.expectedSize}` });
 	}
-	if (opts.expectedSha256 && sha256 !== opts.expectedSha256.toLowerCase()) {
+	const expected = opts.expected;
+	if (expected && sha256 !== expected.sha.toLowerCase()) {
 		rmSync(part, { force: true });
-		return err({ code: 'checksum', message: `SHA-256 ${sha256} differs from the expected ${opts.expectedSha256}` });
+		const by = expected.source === 'hub' ? 'the hub-reported' : 'the expected';
+		return err({ code: 'checksum', message: `SHA-256 ${sha256} differs from ${by} ${expected.sha}` });
 	}
 	try {
 		renameSync(part, dest);
 	} catch (e) {
 		return err({ code: 'io', message: `cannot move ${part} into place: ${(e as Error).message}` });
 	}
-	return ok({ path: dest, bytes, sha256, resumedFrom });
+	return ok({ path: dest, bytes, sha256, resumedFrom, checkedAgainst: expected?.source ?? 'none' });
 }

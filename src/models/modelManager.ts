@@ -7,11 +7,12 @@
  * folder, resume after interruptions, are checked (SHA-256 when the manifest has one; always:
  * loads as ONNX with the expected names and dimension) and are then moved into place. Pure Node.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { Agent } from 'node:http';
 import { join } from 'node:path';
 import { err, ok, type Result } from '../core/result';
-import { downloadFile, type DownloadError } from './download';
+import { downloadFile, type DownloadedFile, type DownloadError } from './download';
 import type { LoadedModelInfo, ModelError } from './inferenceProtocol';
 import { specFor, type ModelLocator } from './lazyModel';
 import { UNVERIFIED, type ModelFile, type ModelFileRole, type ModelManifest } from './manifests';
@@ -64,6 +65,13 @@ export interface ModelManagerOptions {
 export type ModelStatus = { where: 'local' | 'cache'; dir: string } | { where: 'absent' };
 
 const MARKER = '.complete.json';
+
+/** What the cache marker records per file. */
+export interface FileRecord {
+	sha256: string;
+	size: number;
+	checkedAgainst: DownloadedFile['checkedAgainst'];
+}
 const ORDER: ModelFileRole[] = ['config', 'tokenizerConfig', 'tokenizer', 'onnx'];
 
 /** Loads the folder in-process with onnxruntime and releases it again. */
@@ -135,13 +143,19 @@ export class ModelManager {
 	async download(manifest: ModelManifest, signal?: AbortSignal): Promise<Result<string, ModelError>> {
 		const final = this.cacheFolder(manifest);
 		const partial = `${final}.partial`;
+		const record: Record<string, FileRecord> = {};
 		for (const [i, role] of ORDER.entries()) {
 			const file = manifest.files[role];
 			const dest = join(partial, ...file.path.split('/'));
-			if (existsSync(dest)) continue; // finished in an earlier, interrupted run
+			if (existsSync(dest)) {
+				// Finished in an earlier, interrupted run: hash it again for the record.
+				record[file.path] = { sha256: createHash('sha256').update(readFileSync(dest)).digest('hex'), size: statSync(dest).size, checkedAgainst: 'none' };
+				continue;
+			}
 			mkdirSync(join(dest, '..'), { recursive: true });
 			const r = await this.fetchWithRetries(manifest, file, dest, i + 1, signal);
 			if (!r.ok) return err(toModelError(r.error, this.fileUrl(manifest, file)));
+			record[file.path] = { sha256: r.value.sha256, size: r.value.bytes, checkedAgainst: r.value.checkedAgainst };
 		}
 		const check = await (this.options.validate ?? inProcessValidator)(manifest, partial);
 		if (!check.ok) {
@@ -149,13 +163,13 @@ export class ModelManager {
 			rmSync(partial, { recursive: true, force: true });
 			return err({ code: 'invalid', message: `downloaded ${manifest.name} was refused: ${check.error.message}` });
 		}
-		return this.commit(manifest, partial, final);
+		return this.commit(manifest, partial, final, record);
 	}
 
-	private async fetchWithRetries(manifest: ModelManifest, file: ModelFile, dest: string, index: number, signal?: AbortSignal): Promise<Result<unknown, DownloadError>> {
+	private async fetchWithRetries(manifest: ModelManifest, file: ModelFile, dest: string, index: number, signal?: AbortSignal): Promise<Result<DownloadedFile, DownloadError>> {
 		const url = this.fileUrl(manifest, file);
 		const tries = 1 + (this.options.retries ?? 3);
-		let last: Result<unknown, DownloadError> = err({ code: 'network', message: 'not attempted' });
+		let last: Result<DownloadedFile, DownloadError> = err({ code: 'network', message: 'not attempted' });
 		for (let t = 0; t < tries; t++) {
 			last = await downloadFile(url, dest, {
 				agent: this.options.agent,
@@ -172,11 +186,11 @@ export class ModelManager {
 		return last;
 	}
 
-	private commit(manifest: ModelManifest, partial: string, final: string): Result<string, ModelError> {
+	/** Moves the checked folder into place and writes the marker with each file's measured size and SHA-256 (the values a manifest can be pinned to). */
+	private commit(manifest: ModelManifest, partial: string, final: string, files: Record<string, FileRecord>): Result<string, ModelError> {
 		try {
 			rmSync(final, { recursive: true, force: true });
 			renameSync(partial, final);
-			const files = Object.fromEntries(ORDER.map((r) => [manifest.files[r].path, manifest.files[r].sha256]));
 			writeFileSync(join(final, MARKER), JSON.stringify({ repo: manifest.repo, revision: manifest.revision, files, at: new Date().toISOString() }, null, 1));
 		} catch (e) {
 			return err({ code: 'download-failed', message: `cannot move ${manifest.name} into the cache: ${(e as Error).message}` });

@@ -116,6 +116,20 @@ describe('models: model manager against a local hub', function () {
 		assert.ok((await m.locate(good)).ok);
 	});
 
+	it('checks the hub-reported SHA-256 (X-Linked-Etag) and records measured hashes in the cache marker', async () => {
+		hub.linkedEtag.set(onnxPath, 'cd'.repeat(32));
+		const m = manager();
+		const bad = await m.locate(manifest);
+		assert.match(!bad.ok ? bad.error.message : '', /differs from the hub-reported cdcd/);
+		hub.linkedEtag.set(onnxPath, sha(onnxBytes));
+		const good = await m.locate(manifest);
+		assert.ok(good.ok);
+		const marker = m.cachedInfo(manifest) as { files: Record<string, { sha256: string; size: number; checkedAgainst: string }> };
+		assert.deepEqual(marker.files['onnx/model_quantized.onnx'], { sha256: sha(onnxBytes), size: onnxBytes.length, checkedAgainst: 'hub' });
+		assert.equal(marker.files['tokenizer.json'].checkedAgainst, 'none');
+		assert.equal(marker.files['tokenizer.json'].sha256, sha(readFileSync(join(source, 'tokenizer.json'))));
+	});
+
 	it('refuses a download that is not a loadable ONNX model of the expected shape', async () => {
 		publish(manifest, new TextEncoder().encode('<html>login required</html>'));
 		const m = manager();
