@@ -47,7 +47,7 @@ export function classifyTrigger(t: TurnText): TriggerResult {
 	const actually = ACTUALLY.exec(t.core);
 	if (actually && !t.endsWithQuestion) return result('correction', 'actually', actually[0]);
 
-	const instruction = firstCue(INSTRUCTION_CUES, t.core) ?? firstCue(INSTRUCTION_CUES, t.text);
+	const instruction = firstCue(INSTRUCTION_CUES, t.core) ?? (t.core === t.text ? null : firstCue(INSTRUCTION_CUES, t.text));
 	if (instruction) return result('instruction', instruction.name, instruction.match);
 
 	const recall = firstCue(RECALL_CUES, t.text);
