@@ -6,7 +6,8 @@
  * quantisation scheme as the Xenova model_quantized.onnx files). Speed depends on the architecture,
  * not the weights; ranking quality is NOT measured here.
  *
- * Usage: node dist/bench/benchModels.js [--reps N] [--threads 1,2] [--precision fp32,q8] [--json]
+ * Usage: node dist/bench/benchModels.js [--reps N] [--threads 1,2] [--precision fp32,q8] [--mode child|worker] [--json]
+ * (--mode worker runs a worker thread; its peak RSS is then the whole benchmark process's.)
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -91,7 +92,7 @@ async function timed<T>(f: () => Promise<T>): Promise<[number, T]> {
 
 async function measure(precision: 'fp32' | 'q8', threads: number, reps: number, texts: string[], pairs: string[], queries: string[]): Promise<Row> {
 	const dirs = ensureModels(precision);
-	const client = new InferenceClient({ mode: 'child' });
+	const client = new InferenceClient({ mode: arg('mode', 'child') === 'worker' ? 'worker' : 'child' });
 	const at = (d: string) => async () => ok(d);
 	const emb = new OnnxEmbedder(client, MINILM_EMBEDDER, at(dirs.emb), { threads, batchSize: 32 });
 	const rr = new OnnxReranker(client, MSMARCO_RERANKER as ModelManifest, at(dirs.rr), { threads, batchSize: 36 });
