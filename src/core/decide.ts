@@ -108,33 +108,8 @@ function noteEmptyTiers(tiers: readonly Tier[], context: TurnContext | undefined
 }
 
 function assemble(input: TurnInput, c: Classified, d: Draft, rec: TraceRecorder, t0: number, clock: () => number): GateResult {
-	const trace: DecisionTrace = {
-		version: TRACE_VERSION,
-		turn_id: input.id ?? null,
-		steps: rec.steps,
-		decision: {
-			trigger: c.trigger.trigger,
-			intent: c.intent.intent,
-			mode: c.behavior.mode,
-			path: d.path.path,
-			retrieve: d.tiers.length > 0,
-			tiers: d.tiers,
-			write: d.write,
-			route: d.route,
-			followup_score: c.followup.score,
-			rag_k: d.policy.rag_k,
-			qa_k: d.policy.qa_k,
-			rag_min_similarity: d.policy.rag_min_similarity,
-			qa_min_similarity: d.policy.qa_min_similarity,
-		},
-		timings: rec.timings,
-		total_us: 0,
-	};
-	rec.endStage('assemble');
-	trace.total_us = roundUs(clock() - t0);
-	return {
-		id: input.id ?? null,
-		followup: c.followup,
+	// The fields the contract prints at the top level; the trace's summary repeats them with the volumes.
+	const outcome = {
 		trigger: c.trigger.trigger,
 		intent: c.intent.intent,
 		mode: c.behavior.mode,
@@ -143,9 +118,19 @@ function assemble(input: TurnInput, c: Classified, d: Draft, rec: TraceRecorder,
 		tiers: d.tiers,
 		write: d.write,
 		route: d.route,
-		policy: d.policy,
-		trace,
 	};
+	const { rag_k, qa_k, rag_min_similarity, qa_min_similarity } = d.policy;
+	const trace: DecisionTrace = {
+		version: TRACE_VERSION,
+		turn_id: input.id ?? null,
+		steps: rec.steps,
+		decision: { ...outcome, tiers: [...d.tiers], write: [...d.write], followup_score: c.followup.score, rag_k, qa_k, rag_min_similarity, qa_min_similarity },
+		timings: rec.timings,
+		total_us: 0,
+	};
+	rec.endStage('assemble');
+	trace.total_us = roundUs(clock() - t0);
+	return { id: input.id ?? null, followup: c.followup, ...outcome, policy: d.policy, trace };
 }
 
 /**
