@@ -71,8 +71,9 @@ export function classifyTrigger(t: TurnText): TriggerResult {
 /**
  * What the turn writes after it is answered (CONTRACT.md): corrections → research (and profile
  * when they correct a fact about the user); instructions and preferences → profile; statements →
- * profile when they state a fact about the user, else research. Questions, recall and social turns
- * bring no new information.
+ * profile when they state a fact about the user, else research; a question or recall that also
+ * states a fact about the user ("I'm new to Rust, how do I borrow?") → profile. Otherwise
+ * questions, recall and social turns bring no new information.
  */
 export function writeTiersFor(trigger: Trigger, aboutUser: boolean): WriteTier[] {
 	switch (trigger) {
@@ -82,6 +83,9 @@ export function writeTiersFor(trigger: Trigger, aboutUser: boolean): WriteTier[]
 			return ['profile'];
 		case 'statement':
 			return aboutUser ? ['profile'] : ['research'];
+		case 'question':
+		case 'recall':
+			return aboutUser ? ['profile'] : [];
 		default:
 			return [];
 	}

@@ -128,6 +128,13 @@ describe('decideTurn', () => {
 		assert.deepEqual(a, b);
 	});
 
+	it('a question that states a fact about the user is answered and the fact written to the profile', () => {
+		const r = decideTurn({ history: [], utterance: "I'm new to Rust, how do I borrow a value twice?" });
+		assert.equal(r.trigger, 'question');
+		assert.deepEqual(r.write, ['profile']);
+		assert.deepEqual(decideTurn({ history: [], utterance: 'Where do I work?' }).write, []);
+	});
+
 	it('a follow-up general question is widened with research memory', () => {
 		const r = decideTurn({ history: [{ role: 'user', content: 'how does the indexer skip binaries?' }], utterance: 'and what about symlinks?' });
 		assert.equal(r.followup.is_followup, true);

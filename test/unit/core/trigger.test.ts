@@ -251,8 +251,14 @@ describe('retrieval trigger', () => {
 			assert.deepEqual(writeTiersFor('statement', true), ['profile']);
 			assert.deepEqual(writeTiersFor('statement', false), ['research']);
 		});
-		it('questions, recall and social turns write nothing', () => {
-			for (const t of ['question', 'recall', 'greeting', 'ack'] as const) assert.deepEqual(writeTiersFor(t, true), [], t);
+		it('questions and recall write nothing unless they also state a fact about the user', () => {
+			for (const t of ['question', 'recall'] as const) {
+				assert.deepEqual(writeTiersFor(t, false), [], t);
+				assert.deepEqual(writeTiersFor(t, true), ['profile'], t);
+			}
+		});
+		it('social turns write nothing', () => {
+			for (const t of ['greeting', 'ack'] as const) assert.deepEqual(writeTiersFor(t, true), [], t);
 		});
 		it('only question and recall retrieve', () => {
 			assert.deepEqual(
