@@ -28,6 +28,7 @@ async function check(name, fn) {
 		console.log(`ok   - ${name} (${Date.now() - t} ms)`);
 	} catch (e) {
 		failed++;
+		await globalThis.__page?.screenshot({ path: path.join(OUT, `fail-${passed + failed}.png`) }).catch(() => undefined);
 		console.log(`FAIL - ${name}: ${String(e && e.message ? e.message : e).split('\n')[0]}`);
 	}
 }
@@ -42,8 +43,10 @@ async function runCommand(page, label) {
 	const input = page.locator('.quick-input-widget .quick-input-box input');
 	await input.waitFor({ state: 'visible', timeout: 10000 });
 	await input.pressSequentially(label, { delay: 5 });
-	await page.locator('.quick-input-widget .monaco-list-row', { hasText: label }).first().waitFor({ timeout: 10000 });
-	await page.keyboard.press('Enter');
+	// Click the row whose text starts with the label: Enter would take the top-ranked row, which
+	// for "Preferences: Color Theme" is "Preferences: Browse Color Themes in Marketplace".
+	const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+	await page.locator('.quick-input-widget .monaco-list-row', { hasText: new RegExp(`^${escaped}`) }).first().click({ timeout: 10000 });
 }
 
 /** Types a message in the panel's textarea (inside vscode-textarea's shadow root) and presses Enter. */
@@ -63,6 +66,44 @@ async function widenSidebar(page, sidebar, width) {
 	await page.mouse.down();
 	await page.mouse.move(box.x + width, y, { steps: 8 });
 	await page.mouse.up();
+}
+
+/** Switches the colour theme through the command palette's theme picker, as a user would. */
+async function setTheme(page, theme) {
+	// Keys typed while the webview has focus stay in the webview: focus the editor area first.
+	await page.locator('.monaco-workbench .part.editor').click({ position: { x: 200, y: 200 } });
+	await runCommand(page, 'Preferences: Color Theme');
+	const input = page.locator('.quick-input-widget .quick-input-box input');
+	// Rows show theme labels ("Dark Modern"), not the setting ids ("Default Dark Modern").
+	await input.fill(theme);
+	await page.locator('.quick-input-widget .monaco-list-row', { hasText: theme }).first().click({ timeout: 10000 });
+	const cls = theme.includes('High Contrast') ? 'hc-black' : theme.includes('Light') ? 'vs' : 'vs-dark';
+	await page.waitForFunction((c) => document.querySelector('.monaco-workbench')?.classList.contains(c), cls, { timeout: 10000 });
+	await page.waitForTimeout(600); // the webview receives the new theme variables asynchronously
+}
+
+/** Runs in the webview: WCAG contrast of each selector's text against its nearest opaque background. */
+function contrastRatios(_body, selectors) {
+	const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+	const lum = ([r, g, b]) => {
+		const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4));
+		return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+	};
+	const background = (el) => {
+		for (let n = el; n; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
+			const c = rgb(getComputedStyle(n).backgroundColor);
+			if (c.length === 3 || (c.length === 4 && c[3] > 0.9)) return c;
+		}
+		return rgb(getComputedStyle(document.documentElement).backgroundColor);
+	};
+	const out = {};
+	for (const sel of selectors) {
+		const el = document.querySelector(sel);
+		if (!el) continue;
+		const [a, b] = [lum(rgb(getComputedStyle(el).color)), lum(background(el))].sort((x, y) => y - x);
+		out[sel] = +((a + 0.05) / (b + 0.05)).toFixed(2);
+	}
+	return out;
 }
 
 async function lastReply(web, count) {
@@ -161,6 +202,22 @@ async function scenario(page, errors) {
 	});
 	mark('sanitising checked');
 
+	await check('panel text keeps a 4.5:1 contrast in dark, light and high-contrast themes', async () => {
+		const themes = [['dark', 'Dark Modern'], ['light', 'Light Modern'], ['hc', 'Dark High Contrast']];
+		const low = [];
+		await web.locator('article.msg-assistant vscode-collapsible.trace').first().evaluate((el) => (el.open = true));
+		for (const [key, theme] of themes) {
+			await setTheme(page, theme);
+			const ratios = await web.locator('body').evaluate(contrastRatios, ['.msg-user .msg-text', '.msg-markdown p', '.msg-markdown code', '.step-name', '.trace-plan dd', '.msg-author']);
+			console.log(`     ${key}: ${JSON.stringify(ratios)}`);
+			for (const [sel, r] of Object.entries(ratios)) if (r < 4.5) low.push(`${key} ${sel} ${r}`);
+			const panel = await sidebar.boundingBox();
+			await page.screenshot({ path: path.join(OUT, `chat-${key}.png`), clip: { x: 0, y: 0, width: panel.x + panel.width, height: panel.y + panel.height } });
+		}
+		await setTheme(page, 'Dark Modern');
+		expect(low.length === 0, `low contrast: ${low.join(', ')}`);
+	});
+
 	await check('hiding and showing the panel restores the transcript', async () => {
 		await activity.click(); // hides the sidebar
 		await page.waitForTimeout(300);
@@ -204,6 +261,7 @@ async function scenario(page, errors) {
 	mark('browser launched');
 	const context = await browser.newContext({ viewport: { width: 1100, height: 860 }, deviceScaleFactor: 1 });
 	const page = await context.newPage();
+	globalThis.__page = page;
 	const errors = { console: [], dialogs: 0 };
 	page.on('console', (m) => {
 		if (m.type() === 'error' || m.type() === 'warning') errors.console.push(m.text());
