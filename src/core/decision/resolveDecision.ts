@@ -82,13 +82,14 @@ function pathStage(input: TurnInput, c: Classified, d: PolicyDecision, th: Thres
 	return { path, tiers };
 }
 
-function writeStage(c: Classified, d: PolicyDecision, restricted: boolean, rec: TraceRecorder): WriteTier[] {
+function writeStage(c: Classified, d: PolicyDecision, path: PathResult, restricted: boolean, rec: TraceRecorder): WriteTier[] {
 	const start = rec.now();
 	let write = writeTiersFor(c.trigger.trigger, c.features.about_user);
-	// Privacy writes nothing; Restricted Mode keeps research (workspace memory) closed for writes too.
-	if (d.privacy_mode) write = [];
+	// Privacy and refused turns write nothing (nothing said around a secret request is kept);
+	// Restricted Mode keeps research (workspace memory) closed for writes too.
+	if (d.privacy_mode || path.path === 'refuse') write = [];
 	if (restricted) write = write.filter((w) => w !== 'research');
-	rec.gate({ gate: 'write', inputs: { trigger: c.trigger.trigger, about_user: c.features.about_user, privacy: d.privacy_mode, restricted }, value: write, fired: write.length > 0, effect: write.length ? `writes ${write.join(', ')}` : 'writes nothing' }, start);
+	rec.gate({ gate: 'write', inputs: { trigger: c.trigger.trigger, about_user: c.features.about_user, privacy: d.privacy_mode, refused: path.path === 'refuse', restricted }, value: write, fired: write.length > 0, effect: write.length ? `writes ${write.join(', ')}` : 'writes nothing' }, start);
 	return write;
 }
 
@@ -102,7 +103,7 @@ export function resolveDecision(input: TurnInput, c: Classified, th: Thresholds,
 	rec.gate({ gate: 'restricted', inputs: { restricted }, value: restrictedDropped, fired: restrictedDropped.length > 0, effect: restrictedDropped.length ? `Restricted Mode closed ${restrictedDropped.join(', ')}` : 'no change' }, start);
 	const { path, tiers } = pathStage(input, c, policy, th, rec);
 	setTiers(policy, tiers);
-	const write = writeStage(c, policy, restricted, rec);
+	const write = writeStage(c, policy, path, restricted, rec);
 	const route = routeLabel(path, policy.route, tiers, restrictedDropped);
 	policy.route = route;
 	return { path, policy, tiers, write, route, restricted_dropped: restrictedDropped };
