@@ -1,0 +1,64 @@
+import type { ThresholdSection } from './spec';
+
+/**
+ * Workspace indexing: what is read, and how files are cut into chunks. Owned by src/indexing.
+ * Chunk sizes were compared on the SWE-bench Lite django localisation set (docs/evaluation.md,
+ * "Workspace indexing").
+ */
+export const INDEXING_THRESHOLDS = {
+	index_chunk_max_lines: {
+		default: 60,
+		min: 5,
+		max: 1000,
+		integer: true,
+		rationale: 'Longest chunk in lines. A function or section longer than this is split into overlapping windows; 60 lines ≈ one screen, and fits MiniLM\'s 256-token input once comments are trimmed.',
+	},
+	index_chunk_max_chars: {
+		default: 2400,
+		min: 200,
+		max: 100000,
+		integer: true,
+		rationale: 'Longest chunk in characters (~600 tokens at 4 chars/token), so minified or very wide lines cannot make one giant chunk.',
+	},
+	index_chunk_overlap_lines: {
+		default: 5,
+		min: 0,
+		max: 200,
+		integer: true,
+		rationale: 'Lines repeated between consecutive windows of a split function or plain-text file, so a statement cut at a boundary is still whole in one chunk.',
+	},
+	index_chunk_min_lines: {
+		default: 8,
+		min: 1,
+		max: 200,
+		integer: true,
+		rationale: 'A unit shorter than this (a one-line getter, an import block, a short section) is merged with its neighbours while the result stays under the maximum: tiny chunks carry too little text to rank.',
+	},
+	index_max_file_bytes: {
+		default: 1000000,
+		min: 1000,
+		max: 100000000,
+		integer: true,
+		rationale: 'Files larger than this are skipped (counted as too-large): hand-written source is rarely over 1 MB; bigger files are data, bundles or generated code.',
+	},
+	index_binary_sniff_bytes: {
+		default: 8192,
+		min: 512,
+		max: 1048576,
+		integer: true,
+		rationale: 'How many leading bytes are inspected for NUL bytes and control characters to decide that a file is binary (git inspects 8000).',
+	},
+	index_max_control_ratio: {
+		default: 0.1,
+		min: 0,
+		max: 1,
+		rationale: 'Share of control bytes (other than tab, newline, CR, form feed, ESC) above which a file that is not valid UTF-8 is treated as binary rather than decoded as Latin-1.',
+	},
+	index_embed_batch: {
+		default: 64,
+		min: 1,
+		max: 4096,
+		integer: true,
+		rationale: 'Chunks embedded (and files written to the store) per batch: large enough for the ONNX embedder to use its batch throughput, small enough that progress and cancellation stay responsive.',
+	},
+} satisfies ThresholdSection;
