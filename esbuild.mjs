@@ -2,7 +2,9 @@
 // Native / wasm-locating packages stay external: PGlite finds its files through import.meta.url,
 // which breaks when bundled into CommonJS, and onnxruntime-node ships a native addon.
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -29,6 +31,7 @@ const nodeEntries = [
 	{ in: 'bench/benchGate.ts', out: 'dist/bench/benchGate.js' },
 	{ in: 'bench/benchModels.ts', out: 'dist/bench/benchModels.js' },
 	{ in: 'bench/benchStore.ts', out: 'dist/bench/benchStore.js' },
+	{ in: 'bench/benchIndex.ts', out: 'dist/bench/benchIndex.js' },
 ].filter((e) => existsSync(e.in));
 
 const configs = [
@@ -55,6 +58,19 @@ const configs = [
 			]
 		: []),
 ];
+
+// esbuild does not copy .wasm files: the tree-sitter runtime and grammars go to dist/wasm/, where
+// src/indexing/treeSitter.ts looks for them beside dist/cli.js and dist/extension.js.
+function copyTreeSitterWasm() {
+	const require = createRequire(import.meta.url);
+	const vscodeWasm = dirname(require.resolve('@vscode/tree-sitter-wasm'));
+	const grammars = ['typescript', 'tsx', 'javascript', 'python', 'go', 'java', 'rust', 'cpp', 'c-sharp'];
+	mkdirSync('dist/wasm', { recursive: true });
+	copyFileSync(join(vscodeWasm, 'tree-sitter.wasm'), 'dist/wasm/tree-sitter.wasm');
+	for (const g of grammars) copyFileSync(join(vscodeWasm, `tree-sitter-${g}.wasm`), `dist/wasm/tree-sitter-${g}.wasm`);
+	copyFileSync(require.resolve('tree-sitter-c/tree-sitter-c.wasm'), 'dist/wasm/tree-sitter-c.wasm');
+}
+copyTreeSitterWasm();
 
 if (watch) {
 	const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));
