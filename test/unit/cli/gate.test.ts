@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CliIo } from '../../../src/cli/cliTypes';
@@ -103,6 +103,22 @@ describe('gmem gate', () => {
 		const [r] = lines(c);
 		assert.equal(r.policy.rag_k, 7);
 		assert.equal(r.policy.rag_min_similarity, 0.2);
+	});
+
+	it('decides every line of the coding fixture (extra keys such as "expect" are ignored)', async () => {
+		const fixture = join(__dirname, '../../fixtures/gate_coding.jsonl');
+		const ids = readFileSync(fixture, 'utf8')
+			.split('\n')
+			.filter((l) => l.trim())
+			.map((l) => JSON.parse(l).id);
+		const c = capture();
+		assert.equal(await runCli(['gate', '--in', fixture], c.io), 0);
+		const out = lines(c);
+		assert.deepEqual(out.map((o) => o.id), ids);
+		for (const o of out) {
+			assert.equal(o.error, undefined, o.id);
+			assert.equal(o.retrieve, o.tiers.length > 0, o.id);
+		}
 	});
 
 	it('an unknown threshold name in --config exits 1', async () => {
