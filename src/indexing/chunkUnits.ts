@@ -60,7 +60,9 @@ export function splitUnit(lines: Lines, u: LineUnit, limits: ChunkLimits): LineU
 }
 
 function merged(a: LineUnit, b: LineUnit): LineUnit {
-	const symbols = [...a.symbols, ...b.symbols.filter((s) => !a.symbols.includes(s))];
+	const all = [...a.symbols, ...b.symbols.filter((s) => !a.symbols.includes(s))];
+	// `Cls` next to `Cls.method` says nothing more: keep the qualified name only.
+	const symbols = all.filter((s) => !all.some((t) => t.startsWith(`${s}.`)));
 	const kind = a.kind === 'block' ? b.kind : a.kind;
 	return { start: a.start, end: b.end, kind, symbols };
 }

@@ -1,8 +1,9 @@
 /**
  * Bytes → text, or a reason to skip. Decision (docs/indexing.md): UTF-8 (a BOM is dropped);
  * UTF-16 only with its BOM; a NUL byte in the first `sniffBytes` means binary; bytes that are not
- * valid UTF-8 are decoded as Windows-1252 ("latin1", what legacy editors on Western systems
- * wrote) when few of them are control characters, and otherwise skipped as undecodable.
+ * valid UTF-8 are decoded as Latin-1 (ISO-8859-1: every byte is a character, which is what
+ * legacy editors on Western systems mostly wrote) when few of them are control characters, and
+ * otherwise skipped as undecodable.
  */
 import { readFile } from 'node:fs/promises';
 
@@ -52,7 +53,7 @@ export function decodeText(bytes: Uint8Array, limits: DecodeLimits): DecodedText
 	if (head.length && controls / head.length > limits.maxControlRatio) {
 		return { ok: false, reason: 'undecodable', detail: `not UTF-8, ${controls} control bytes in ${head.length}` };
 	}
-	return { ok: true, text: new TextDecoder('windows-1252').decode(bytes), encoding: 'latin1' };
+	return { ok: true, text: new TextDecoder('latin1').decode(bytes), encoding: 'latin1' };
 }
 
 /** Reads and decodes a file; a read error is a skip ('unreadable'), never a throw. */

@@ -31,10 +31,10 @@ const TOKEN_PATTERNS: ReadonlyArray<readonly [string, RegExp]> = [
 // `password = "…"`, `"api_key": '…'`, `DB_PASSWORD := "…"`: a name ending in a secret-sounding word
 // (so `tokenizer = "bert"` is left alone), an assignment, then a quoted literal (the value is
 // group 3; the quote, group 2, closes it).
-const SECRET_NAME = String.raw`[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|credentials?)`;
+const SECRET_NAME = String.raw`[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|(?:api|access|auth|secret|private|signing|encryption|master)[_-]?key|apikey|credentials?)`;
 const QUOTED_ASSIGNMENT = new RegExp(String.raw`(${SECRET_NAME}["']?\s*(?::=|=>|=|:)\s*[bru]?)(["'\x60])((?:(?!\2)[^\\\n]|\\.){1,})\2`, 'gi');
 // In config files (ini, yaml, toml, properties…) values are often bare: `password: hunter2`.
-const BARE_ASSIGNMENT = new RegExp(String.raw`^(\s*${SECRET_NAME}\s*[:=]\s*)([^\s"'#;][^\n#;]*?)\s*$`, 'gim');
+const BARE_ASSIGNMENT = new RegExp(String.raw`^([ \t]*${SECRET_NAME}[ \t]*[:=][ \t]*)([^\s"'#;][^\n#;]*?)[ \t]*$`, 'gim');
 const CONFIG_FILE = /\.(ya?ml|ini|cfg|conf|properties|toml|env)$/i;
 
 // The newlines of a redacted span, so the lines after it keep their numbers.
