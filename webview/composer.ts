@@ -19,6 +19,8 @@ export class Composer {
 		button: HTMLElement,
 		private readonly events: ComposerEvents,
 	) {
+		// `label` is a property only (no attribute); it becomes the inner <textarea>'s aria-label.
+		input.label = input.getAttribute('aria-label') ?? 'Message';
 		form.addEventListener('submit', (e) => {
 			e.preventDefault();
 			this.submit();

@@ -50,10 +50,10 @@ export function renderChatHtml(opts: { cspSource: string; nonce: string; scriptU
 		<p>Under every reply, a decision trace shows whether Gated Memory would look anything up, where, and how much — and which rule decided.</p>
 	</section>
 	<form id="composer" class="composer" aria-label="Send a message">
-		<vscode-textarea id="input" rows="3" resize="none" aria-label="Message" placeholder="Ask Gated Memory… (Enter to send, Shift+Enter for a new line)"></vscode-textarea>
+		<vscode-textarea id="input" rows="3" resize="none" aria-label="Message to Gated Memory" placeholder="Ask Gated Memory… (Enter to send, Shift+Enter for a new line)"></vscode-textarea>
 		<div class="composer-actions">
 			<span class="hint">↑ recalls your last message</span>
-			<vscode-button id="send" type="submit">Send</vscode-button>
+			<vscode-button id="send" aria-label="Send message">Send</vscode-button>
 		</div>
 	</form>
 </main>

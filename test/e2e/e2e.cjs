@@ -133,6 +133,8 @@ async function scenario(page, errors) {
 	const web = page.frameLocator(OUTER).frameLocator('#active-frame');
 	await check('chat webview loads under its CSP with the web components upgraded', async () => {
 		await web.locator('#input').waitFor({ timeout: 30000 });
+		const label = await web.locator('#input textarea').getAttribute('aria-label');
+		expect(label === 'Message to Gated Memory', `textarea aria-label: ${label}`);
 		const upgraded = await web.locator('#input').evaluate((el) => !!el.shadowRoot && !!customElements.get('vscode-textarea'));
 		expect(upgraded, 'vscode-textarea is not upgraded (bundle blocked?)');
 		const csp = await web.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
@@ -192,7 +194,9 @@ async function scenario(page, errors) {
 	});
 
 	await check('HTML in a reply renders as text (no img, no javascript: link, no dialog)', async () => {
-		await send(web, 'What does <img src=x onerror=alert(1)> do? See [this](javascript:alert(1)) <script>alert(2)</script>');
+		// Sent with the Send button this time (the other messages use Enter).
+		await web.locator('#input textarea').fill('What does <img src=x onerror=alert(1)> do? See [this](javascript:alert(1)) <script>alert(2)</script>');
+		await web.locator('#send').click();
 		const reply = await lastReply(web, 3);
 		const md = reply.locator('.msg-markdown');
 		expect((await md.locator('img, script, iframe').count()) === 0, 'an HTML element from the message was rendered');
