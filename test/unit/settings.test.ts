@@ -13,7 +13,7 @@ const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.js
 const properties = manifest.contributes.configuration.properties;
 
 describe('settings contributed in package.json', () => {
-	it('gatedMemory.thresholds matches the thresholds table (run `npx tsx scripts/genSettings.ts` if not)', () => {
+	it('gatedMemory.thresholds matches the thresholds table (if not, run `npm run gen:settings`)', () => {
 		assert.deepEqual(properties[THRESHOLDS_SETTING], buildThresholdsSetting());
 	});
 
