@@ -41,13 +41,17 @@ export const PROVIDED_CONTEXT: CueTable = cueTable([
 	{ name: 'computation', re: /^(?=[^\n]{1,80}$)(?:what(?:'s| is)\s+|calculate\s+|compute\s+)?[\d\s.+\-*\/^()%×÷=]*\d[\s.]*[+\-*\/^%×÷][\s.]*\d[\d\s.+\-*\/^()%×÷=]*\??$/ },
 ]);
 
-/** Questions whose truth is live editor state: diagnostics, git, selection, terminal, tests. */
+/**
+ * Questions whose truth is live editor state: diagnostics, git, selection, terminal, tests.
+ * Unanchored, so optional leading words ("the", "my") are left out: they cannot change whether
+ * a cue matches, only slow the scan.
+ */
 export const LIVE_STATE: CueTable = cueTable([
 	{ name: 'diagnostics', re: /\b(?:problems? (?:panel|tab|view)|diagnostics|(?:red )?squiggl\w*|(?:type|compile|compiler|lint|linter|build|syntax|tsc|eslint|typescript) (?:errors?|warnings?)|(?:errors?|warnings?) (?:in|on) (?:this|the|my|current) (?:file|editor|tab|line)|what's wrong with (?:this|my|the current) (?:file|code|line))\b/ },
-	{ name: 'output_now', re: /\b(?:the |my )?(?:latest |recent |last )?(?:logs|log output|output (?:panel|channel|window)|debug console|dev tools console)\b/ },
-	{ name: 'build_now', re: /\b(?:(?:status|state|result) of (?:the |my |our |this )?(?:build|ci|pipeline|tests?|test run|deploy(?:ment)?|job|pr|pull request|checks?)|(?:is|are) (?:the )?(?:build|ci|pipeline|tests?|checks?) (?:green|passing|red|failing|done)|(?:the )?(?:build|tests?|ci|pipeline|compile|compilation|deploy(?:ment)?|server|app|job) (?:is |are )?(?:still )?(?:failing|broken|red|crashing|down)|failing (?:tests?|build|job|check)|(?:test|terminal|build|console|compiler) output|(?:the|my|in the) terminal|last (?:test )?run|right now|currently (?:failing|broken|open|selected|running))\b/ },
+	{ name: 'output_now', re: /\b(?:logs|log output|output (?:panel|channel|window)|debug console|dev tools console)\b/ },
+	{ name: 'build_now', re: /\b(?:(?:status|state|result) of (?:the |my |our |this )?(?:build|ci|pipeline|tests?|test run|deploy(?:ment)?|job|pr|pull request|checks?)|(?:is|are) (?:the )?(?:build|ci|pipeline|tests?|checks?) (?:green|passing|red|failing|done)|(?:build|tests?|ci|pipeline|compile|compilation|deploy(?:ment)?|server|app|job) (?:is |are )?(?:still )?(?:failing|broken|red|crashing|down)|failing (?:tests?|build|job|check)|(?:test|terminal|build|console|compiler) output|(?:the|my|in the) terminal|last (?:test )?run|right now|currently (?:failing|broken|open|selected|running))\b/ },
 	{ name: 'git_state', re: /\bgit (?:status|diff|log|branch|blame|stash|show)\b|\bwhat (?:did|have) i (?:change|changed|modify|modified|touch|touched|edit|edited)\b|\bwhat(?:'s| has| have)? changed\b|\b(?:uncommitted|unstaged|staged) (?:changes|files)\b|\bmy (?:changes|diff|local changes|last commit|commits|branch)\b|\b(?:current|which|this) branch\b|\blast commit\b|\bthe diff\b/ },
-	{ name: 'editor_state', re: /\b(?:the |my |this )?(?:current )?selection\b|\bselected (?:code|text|lines?|function|block)\b|\b(?:this|the current|the open|the active|my open|my current) (?:file|function|method|class|line|block|editor|tab|snippet|test)\b|\bhighlighted\b|\bunder (?:the|my) cursor\b/ },
+	{ name: 'editor_state', re: /\bselection\b|\bselected (?:code|text|lines?|function|block)\b|\b(?:this|the current|the open|the active|my open|my current) (?:file|function|method|class|line|block|editor|tab|snippet|test)\b|\bhighlighted\b|\bunder (?:the|my) cursor\b/ },
 ]);
 
 /** Imperatives that change code: the file may need reading first, so a tool path may also search the workspace. */

@@ -43,7 +43,7 @@ export const PERSONAL_REFERENCE = new RegExp(
 
 /** The turn refers to this code base (a file, an identifier, "our X", "in this repo"). */
 export const WORKSPACE_CUES: CueTable = cueTable([
-	{ name: 'this_repo', re: /\b(?:in (?:this|our|the) (?:repo|repository|codebase|code base|project|workspace|monorepo|package|module|app|service|extension)|(?:this|our|the) (?:repo|repository|codebase|code base|workspace|monorepo))\b/ },
+	{ name: 'this_repo', re: /\b(?:this|our|the) (?:repo|repository|codebase|code base|workspace|monorepo)\b|\bin (?:this|our|the) (?:project|package|module|app|service|extension)\b/ },
 	{ name: 'our_code', re: /\bour (?:code|tests?|api|apis|schema|schemas|config|configuration|build|pipeline|ci|cache|database|db|service|services|app|backend|frontend|server|client|module|modules|functions?|class(?:es)?|implementation|migrations?|models?|routes?|endpoints?|handlers?|components?|library|sdk|cli|docs|readme|types?|store|parser|indexer|logger)\b/ },
 	{ name: 'where_defined', re: /\bwhere (?:is|are|do we|does|did we)\b[^?]{0,60}\b(?:defined|declared|implemented|configured|set|used|called|handled|initiali[sz]ed|created|registered|stored|computed|tested)\b/ },
 	{ name: 'which_file', re: /\bwhich (?:file|files|module|modules|function|functions|class|classes|package|component|test|tests)\b|\bfind (?:all )?(?:the )?(?:usages|references|callers|definition|implementation)\b|\bwho calls\b|\bcall sites?\b|\bdefined in\b/ },
