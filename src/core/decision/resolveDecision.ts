@@ -51,13 +51,16 @@ function volumeStage(d: PolicyDecision, c: Classified, th: Thresholds, rec: Trac
 	const start = rec.now();
 	const before = { rag_k: d.rag_k, qa_k: d.qa_k, rag_min_similarity: d.rag_min_similarity, qa_min_similarity: d.qa_min_similarity };
 	const after = modulateVolume(before, c.behavior, th);
-	Object.assign(d, after);
+	d.rag_k = after.rag_k;
+	d.qa_k = after.qa_k;
+	d.rag_min_similarity = after.rag_min_similarity;
+	d.qa_min_similarity = after.qa_min_similarity;
 	const changed = after !== before;
 	const factor = c.behavior.reduce_retrieval ? th.reduce_k_factor : c.behavior.boost_retrieval ? th.boost_k_factor : null;
 	rec.gate({
 		gate: 'volume',
-		inputs: { mode: c.behavior.mode, ...before },
-		value: { ...after },
+		inputs: { mode: c.behavior.mode, rag_k: before.rag_k, qa_k: before.qa_k, rag_min_similarity: before.rag_min_similarity, qa_min_similarity: before.qa_min_similarity },
+		value: { rag_k: after.rag_k, qa_k: after.qa_k, rag_min_similarity: after.rag_min_similarity, qa_min_similarity: after.qa_min_similarity },
 		threshold: factor,
 		fired: changed,
 		effect: changed ? `${c.behavior.reduce_retrieval ? 'reduce' : 'boost'}: k ${before.rag_k}→${after.rag_k}, floor ${before.rag_min_similarity}→${after.rag_min_similarity}` : 'no change',
