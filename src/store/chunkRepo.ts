@@ -1,6 +1,6 @@
 /**
- * Documents and chunks of the workspace and research tiers, and the BM25 term statistics kept
- * with them. Statistics change in the same transaction as the rows they describe, so a forget or
+ * Documents and chunks of the workspace and research tiers, and the BM25 statistics kept with
+ * them (postings, corpus totals). Statistics change in the same transaction as the rows they describe, so a forget or
  * a re-ingest can never leave document frequencies that count text no longer stored.
  */
 import type { Queryable, TxQueryable } from './queryable';
@@ -44,71 +44,87 @@ export interface DeleteScope {
 	path?: string;
 }
 
-// Adds (sign 1) or removes (sign -1) the statistics of the selected chunks.
+// Adds (sign 1) or removes (sign -1) the selected chunks to/from the corpus totals.
 const STATS_SQL = (sign: 1 | -1, where: string) => `
-WITH sel AS (SELECT workspace_id, tier, tsv, doc_len FROM chunks WHERE ${where}),
-terms AS (
-	INSERT INTO term_df AS t (workspace_id, tier, term, df)
-	SELECT workspace_id, tier, term, ${sign} * count(*) FROM sel, unnest(tsvector_to_array(tsv)) AS term
-	GROUP BY workspace_id, tier, term
-	ON CONFLICT (workspace_id, tier, term) DO UPDATE SET df = t.df + EXCLUDED.df
-	RETURNING 1
-)
-INSERT INTO corpus_stats AS c (workspace_id, tier, n_chunks, total_len)
-SELECT workspace_id, tier, ${sign} * count(*), ${sign} * coalesce(sum(doc_len), 0) FROM sel GROUP BY workspace_id, tier
-ON CONFLICT (workspace_id, tier) DO UPDATE SET n_chunks = c.n_chunks + EXCLUDED.n_chunks, total_len = c.total_len + EXCLUDED.total_len`;
+INSERT INTO corpus_stats AS s (workspace_id, tier, n_chunks, total_len)
+SELECT c.workspace_id, c.tier, ${sign} * count(*), ${sign} * coalesce(sum(c.doc_len), 0) FROM chunks c WHERE ${where} GROUP BY c.workspace_id, c.tier
+ON CONFLICT (workspace_id, tier) DO UPDATE SET n_chunks = s.n_chunks + EXCLUDED.n_chunks, total_len = s.total_len + EXCLUDED.total_len`;
 
-/** Writes documents (replacing any with the same id) in one transaction; returns chunks written. */
+// The BM25 postings of the selected chunks (removed with them by ON DELETE CASCADE).
+const POSTINGS_SQL = (where: string) => `
+INSERT INTO chunk_terms (tier, term, workspace_id, chunk_id, tf, doc_len)
+SELECT c.tier, u.lexeme, c.workspace_id, c.id, coalesce(array_length(u.positions, 1), 1), c.doc_len
+FROM chunks c CROSS JOIN LATERAL unnest(c.tsv) AS u WHERE ${where}`;
+
+/**
+ * Writes documents (replacing any with the same id; the last of duplicate ids wins) in one
+ * transaction; returns chunks written. A handful of set-based statements per (workspace, tier)
+ * group rather than several per document: per-statement latency dominates on PGlite's socket.
+ */
 export async function upsertDocuments(db: Queryable, docs: readonly DocumentInput[]): Promise<number> {
 	if (!docs.length) return 0;
+	const groups = new Map<string, Map<string, DocumentInput>>();
+	for (const d of docs) {
+		const key = JSON.stringify([d.workspaceId, d.tier]);
+		if (!groups.has(key)) groups.set(key, new Map());
+		groups.get(key)!.set(d.docId, d);
+	}
 	return db.transaction(async (tx) => {
 		let n = 0;
-		for (const doc of docs) {
-			await deleteWhere(tx, 'workspace_id = $1 AND tier = $2 AND doc_id = $3', [doc.workspaceId, doc.tier, doc.docId]);
-			await tx.query(
-				`INSERT INTO documents (workspace_id, tier, doc_id, path, content_hash, mtime_ms, metadata) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-				[doc.workspaceId, doc.tier, doc.docId, doc.path, doc.contentHash, doc.mtimeMs, JSON.stringify(doc.metadata)],
-			);
-			n += await insertChunks(tx, doc);
-		}
-		await tx.query(`DELETE FROM term_df WHERE df <= 0`);
+		for (const group of groups.values()) n += await writeGroup(tx, [...group.values()]);
 		return n;
 	});
 }
 
-async function insertChunks(tx: TxQueryable, doc: DocumentInput): Promise<number> {
-	if (!doc.chunks.length) return 0;
-	// One multi-row INSERT per document; the doc_len and statistics follow in two statements.
-	const cols = 14;
-	const values: unknown[] = [];
-	const tuples = doc.chunks.map((c, i) => {
-		values.push(doc.workspaceId, doc.tier, doc.docId, i, c.path, c.startLine, c.endLine, c.symbol, c.kind, c.language);
-		values.push(c.content, c.contentHash, c.searchText, c.embedding ? toVectorLiteral(c.embedding) : null);
-		const b = i * cols;
-		const ps = Array.from({ length: cols }, (_, j) => `$${b + j + 1}`);
-		ps[cols - 1] += '::vector';
-		return `(${ps.join(', ')}, ${doc.embedder === null ? 'NULL' : `$${doc.chunks.length * cols + 1}`})`;
-	});
-	if (doc.embedder !== null) values.push(doc.embedder);
+// All docs share one workspace and tier.
+async function writeGroup(tx: TxQueryable, docs: DocumentInput[]): Promise<number> {
+	const { workspaceId, tier } = docs[0];
+	const scope = 'c.workspace_id = $1 AND c.tier = $2 AND c.doc_id = ANY($3::text[])';
+	const scopeParams = [workspaceId, tier, docs.map((d) => d.docId)];
+	await deleteWhere(tx, scope, scopeParams);
 	await tx.query(
-		`INSERT INTO chunks (workspace_id, tier, doc_id, chunk_no, path, start_line, end_line, symbol, kind, language, content, content_hash, search_text, embedding, embedder) VALUES ${tuples.join(', ')}`,
-		values,
+		`INSERT INTO documents (workspace_id, tier, doc_id, path, content_hash, mtime_ms, metadata)
+		 SELECT $1, $2, * FROM unnest($3::text[], $4::text[], $5::text[], $6::bigint[], $7::jsonb[])`,
+		[workspaceId, tier, docs.map((d) => d.docId), docs.map((d) => d.path), docs.map((d) => d.contentHash), docs.map((d) => d.mtimeMs), docs.map((d) => JSON.stringify(d.metadata))],
 	);
-	const scope = 'workspace_id = $1 AND tier = $2 AND doc_id = $3';
-	const params = [doc.workspaceId, doc.tier, doc.docId];
+	const rows = docs.flatMap((d) => d.chunks.map((c, i) => ({ d, c, i })));
+	if (!rows.length) return 0;
+	const col = <T>(f: (r: (typeof rows)[number]) => T) => rows.map(f);
 	await tx.query(
-		`UPDATE chunks SET doc_len = (SELECT coalesce(sum(array_length(positions, 1)), 0) FROM unnest(tsv)) WHERE ${scope}`,
-		params,
+		`INSERT INTO chunks (workspace_id, tier, doc_id, chunk_no, path, start_line, end_line, symbol, kind, language, content, content_hash, search_text, doc_len, embedding, embedder)
+		 SELECT $1, $2, u.doc_id, u.chunk_no, u.path, u.start_line, u.end_line, u.symbol, u.kind, u.language, u.content, u.content_hash, u.search_text,
+			(SELECT coalesce(sum(array_length(positions, 1)), 0) FROM unnest(to_tsvector('english', u.search_text))), u.embedding::vector, u.embedder
+		 FROM unnest($3::text[], $4::int[], $5::text[], $6::int[], $7::int[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
+			AS u(doc_id, chunk_no, path, start_line, end_line, symbol, kind, language, content, content_hash, search_text, embedding, embedder)`,
+		[
+			workspaceId,
+			tier,
+			col((r) => r.d.docId),
+			col((r) => r.i),
+			col((r) => r.c.path),
+			col((r) => r.c.startLine),
+			col((r) => r.c.endLine),
+			col((r) => r.c.symbol),
+			col((r) => r.c.kind),
+			col((r) => r.c.language),
+			col((r) => r.c.content),
+			col((r) => r.c.contentHash),
+			col((r) => r.c.searchText),
+			col((r) => (r.c.embedding ? toVectorLiteral(r.c.embedding) : null)),
+			col((r) => (r.c.embedding ? r.d.embedder : null)),
+		],
 	);
-	await tx.query(STATS_SQL(1, scope), params);
-	return doc.chunks.length;
+	await tx.query(STATS_SQL(1, scope), scopeParams);
+	await tx.query(POSTINGS_SQL(scope), scopeParams);
+	return rows.length;
 }
 
-// Statistics first (they read the rows), then the documents; chunks go with them by cascade.
+// `where` is over alias c (chunks, documents). Statistics first (they read the rows), then the
+// rows; postings go with their chunks by cascade.
 async function deleteWhere(tx: TxQueryable, where: string, params: unknown[]): Promise<number> {
 	await tx.query(STATS_SQL(-1, where), params);
-	const rows = await tx.query<{ n: number }>(`WITH d AS (DELETE FROM chunks WHERE ${where} RETURNING 1) SELECT count(*)::int AS n FROM d`, params);
-	await tx.query(`DELETE FROM documents WHERE ${where}`, params);
+	const rows = await tx.query<{ n: number }>(`WITH d AS (DELETE FROM chunks c WHERE ${where} RETURNING 1) SELECT count(*)::int AS n FROM d`, params);
+	await tx.query(`DELETE FROM documents c WHERE ${where}`, params);
 	return rows[0]?.n ?? 0;
 }
 
@@ -119,7 +135,7 @@ export async function deleteDocuments(db: Queryable, scope: DeleteScope): Promis
 	const add = (col: string, v: string | undefined) => {
 		if (v === undefined) return;
 		params.push(v);
-		conds.push(`${col} = $${params.length}`);
+		conds.push(`c.${col} = $${params.length}`);
 	};
 	add('workspace_id', scope.workspaceId);
 	add('tier', scope.tier);
@@ -128,7 +144,6 @@ export async function deleteDocuments(db: Queryable, scope: DeleteScope): Promis
 	const where = conds.length ? conds.join(' AND ') : 'TRUE';
 	return db.transaction(async (tx) => {
 		const n = await deleteWhere(tx, where, params);
-		await tx.query(`DELETE FROM term_df WHERE df <= 0`);
 		await tx.query(`DELETE FROM corpus_stats WHERE n_chunks <= 0`);
 		return n;
 	});

@@ -32,6 +32,9 @@ function spawnOwner(dir: string): Spawned {
 		env: { ...process.env, GMEM_OWNER_PARENT: String(process.pid) },
 	});
 	closeSync(log);
+	// The owner outlives us by design (it lingers for the next client): never keep our loop alive.
+	child.unref();
+	child.channel?.unref();
 	const outcome = new Promise<OwnerMessage | { type: 'exit'; code: number | null }>((resolve) => {
 		child.once('message', (m) => resolve(m as OwnerMessage));
 		child.once('exit', (code) => resolve({ type: 'exit', code }));
@@ -72,10 +75,7 @@ export async function connectToOwner(dir: string, timeoutMs = DEFAULT_TIMEOUT_MS
 
 // 'ready' and 'locked' (someone else won the race) both mean: go connect. Anything else is fatal.
 async function settleSpawn(msg: OwnerMessage | { type: 'exit'; code: number | null }, spawned: Spawned): Promise<Spawned | null> {
-	if (msg.type === 'ready') {
-		spawned.child.unref();
-		return spawned;
-	}
+	if (msg.type === 'ready') return spawned;
 	if (msg.type === 'error' && msg.code !== 'locked') throw new StoreError(msg.code, msg.message);
 	if (msg.type === 'exit' && msg.code !== 0) {
 		throw new StoreError('owner-failed', `the store owner exited with code ${msg.code}; see ${join(spawned.child.spawnargs.at(-1) ?? '', 'owner.log')}`);

@@ -49,14 +49,19 @@ CREATE INDEX chunks_embedding ON chunks USING hnsw (embedding vector_cosine_ops)
 CREATE INDEX chunks_scope ON chunks (workspace_id, tier);
 CREATE INDEX chunks_path ON chunks (workspace_id, path);
 
--- BM25 statistics kept at ingest: ts_rank_cd has no document-frequency weighting.
-CREATE TABLE term_df (
-	workspace_id text NOT NULL,
+-- BM25 statistics kept at ingest (ts_rank_cd has no document-frequency weighting): one posting
+-- per (chunk, lexeme) with its term frequency. Scoring reads only the postings of the query's
+-- lexemes instead of unpacking every candidate's tsvector; df = the number of postings.
+CREATE TABLE chunk_terms (
 	tier text NOT NULL,
 	term text NOT NULL,
-	df int NOT NULL,
-	PRIMARY KEY (workspace_id, tier, term)
+	workspace_id text NOT NULL,
+	chunk_id bigint NOT NULL REFERENCES chunks ON DELETE CASCADE,
+	tf int NOT NULL,
+	doc_len int NOT NULL,
+	PRIMARY KEY (tier, term, workspace_id, chunk_id)
 );
+CREATE INDEX chunk_terms_chunk ON chunk_terms (chunk_id);
 CREATE TABLE corpus_stats (
 	workspace_id text NOT NULL,
 	tier text NOT NULL,

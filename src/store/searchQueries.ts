@@ -30,16 +30,17 @@ export type FtsMode = 'websearch' | 'or' | 'bm25';
 
 const COLS = `c.id::text AS chunk_pk, c.doc_id, c.chunk_no, c.path, c.start_line, c.end_line, c.symbol, c.content`;
 const SCOPE = `c.tier = $1 AND ($2::text[] IS NULL OR c.workspace_id = ANY($2::text[]))`;
-// The OR query of a text's lexemes; 'simple' so already-stemmed lexemes are not stemmed again.
-const OR_QUERY = `(SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) FROM unnest(to_tsvector('english', $3)))`;
+// The OR query of a text's lexemes; 'english' so already-stemmed lexemes are not stemmed again.
+const OR_QUERY = `(SELECT to_tsquery('english', string_agg(quote_literal(lexeme), ' | ')) FROM unnest(to_tsvector('english', $3)))`;
 
 /** BM25 parameters (Robertson; the eval README's baseline uses the same). */
 export const BM25 = { k1: 1.2, b: 0.75 };
 
 /**
  * Full-text arm. 'websearch' = websearch_to_tsquery (AND of terms, phrases, -negation) ranked by
- * ts_rank_cd; 'or' = any salient lexeme, ts_rank_cd; 'bm25' = any lexeme, ranked by BM25 from the
- * term statistics kept at ingest (ts_rank_cd has no document-frequency weighting).
+ * ts_rank_cd over the GIN index; 'or' = any salient lexeme, ts_rank_cd; 'bm25' = any lexeme, ranked
+ * by BM25 from the postings kept at ingest (ts_rank_cd has no document-frequency weighting).
+ * BM25 ignores websearch syntax (phrases, -negation): it ranks the query's lexemes.
  */
 export async function ftsArm(db: Queryable, scope: SearchScope, text: string, mode: FtsMode, limit: number): Promise<ArmRow[]> {
 	const params = [scope.tier, scope.workspaceIds, text, limit];
@@ -55,24 +56,21 @@ export async function ftsArm(db: Queryable, scope: SearchScope, text: string, mo
 }
 
 function bm25Arm(db: Queryable, params: unknown[]): Promise<ArmRow[]> {
+	const { k1, b } = BM25;
 	return db.query<ArmRow>(
-		`WITH ql AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', $3))),
-		st AS (
+		`WITH ql AS MATERIALIZED (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', $3))),
+		st AS MATERIALIZED (
 			SELECT greatest(sum(n_chunks), 1)::float8 AS n, greatest(sum(total_len), 1)::float8 / greatest(sum(n_chunks), 1) AS avgdl
 			FROM corpus_stats c WHERE ${SCOPE}),
-		idf AS (
-			SELECT ql.lexeme, ln(1 + (st.n - d.df + 0.5) / (d.df + 0.5)) AS idf
-			FROM ql CROSS JOIN st CROSS JOIN LATERAL (
-				SELECT coalesce(sum(t.df), 0)::float8 AS df FROM term_df t
-				WHERE t.tier = $1 AND ($2::text[] IS NULL OR t.workspace_id = ANY($2::text[])) AND t.term = ql.lexeme) d),
-		cand AS (SELECT c.id, c.tsv, c.doc_len FROM chunks c WHERE ${SCOPE} AND c.tsv @@ ${OR_QUERY}),
+		p AS MATERIALIZED (
+			SELECT t.term, t.chunk_id, t.tf::float8 AS tf, t.doc_len FROM chunk_terms t
+			WHERE t.tier = $1 AND t.term IN (SELECT lexeme FROM ql) AND ($2::text[] IS NULL OR t.workspace_id = ANY($2::text[]))),
+		idf AS MATERIALIZED (SELECT term, ln(1 + (st.n - count(*) + 0.5) / (count(*) + 0.5)) AS idf FROM p CROSS JOIN st GROUP BY term, st.n),
 		scored AS (
-			SELECT cand.id, sum(idf.idf * (m.tf * ${BM25.k1 + 1}) / (m.tf + ${BM25.k1} * (1 - ${BM25.b} + ${BM25.b} * cand.doc_len / st.avgdl))) AS score
-			FROM cand CROSS JOIN st
-			CROSS JOIN LATERAL (SELECT u.lexeme, coalesce(array_length(u.positions, 1), 1)::float8 AS tf FROM unnest(cand.tsv) u) m
-			JOIN idf ON idf.lexeme = m.lexeme
-			GROUP BY cand.id ORDER BY score DESC, cand.id LIMIT $4)
-		SELECT ${COLS}, s.score::float8 AS score FROM scored s JOIN chunks c ON c.id = s.id ORDER BY s.score DESC, c.id`,
+			SELECT p.chunk_id, sum(idf.idf * (p.tf * ${k1 + 1}) / (p.tf + ${k1} * (1 - ${b} + ${b} * p.doc_len / st.avgdl))) AS score
+			FROM p JOIN idf USING (term) CROSS JOIN st
+			GROUP BY p.chunk_id ORDER BY score DESC, p.chunk_id LIMIT $4)
+		SELECT ${COLS}, s.score::float8 AS score FROM scored s JOIN chunks c ON c.id = s.chunk_id ORDER BY s.score DESC, c.id`,
 		params,
 	);
 }

@@ -1,0 +1,73 @@
+/**
+ * What `gmem inspect` reports: rows per tier, database size, engine, schema version and the most
+ * recent turn decisions.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Store } from './openStore';
+
+/** Counts and sizes of one store. */
+export interface StoreStats {
+	engine: string;
+	where: string;
+	schema_version: number;
+	tiers: {
+		workspace: { documents: number; chunks: number; embedded: number };
+		research: { documents: number; chunks: number; memories: number; superseded: number };
+		profile: { current: number; history: number };
+		conversation: { turns: number };
+	};
+	database_bytes: number;
+	disk_bytes: number | null;
+	workspaces: number;
+	recent_decisions: { turn_id: string; created_at: string; route: unknown; trigger: unknown; path: unknown }[];
+}
+
+function folderBytes(dir: string): number {
+	let total = 0;
+	for (const e of readdirSync(dir, { withFileTypes: true })) {
+		const p = join(dir, e.name);
+		if (e.isDirectory()) total += folderBytes(p);
+		else if (e.isFile()) total += statSync(p).size;
+	}
+	return total;
+}
+
+/** Collects the stats in a handful of queries. */
+export async function storeStats(store: Store, recent = 5): Promise<StoreStats> {
+	const q = store.db;
+	const [c] = await q.query<Record<string, number>>(`SELECT
+		(SELECT count(*)::int FROM documents WHERE tier = 'workspace') AS ws_docs,
+		(SELECT count(*)::int FROM chunks WHERE tier = 'workspace') AS ws_chunks,
+		(SELECT count(*)::int FROM chunks WHERE tier = 'workspace' AND embedding IS NOT NULL) AS ws_embedded,
+		(SELECT count(*)::int FROM documents WHERE tier = 'research') AS rs_docs,
+		(SELECT count(*)::int FROM chunks WHERE tier = 'research') AS rs_chunks,
+		(SELECT count(*)::int FROM research_memory) AS memories,
+		(SELECT count(*)::int FROM research_memory WHERE superseded_by IS NOT NULL) AS superseded,
+		(SELECT count(*)::int FROM profile_entries WHERE valid_to IS NULL) AS profile_current,
+		(SELECT count(*)::int FROM profile_entries WHERE valid_to IS NOT NULL) AS profile_history,
+		(SELECT count(*)::int FROM conversation_turns) AS turns,
+		(SELECT count(DISTINCT workspace_id)::int FROM documents) AS workspaces,
+		pg_database_size(current_database())::float8 AS db_bytes`);
+	const decisions = await q.query<StoreStats['recent_decisions'][number]>(
+		`SELECT turn_id, created_at::text AS created_at, trace->'decision'->'route' AS route, trace->'decision'->'trigger' AS trigger,
+			trace->'decision'->'path' AS path
+		 FROM conversation_turns WHERE trace IS NOT NULL ORDER BY created_at DESC, id DESC LIMIT $1`,
+		[recent],
+	);
+	return {
+		engine: store.engine,
+		where: store.where,
+		schema_version: store.schemaVersion,
+		tiers: {
+			workspace: { documents: c.ws_docs, chunks: c.ws_chunks, embedded: c.ws_embedded },
+			research: { documents: c.rs_docs, chunks: c.rs_chunks, memories: c.memories, superseded: c.superseded },
+			profile: { current: c.profile_current, history: c.profile_history },
+			conversation: { turns: c.turns },
+		},
+		database_bytes: c.db_bytes,
+		disk_bytes: store.folder ? folderBytes(store.folder) : null,
+		workspaces: c.workspaces,
+		recent_decisions: decisions,
+	};
+}
