@@ -72,7 +72,7 @@ export class ChatController {
 		this.session.addUser(turnId, utterance, now);
 		if (first) this.deps.onFirstMessage?.();
 		if (outcome.ok) {
-			const entry = this.session.addAssistant(turnId, utterance, outcome.markdown, outcome.result.trace);
+			const entry = this.session.addAssistant(turnId, utterance, outcome.markdown, outcome.result.trace, outcome.historyText);
 			if (entry.kind === 'assistant') this.post('chat/reply', { turnId, markdown: entry.markdown, trace: entry.trace });
 		} else {
 			this.session.addError(turnId, outcome.message);

@@ -27,6 +27,8 @@ export class ConversationSession {
 	private entriesList: TranscriptEntry[] = [];
 	private turnTimes: number[] = [];
 	private decisions: RecentDecision[] = [];
+	/** What the history window carries for a reply, when it differs from the shown Markdown. */
+	private historyText = new Map<string, string>();
 	private started: number;
 	private generation = 0;
 
@@ -63,7 +65,7 @@ export class ConversationSession {
 		const turns: HistoryTurn[] = [];
 		for (const e of this.entriesList) {
 			if (e.kind === 'user') turns.push({ role: 'user', content: e.text });
-			else if (e.kind === 'assistant') turns.push({ role: 'assistant', content: e.markdown });
+			else if (e.kind === 'assistant') turns.push({ role: 'assistant', content: this.historyText.get(e.turnId) ?? e.markdown });
 		}
 		return turns.slice(-HISTORY_WINDOW);
 	}
@@ -75,10 +77,11 @@ export class ConversationSession {
 		this.push({ kind: 'user', turnId, text, at });
 	}
 
-	/** Records a reply, and its decision when it has one. */
-	addAssistant(turnId: string, utterance: string, markdown: string, trace: DecisionTrace | null): TranscriptEntry {
+	/** Records a reply, and its decision when it has one; `historyText` replaces it in history(). */
+	addAssistant(turnId: string, utterance: string, markdown: string, trace: DecisionTrace | null, historyText?: string): TranscriptEntry {
 		const entry: TranscriptEntry = { kind: 'assistant', turnId, markdown, trace, at: this.now() };
 		this.push(entry);
+		if (historyText !== undefined) this.historyText.set(turnId, historyText);
 		if (trace) {
 			this.decisions.push({ turnId, at: entry.at, utterance, trace });
 			this.decisions = this.decisions.slice(-RECENT_DECISIONS);
@@ -98,12 +101,16 @@ export class ConversationSession {
 		this.entriesList = [];
 		this.turnTimes = [];
 		this.decisions = [];
+		this.historyText.clear();
 		this.started = this.now();
 		this.generation++;
 	}
 
 	private push(entry: TranscriptEntry): void {
 		this.entriesList.push(entry);
-		if (this.entriesList.length > TRANSCRIPT_LIMIT) this.entriesList.splice(0, this.entriesList.length - TRANSCRIPT_LIMIT);
+		if (this.entriesList.length <= TRANSCRIPT_LIMIT) return;
+		for (const dropped of this.entriesList.splice(0, this.entriesList.length - TRANSCRIPT_LIMIT)) {
+			if (dropped.turnId !== null) this.historyText.delete(dropped.turnId);
+		}
 	}
 }

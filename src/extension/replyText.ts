@@ -64,11 +64,12 @@ function quote(utterance: string): string {
 }
 
 /**
- * The full reply: the user's message quoted (escaped, so it renders literally), the headline,
- * then the answer path, what would be remembered, and Restricted Mode when it applies.
+ * The decision in words, without the quote: the headline, the answer path, what would be
+ * remembered, and Restricted Mode when it applies. This is what the history window carries for
+ * the assistant turn (the quote would only echo the user's words back to the follow-up scorer).
  */
-export function describeDecision(result: GateResult, utterance: string, restricted: boolean): string {
-	const lines = [quote(utterance), '', decisionHeadline(result), ''];
+export function decisionBody(result: GateResult, restricted: boolean): string {
+	const lines = [decisionHeadline(result), ''];
 	const details: string[] = [];
 	if (result.path === 'tool') details.push('Answer path: **tool** — it would read live editor state (diagnostics, git, selection) first.');
 	else details.push(`Answer path: **${result.path}**.`);
@@ -78,4 +79,12 @@ export function describeDecision(result: GateResult, utterance: string, restrict
 	for (const d of details) lines.push(`- ${d}`);
 	lines.push('', `*Route \`${result.route}\` · trigger ${result.trigger} · intent ${result.intent} · mode ${result.mode}.*`);
 	return lines.join('\n');
+}
+
+/**
+ * The full reply: the user's message quoted (escaped, so it renders literally — and so the
+ * panel's Markdown sanitising is exercised on text the user controls), then `decisionBody`.
+ */
+export function describeDecision(result: GateResult, utterance: string, restricted: boolean): string {
+	return `${quote(utterance)}\n\n${decisionBody(result, restricted)}`;
 }

@@ -7,7 +7,7 @@ import { decideTurn, type DecideOptions } from '../core/decide';
 import type { Thresholds } from '../core/thresholds';
 import type { GateResult, HistoryTurn, TurnContext, TurnInput } from '../core/types';
 import { errorMessage, type Logger } from './logger';
-import { describeDecision } from './replyText';
+import { decisionBody, describeDecision } from './replyText';
 
 /** The decision core's entry point; injectable so tests and future pipelines can replace it. */
 export type DecideFn = (input: TurnInput, options: DecideOptions) => GateResult;
@@ -23,7 +23,7 @@ export interface TurnRequest {
 
 /** A decided turn (reply Markdown + the core's result) or a failure to report. */
 export type TurnOutcome =
-	| { ok: true; result: GateResult; markdown: string; ms: number }
+	| { ok: true; result: GateResult; markdown: string; historyText: string; ms: number }
 	| { ok: false; message: string };
 
 /** Longest message accepted; longer input is refused with a message rather than decided slowly. */
@@ -50,7 +50,14 @@ export function runTurn(request: TurnRequest, log: Logger, decide: DecideFn = de
 		log.debug(
 			`turn ${request.turnId}: trigger=${result.trigger} path=${result.path} tiers=[${result.tiers.join(',')}] route=${result.route} (${ms.toFixed(2)} ms)`,
 		);
-		return { ok: true, result, markdown: describeDecision(result, request.utterance, request.context.restricted === true), ms };
+		const restricted = request.context.restricted === true;
+		return {
+			ok: true,
+			result,
+			markdown: describeDecision(result, request.utterance, restricted),
+			historyText: decisionBody(result, restricted),
+			ms,
+		};
 	} catch (e) {
 		// The core is pure and should not throw; if it does, the panel must keep working.
 		log.error(e instanceof Error ? e : new Error(errorMessage(e)));

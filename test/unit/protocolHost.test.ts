@@ -95,6 +95,9 @@ describe('host side of the protocol (ChatController)', () => {
 			['user', 'assistant'],
 		);
 		assert.equal(inputs[1].context?.user_turn_times?.length, 1);
+		// The assistant turn in history is the decision, not an echo of the user's words.
+		assert.ok(!inputs[1].history[1].content.includes('parseConfig'), inputs[1].history[1].content);
+		assert.match(inputs[1].history[1].content, /^\*\*Would search\*\*/);
 	});
 
 	it('quotes the message escaped, so HTML in it stays text in the Markdown', () => {
