@@ -33,6 +33,9 @@ interface Row {
 	queryMs: number;
 	embedMsPerText: number;
 	embedMsPerTextBest: number;
+	/** Worker CPU time per text / per pair (all threads): the cost without waiting for a core. */
+	embedCpuMsPerText: number;
+	rerankCpuMsPerPair: number;
 	rerank36MsPerPair: number;
 	rerank36MsPerPairBest: number;
 	rerank24Ms: number;
@@ -106,14 +109,19 @@ async function measure(precision: 'fp32' | 'q8', threads: number, reps: number, 
 		await rr.rerank(queries[0], pairs);
 		const q: number[] = [];
 		for (const query of queries) q.push((await timed(() => emb.embed([query])))[0]);
+		const cpu = async () => {
+			const st = await client.request({ type: 'stats' });
+			return st.ok ? st.value.cpuMs : NaN;
+		};
 		const e: number[] = [];
 		const r36: number[] = [];
 		const r24: number[] = [];
-		for (let i = 0; i < reps; i++) {
-			e.push((await timed(() => emb.embed(texts)))[0] / texts.length);
-			r36.push((await timed(() => rr.rerank(queries[i % queries.length], pairs)))[0] / pairs.length);
-			r24.push((await timed(() => rr.rerank(queries[i % queries.length], pairs.slice(0, 24))))[0]);
-		}
+		const c0 = await cpu();
+		for (let i = 0; i < reps; i++) e.push((await timed(() => emb.embed(texts)))[0] / texts.length);
+		const c1 = await cpu();
+		for (let i = 0; i < reps; i++) r36.push((await timed(() => rr.rerank(queries[i % queries.length], pairs)))[0] / pairs.length);
+		const c2 = await cpu();
+		for (let i = 0; i < reps; i++) r24.push((await timed(() => rr.rerank(queries[i % queries.length], pairs.slice(0, 24))))[0]);
 		const ret: number[] = [];
 		for (let i = 0; i < reps * 6; i++) ret.push(await retrievalOnce(emb, rr, queries[i % queries.length], pairs));
 		const stats = await client.request({ type: 'stats' });
@@ -126,6 +134,8 @@ async function measure(precision: 'fp32' | 'q8', threads: number, reps: number, 
 			queryMs: median(q),
 			embedMsPerText: median(e),
 			embedMsPerTextBest: Math.min(...e),
+			embedCpuMsPerText: (c1 - c0) / (reps * texts.length),
+			rerankCpuMsPerPair: (c2 - c1) / (reps * pairs.length),
 			rerank36MsPerPair: median(r36),
 			rerank36MsPerPairBest: Math.min(...r36),
 			rerank24Ms: median(r24),
@@ -169,10 +179,10 @@ async function main(): Promise<void> {
 	}
 	console.log(`texts: ${JSON.stringify(context.texts)}; pairs: ${JSON.stringify(context.pairs)}; reps ${reps}; load average before ${context.load_before.join(' ')}, after ${load_after.join(' ')} (${process.env.GMEM_BENCH_NOTE ?? 'shared machine'})`);
 	const f = (x: number) => x.toFixed(2);
-	console.log('| precision | threads | onnx MB | load embed / rerank ms | query ms | embed ms/text (median / best, batches of 32) | rerank ms/pair, 36 pairs (median / best) | rerank 24 pairs ms | k=4 retrieval, model side p50 / p95 ms | peak RSS MB |');
-	console.log('|---|---|---|---|---|---|---|---|---|---|');
+	console.log('| precision | threads | onnx MB | load embed / rerank ms | query ms | embed ms/text (median / best, batches of 32) | rerank ms/pair, 36 pairs (median / best) | CPU ms/text / ms/pair | rerank 24 pairs ms | k=4 retrieval, model side p50 / p95 ms | peak RSS MB |');
+	console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 	for (const r of rows) {
-		console.log(`| ${r.precision} | ${r.threads} | ${r.onnxMB.toFixed(1)} | ${r.loadEmbedMs.toFixed(0)} / ${r.loadRerankMs.toFixed(0)} | ${f(r.queryMs)} | ${f(r.embedMsPerText)} / ${f(r.embedMsPerTextBest)} | ${f(r.rerank36MsPerPair)} / ${f(r.rerank36MsPerPairBest)} | ${r.rerank24Ms.toFixed(1)} | ${r.retrievalP50Ms.toFixed(1)} / ${r.retrievalP95Ms.toFixed(1)} | ${r.peakRssMB.toFixed(0)} |`);
+		console.log(`| ${r.precision} | ${r.threads} | ${r.onnxMB.toFixed(1)} | ${r.loadEmbedMs.toFixed(0)} / ${r.loadRerankMs.toFixed(0)} | ${f(r.queryMs)} | ${f(r.embedMsPerText)} / ${f(r.embedMsPerTextBest)} | ${f(r.rerank36MsPerPair)} / ${f(r.rerank36MsPerPairBest)} | ${f(r.embedCpuMsPerText)} / ${f(r.rerankCpuMsPerPair)} | ${r.rerank24Ms.toFixed(1)} | ${r.retrievalP50Ms.toFixed(1)} / ${r.retrievalP95Ms.toFixed(1)} | ${r.peakRssMB.toFixed(0)} |`);
 	}
 }
 

@@ -3,9 +3,15 @@
  * protocol requests. Requests run one at a time (the sessions share the CPU anyway); `cancel` is
  * handled between batches of the running request.
  */
-import type { InferenceRequest, InferenceResponse, ModelError } from './inferenceProtocol';
+import type { InferenceRequest, InferenceResponse, ModelError, WorkerStats } from './inferenceProtocol';
 import { isInferenceRequest } from './inferenceProtocol';
 import { LoadedModel } from './onnxRuntime';
+
+/** Memory and CPU of the process the host runs in. */
+function workerStats(slots: string[]): WorkerStats {
+	const cpu = process.cpuUsage();
+	return { pid: process.pid, rssBytes: process.memoryUsage().rss, maxRssBytes: process.resourceUsage().maxRSS * 1024, cpuMs: (cpu.user + cpu.system) / 1000, slots };
+}
 
 /** How the host answers: postMessage on a port, or process.send. */
 export type Send = (msg: InferenceResponse, transfer?: ArrayBuffer[]) => void;
@@ -45,7 +51,7 @@ export class InferenceHost {
 				case 'validate':
 					return await this.load(req);
 				case 'stats':
-					return this.send({ id: req.id, ok: true, value: { pid: process.pid, rssBytes: process.memoryUsage().rss, maxRssBytes: process.resourceUsage().maxRSS * 1024, slots: [...this.models.keys()] } });
+					return this.send({ id: req.id, ok: true, value: workerStats([...this.models.keys()]) });
 				case 'unload': {
 					const m = this.models.get(req.slot);
 					this.models.delete(req.slot);

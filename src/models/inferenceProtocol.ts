@@ -75,6 +75,8 @@ export interface WorkerStats {
 	rssBytes: number;
 	/** Peak resident set size since the process started. */
 	maxRssBytes: number;
+	/** CPU time (user + system, all threads) the process has used; deltas show cost independent of contention. */
+	cpuMs: number;
 	slots: string[];
 }
 
