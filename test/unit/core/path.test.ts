@@ -63,6 +63,9 @@ describe('answer-path router (seed 001)', () => {
 			['what does the terminal output mean?', 'tool'],
 			['What is the status of the build?', 'tool'],
 			['are the tests green?', 'tool'],
+			['run the tests', 'tool'],
+			['commit my changes', 'tool'],
+			['please restart the dev server', 'tool'],
 		]);
 	});
 
