@@ -17,9 +17,11 @@ import { ThresholdSettings } from './settings';
 export function activate(context: vscode.ExtensionContext): void {
 	const log = vscode.window.createOutputChannel('Gated Memory', { log: true });
 	context.subscriptions.push(log);
+	const t0 = performance.now();
 	try {
 		registerAll(context, log);
-		log.info(`activated (VS Code ${vscode.version}, ${vscode.env.appName}, trusted=${vscode.workspace.isTrusted})`);
+		const ms = (performance.now() - t0).toFixed(1);
+		log.info(`activated in ${ms} ms (VS Code ${vscode.version}, ${vscode.env.appName}, trusted=${vscode.workspace.isTrusted})`);
 	} catch (e) {
 		log.error(`activation failed: ${errorMessage(e)}`);
 		void vscode.window.showErrorMessage(`Gated Memory failed to start: ${errorMessage(e)}`, 'Open Log').then((choice) => {
