@@ -12,4 +12,24 @@ export const RETRIEVAL_THRESHOLDS = {
 	},
 	rrf_weight_fts: { default: 1, min: 0, max: 10, rationale: 'Weight of the full-text arm in RRF.' },
 	rrf_weight_vector: { default: 1, min: 0, max: 10, rationale: 'Weight of the vector arm in RRF.' },
+	fts_long_query_terms: {
+		default: 8,
+		min: 1,
+		max: 200,
+		integer: true,
+		rationale: 'A query with more salient terms than this is "long" (an issue, a stack trace): the full-text arm ORs its terms, since an AND of them matches nothing (seed 000 plainto_tsquery pitfall).',
+	},
+	fts_max_query_terms: {
+		default: 32,
+		min: 1,
+		max: 500,
+		integer: true,
+		rationale: 'At most this many salient terms go into the full-text query (identifiers first), bounding its cost on long queries.',
+	},
+	memory_merge_cosine: {
+		default: 0.92,
+		min: 0,
+		max: 1,
+		rationale: 'A new research memory whose cosine to a current one is at least this (semantic embedder only) is merged into it, not stacked; identical normalised text always merges.',
+	},
 } satisfies ThresholdSection;

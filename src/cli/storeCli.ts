@@ -1,0 +1,64 @@
+/**
+ * What the store commands (ingest, search, inspect, forget) share: opening the store named by
+ * `--db` / `$GMEM_DB` (exit 2 when it cannot be opened), choosing the embedder, and workspaces.
+ */
+import { HashingEmbedder } from '../models/hashingEmbedder';
+import type { Embedder } from '../models/embedder';
+import { codeTokens } from '../retrieval/codeTokens';
+import { resolveStoreLocation, workspaceId } from '../store/location';
+import { openStore, type Store } from '../store/openStore';
+import { resolve } from 'node:path';
+import { StoreUnavailableError, UsageError, type CliIo } from './cliTypes';
+
+/** Options every store command accepts. */
+export const STORE_OPTIONS = {
+	db: { type: 'string' },
+	json: { type: 'boolean', default: false },
+} as const;
+
+/** Opens the store for a command; a failure becomes StoreUnavailableError (exit 2). */
+export async function openCliStore(db: string | undefined, io: CliIo): Promise<Store> {
+	const location = resolveStoreLocation(db, io.env, io.cwd);
+	const opened = await openStore(location);
+	if (!opened.ok) throw new StoreUnavailableError(`cannot open the store (${opened.error.code}): ${opened.error.message}`);
+	return opened.value;
+}
+
+/** Runs `fn` with an open store and always closes it. */
+export async function withStore<T>(db: string | undefined, io: CliIo, fn: (store: Store) => Promise<T>): Promise<T> {
+	const store = await openCliStore(db, io);
+	try {
+		return await fn(store);
+	} finally {
+		await store.close();
+	}
+}
+
+export const EMBEDDER_CHOICES = ['hashing', 'none'] as const;
+
+/**
+ * The embedder for `--embedder` (default `$GMEM_EMBEDDER`, else hashing). The hashing embedder is
+ * a TEST embedder — not semantic — and every run says so on stderr; `none` = lexical-only.
+ */
+export function cliEmbedder(choice: string | undefined, io: CliIo): Embedder | null {
+	const name = choice ?? io.env.GMEM_EMBEDDER ?? 'hashing';
+	if (name === 'none') return null;
+	if (name === 'hashing') {
+		io.stderr('gmem: embedder test/hashing-384 is a hashing TEST embedder, NOT semantic (use --embedder none for lexical-only)\n');
+		return new HashingEmbedder(384, codeTokens);
+	}
+	throw new UsageError(`--embedder must be one of ${EMBEDDER_CHOICES.join(', ')} (got "${name}")`);
+}
+
+/** The workspace id for `--workspace DIR`, else the current directory. */
+export function workspaceOf(dir: string | undefined, io: CliIo): string {
+	return workspaceId(resolve(io.cwd, dir ?? '.'));
+}
+
+/** Parses a positive integer option. */
+export function positiveInt(value: string | undefined, name: string, fallback: number): number {
+	if (value === undefined) return fallback;
+	const n = Number(value);
+	if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a positive whole number (got "${value}")`);
+	return n;
+}

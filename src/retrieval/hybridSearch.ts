@@ -1,0 +1,126 @@
+/**
+ * Hybrid search (seed 000 "Decision 3", seed 002 R1): a full-text arm and a vector arm, each
+ * fetching `arm_fetch_multiplier`×k inside the tier/workspace pre-filter, fused with weighted RRF.
+ * Vector-only when the full-text arm finds nothing; lexical-only (and said so) without an embedder.
+ */
+import type { Thresholds } from '../core/thresholds';
+import type { TraceHit } from '../core/trace';
+import type { Embedder } from '../models/embedder';
+import type { ChunkTier } from '../store/chunkRepo';
+import type { Queryable } from '../store/queryable';
+import { ftsArm, vectorArm, type ArmRow, type FtsMode, type SearchScope } from '../store/searchQueries';
+import { reciprocalRankFusion } from './fusion';
+import { ftsQueryText, salientTerms } from './queryTerms';
+
+export type ArmMode = 'hybrid' | 'fts' | 'vector';
+
+/** How the full-text arm ranks: BM25 from ingest-time statistics, or Postgres' ts_rank_cd. */
+export type FtsRanking = 'bm25' | 'ts_rank_cd';
+
+/** Measured on CoSQA dev (docs/evaluation.md "Code search (store)"): BM25 ranks better. */
+export const DEFAULT_FTS_RANKING: FtsRanking = 'bm25';
+
+/** One search. `cosineFloor` is already in the embedder's own units (null = no floor). */
+export interface SearchOptions {
+	tier: ChunkTier;
+	workspaceIds: readonly string[] | null;
+	k: number;
+	arm: ArmMode;
+	/** Aggregate chunks into distinct files (best chunk per file). */
+	files?: boolean;
+	embedder: Embedder | null;
+	cosineFloor: number | null;
+	thresholds: Thresholds;
+	ftsRanking?: FtsRanking;
+}
+
+/** A hit as the trace and `gmem search` print it, plus the chunk text for the evidence stage. */
+export interface SearchHit extends TraceHit {
+	content: string;
+}
+
+/** What one search did and found. */
+export interface SearchOutcome {
+	searched_query: string;
+	hits: SearchHit[];
+	/** Which full-text query ran ('websearch' AND, 'or' fallback, 'bm25'), null if the arm did not run. */
+	fts_query: FtsMode | null;
+	/** Plain-language remarks for stderr and the trace (lexical-only, vector-only fallback…). */
+	notes: string[];
+}
+
+/** Runs the search. Never floors fused scores; the floor applies to cosine only. */
+export async function hybridSearch(db: Queryable, query: string, opts: SearchOptions): Promise<SearchOutcome> {
+	const t = opts.thresholds;
+	const scope: SearchScope = { tier: opts.tier, workspaceIds: opts.workspaceIds };
+	const fetch = opts.k * t.arm_fetch_multiplier * (opts.files ? 3 : 1);
+	const terms = salientTerms(query, t.fts_max_query_terms);
+	const searched = ftsQueryText(terms);
+	const notes: string[] = [];
+	let fts: ArmRow[] = [];
+	let ftsQuery: FtsMode | null = null;
+	if (opts.arm !== 'vector') ({ rows: fts, mode: ftsQuery } = await runFts(db, scope, query, searched, terms.length, fetch, opts));
+	let vec: ArmRow[] = [];
+	if (opts.arm !== 'fts') {
+		if (!opts.embedder) notes.push('lexical-only: no embedder is available, so the vector arm did not run');
+		else {
+			if (!opts.embedder.semantic) notes.push(`vector arm uses ${opts.embedder.id}, a hashing TEST embedder: NOT semantic`);
+			const [qv] = await opts.embedder.embed([query]);
+			vec = await vectorArm(db, scope, qv, opts.embedder.id, opts.cosineFloor ?? -1, fetch);
+		}
+	}
+	if (opts.arm === 'hybrid' && opts.embedder && fts.length === 0 && vec.length) notes.push('full-text arm found nothing: vector-only results');
+	const weights = opts.arm === 'hybrid' ? [t.rrf_weight_fts, t.rrf_weight_vector] : [1, 1];
+	const fused = reciprocalRankFusion(
+		[
+			{ weight: weights[0], items: fts.map((r) => ({ key: r.chunk_pk, score: r.score })) },
+			{ weight: weights[1], items: vec.map((r) => ({ key: r.chunk_pk, score: r.score })) },
+		],
+		t.rrf_k,
+	);
+	const rows = new Map<string, ArmRow>([...vec, ...fts].map((r) => [r.chunk_pk, r]));
+	let hits = fused.map((f) => toHit(rows.get(f.key)!, f.fused, f.arms[0], f.arms[1]));
+	if (opts.files) hits = bestPerFile(hits);
+	return { searched_query: searched, hits: hits.slice(0, opts.k), fts_query: ftsQuery, notes };
+}
+
+// websearch (AND) for short queries, the OR of salient terms when that finds nothing or the query
+// is long; BM25 always scores the OR candidates (its IDF does the weighting an AND would).
+async function runFts(db: Queryable, scope: SearchScope, raw: string, searched: string, nTerms: number, fetch: number, opts: SearchOptions) {
+	if (!searched.trim()) return { rows: [] as ArmRow[], mode: null };
+	if ((opts.ftsRanking ?? DEFAULT_FTS_RANKING) === 'bm25') return { rows: await ftsArm(db, scope, searched, 'bm25', fetch), mode: 'bm25' as const };
+	if (nTerms <= opts.thresholds.fts_long_query_terms) {
+		// Keep the user's own websearch syntax ("phrase", -word) when there is any.
+		const text = /["]|(^|\s)-\w/.test(raw) ? raw : searched;
+		const rows = await ftsArm(db, scope, text, 'websearch', fetch);
+		if (rows.length) return { rows, mode: 'websearch' as const };
+	}
+	return { rows: await ftsArm(db, scope, searched, 'or', fetch), mode: 'or' as const };
+}
+
+function toHit(r: ArmRow, fused: number, fts: TraceHit['arms']['fts'], vector: TraceHit['arms']['vector']): SearchHit {
+	return {
+		id: r.doc_id,
+		chunk_id: `${r.doc_id}#${r.chunk_no}`,
+		path: r.path,
+		start_line: r.start_line,
+		end_line: r.end_line,
+		symbol: r.symbol,
+		score: fused,
+		fused,
+		arms: { fts, vector },
+		rerank: null,
+		content: r.content,
+	};
+}
+
+/** Keeps the best-ranked chunk of each file (hits without a path count as their own document). */
+export function bestPerFile(hits: readonly SearchHit[]): SearchHit[] {
+	const seen = new Set<string>();
+	return hits.filter((h) => {
+		const key = h.path ?? `doc:${h.id}`;
+		if (seen.has(key)) return false;
+		seen.add(key);
+		return true;
+	});
+}
