@@ -3,10 +3,11 @@
  * EVAL_SUBCOMMANDS (followup now; gate, retrieval and ab later).
  */
 import { followupEval } from '../evalFollowup';
+import { gateEval } from '../evalGate';
 import { UsageError, type CliCommand, type CliIo } from '../cliTypes';
 
 /** Every `gmem eval` subcommand. Add one line per subcommand. */
-export const EVAL_SUBCOMMANDS: CliCommand[] = [followupEval];
+export const EVAL_SUBCOMMANDS: CliCommand[] = [followupEval, gateEval];
 
 function usage(): string {
 	const width = Math.max(...EVAL_SUBCOMMANDS.map((c) => c.name.length));
