@@ -29,6 +29,7 @@ export interface ChatControllerDeps {
 export class ChatController {
 	readonly session: ConversationSession;
 	private post: PostFn = () => undefined;
+	private warmed = false;
 
 	constructor(private readonly deps: ChatControllerDeps) {
 		this.session = new ConversationSession(deps.now);
@@ -78,6 +79,35 @@ export class ChatController {
 			this.session.addError(turnId, outcome.message);
 			this.post('chat/error', { turnId, message: outcome.message });
 		}
+	}
+
+	/**
+	 * Runs one throw-away decision so the user's first turn does not pay for the core's cold start
+	 * (module init, regex compilation, JIT: tens of ms once, then µs). Nothing is recorded.
+	 */
+	warmUp(): void {
+		if (this.warmed) return;
+		this.warmed = true;
+		const t0 = performance.now();
+		// A few different turns: V8 needs two or three calls per path before the code is optimised.
+		const samples = ['hello', 'How does parseConfig in src/config.ts handle invalid input?', 'thanks, and the tests?'];
+		const failures = samples
+			.map((utterance, i) =>
+				runTurn(
+					{
+						turnId: `warm-up-${i}`,
+						utterance,
+						// Earlier samples as history, so the follow-up scorer's history path warms up too.
+						history: samples.slice(0, i).map((content) => ({ role: 'user' as const, content })),
+						context: { now: Date.now() },
+						thresholds: this.deps.thresholds(),
+					},
+					this.deps.log,
+					this.deps.decide,
+				),
+			)
+			.filter((o) => !o.ok).length;
+		this.deps.log.debug(`decision core warm-up: ${samples.length} turns, ${failures} failed, ${(performance.now() - t0).toFixed(1)} ms`);
 	}
 
 	/** New Conversation: forget everything and clear the panel. */

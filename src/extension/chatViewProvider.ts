@@ -118,6 +118,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
 				this.controller.attach(undefined);
 			}
 		});
+		// The panel is open, so a message is likely soon: warm the decision core off the critical path.
+		setTimeout(() => this.controller.warmUp(), 0);
 		this.log.debug('chat view resolved');
 	}
 

@@ -155,6 +155,12 @@ async function scenario(page, errors) {
 	});
 	mark('hello answered');
 
+	await check('an unknown name in gatedMemory.thresholds is reported, the valid entries still apply', async () => {
+		await page.locator('.notifications-toasts .notification-toast', { hasText: 'invalid thresholds setting' }).waitFor({ timeout: 15000 });
+		const text = await page.locator('.notifications-toasts .notification-toast', { hasText: 'invalid thresholds setting' }).innerText();
+		expect(/no_such_threshold/.test(text), `toast: ${text}`);
+	});
+
 	await check('Shift+Enter inserts a newline without sending', async () => {
 		const box = web.locator('#input textarea');
 		await box.click();
@@ -175,7 +181,8 @@ async function scenario(page, errors) {
 		expect(/search .*workspace/.test(headline), `trace headline: ${headline}`);
 		await trace.evaluate((el) => (el.open = true));
 		const plan = await trace.locator('.trace-plan').innerText();
-		expect(/workspace k=\d+ floor/.test(plan), `lookup plan: ${plan}`);
+		// rag_k = 6 comes from the user's gatedMemory.thresholds setting (run.sh), not the default 4.
+		expect(/workspace k=6 floor/.test(plan), `lookup plan: ${plan}`);
 		expect(/Would search/.test(await reply.locator('.msg-markdown').innerText()), 'reply does not say what it would search');
 	});
 	mark('coding question answered');

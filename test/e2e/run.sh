@@ -89,6 +89,8 @@ fi
 [ "${GMEM_E2E_PACKAGE_ONLY:-}" = 1 ] && exit 0
 
 # 5. A fresh user-data dir, extensions dir and workspace per run; code-server on 127.0.0.1 only.
+#    The thresholds setting holds one valid override (rag_k 6, checked in the trace) and one
+#    unknown name (must be reported, not break the panel).
 RUN=$E2E_HOME/run WS=$E2E_HOME/ws
 rm -rf "$RUN" "$WS" && mkdir -p "$RUN/ext" "$RUN/data/User" "$WS/src"
 printf '# demo workspace\n' > "$WS/README.md"
@@ -98,7 +100,8 @@ cat > "$RUN/data/User/settings.json" <<'EOF'
   "extensions.autoCheckUpdates": false, "extensions.autoUpdate": false, "update.mode": "none",
   "security.workspace.trust.enabled": false, "workbench.enableExperiments": false, "chat.disableAIFeatures": true,
   "workbench.secondarySideBar.defaultVisibility": "hidden", "window.commandCenter": false,
-  "workbench.colorTheme": "Default Dark Modern" }
+  "workbench.colorTheme": "Default Dark Modern",
+  "gatedMemory.thresholds": { "rag_k": 6, "no_such_threshold": 1 } }
 EOF
 CSARGS=(--config "$RUN/config.yaml" --extensions-dir "$RUN/ext" --user-data-dir "$RUN/data")
 "$CS" "${CSARGS[@]}" --install-extension "$VSIX" > "$RUN/install.log" 2>&1 || { cat "$RUN/install.log"; exit 1; }
