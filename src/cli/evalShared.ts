@@ -113,10 +113,11 @@ export function conversationCount(turns: readonly LabelledTurn[]): number {
 	return new Set(turns.map((t) => t.conversationId)).size;
 }
 
-/** An aligned plain-text table: first column left-aligned, the others right-aligned. */
+/** An aligned plain-text table: numbers right-aligned; the first column and a final "note" column left-aligned. */
 export function formatTable(columns: readonly string[], rows: readonly (readonly string[])[]): string {
 	const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((r) => (r[i] ?? '').length)));
-	const fmt = (r: readonly string[]) => r.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ').trimEnd();
+	const left = (i: number) => i === 0 || (i === columns.length - 1 && columns[i] === 'note');
+	const fmt = (r: readonly string[]) => r.map((x, i) => (left(i) ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ').trimEnd();
 	return [fmt(columns), fmt(columns.map((_, i) => '-'.repeat(widths[i]!))), ...rows.map(fmt)].join('\n') + '\n';
 }
 

@@ -4,10 +4,11 @@
  */
 import { followupEval } from '../evalFollowup';
 import { gateEval } from '../evalGate';
+import { retrievalEval } from '../evalRetrieval';
 import { UsageError, type CliCommand, type CliIo } from '../cliTypes';
 
 /** Every `gmem eval` subcommand. Add one line per subcommand. */
-export const EVAL_SUBCOMMANDS: CliCommand[] = [followupEval, gateEval];
+export const EVAL_SUBCOMMANDS: CliCommand[] = [followupEval, gateEval, retrievalEval];
 
 function usage(): string {
 	const width = Math.max(...EVAL_SUBCOMMANDS.map((c) => c.name.length));

@@ -1,0 +1,233 @@
+/**
+ * `gmem eval retrieval --corpus C.jsonl --queries Q.jsonl`: ingests the corpus into a fresh store
+ * and measures each retrieval arm — full-text, vector, hybrid (RRF), hybrid + rerank — with
+ * MRR@10, recall@1/5/10, nDCG@10 and per-query latency p50/p95. Rankings are per document: the
+ * chunks of one document count once, at the rank of the best of them.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { latencySummary } from '../core/metrics/percentiles';
+import { summarizeRankings, type RankedQuery, type RankingSummary } from '../core/metrics/rankingMetrics';
+import type { Thresholds } from '../core/thresholds';
+import type { Embedder } from '../models/embedder';
+import { rerankCandidates } from '../retrieval/evidence/rerankStage';
+import { hybridSearch, type ArmMode, type SearchHit } from '../retrieval/hybridSearch';
+import type { ChunkTier } from '../store/chunkRepo';
+import { parseCommandArgs } from './args';
+import { EXIT_OK, UsageError, type CliCommand, type CliIo } from './cliTypes';
+import { loadConfig } from './commands/gateCommand';
+import { fixed3, formatTable } from './evalShared';
+import { ingestCorpus, openEvalStore, readCorpus, type EvalStore } from './evalStore';
+import { readLines } from './jsonl';
+import { cliEmbedder, positiveInt } from './storeCli';
+
+const USAGE = `usage: gmem eval retrieval --corpus CORPUS.jsonl --queries QUERIES.jsonl [--text-field text]
+                   [--k 10] [--limit N] [--tier workspace|research] [--embedder hashing|none]
+                   [--config FILE] [--db PATH|URL] [--json]
+
+Ingests the corpus into a fresh store (a temporary PGlite folder, removed afterwards; or --db with
+a fresh workspace id, deleted afterwards) and reports MRR@10, recall@1/5/10, nDCG@10 and latency
+p50/p95 per arm: fts, vector, hybrid (RRF), hybrid+rerank.
+Corpus rows as gmem ingest takes them {"id", "text" (or --text-field), "path"?}; query rows
+{"id", "query", "relevant": [corpus ids]}. --limit N evaluates the first N queries only.
+The hashing embedder is a TEST embedder, NOT semantic: its vector and hybrid rows measure shared
+words, not meaning. With no reranker model, hybrid+rerank is a passthrough and says so.`;
+
+export const ARMS = ['fts', 'vector', 'hybrid', 'hybrid+rerank'] as const;
+export type EvalArm = (typeof ARMS)[number];
+
+/** One labelled query. */
+export interface RetrievalQuery {
+	id: string;
+	query: string;
+	relevant: string[];
+}
+
+/** What one arm measured, or why it was not measured. */
+export interface ArmResult {
+	arm: EvalArm;
+	measured: boolean;
+	/** Plain-words caveat for this row (not semantic, passthrough, not measured because …). */
+	note: string | null;
+	metrics: RankingSummary | null;
+	latency_ms: { p50: number; p95: number } | null;
+}
+
+/** The `--json` object. */
+export interface RetrievalEvaluation {
+	corpus: string;
+	queries_file: string;
+	store: string;
+	embedder: { id: string; semantic: boolean } | null;
+	reranker: string;
+	documents: number;
+	chunks: number;
+	ingest_ms: number;
+	k: number;
+	arms: ArmResult[];
+}
+
+/** Parses one query row; throws with the field named. */
+export function parseQueryRow(text: string): RetrievalQuery {
+	const o = JSON.parse(text) as Record<string, unknown>;
+	if (!o || typeof o !== 'object') throw new Error('a row must be a JSON object');
+	if (typeof o.id !== 'string' && typeof o.id !== 'number') throw new Error('"id" must be a string');
+	if (typeof o.query !== 'string') throw new Error('"query" must be a string');
+	if (!Array.isArray(o.relevant) || !o.relevant.every((x) => typeof x === 'string')) throw new Error('"relevant" must be an array of corpus ids');
+	return { id: String(o.id), query: o.query, relevant: o.relevant as string[] };
+}
+
+async function readQueries(path: string, limit: number | undefined, io: CliIo): Promise<RetrievalQuery[]> {
+	const out: RetrievalQuery[] = [];
+	for await (const { line, text } of readLines(path, io)) {
+		try {
+			out.push(parseQueryRow(text));
+		} catch (e) {
+			throw new UsageError(`queries line ${line}: ${e instanceof Error ? e.message : String(e)}`);
+		}
+		if (limit !== undefined && out.length >= limit) break;
+	}
+	return out;
+}
+
+/** Distinct document ids in rank order (a document's best chunk decides its rank). */
+export function documentRanking(hits: readonly Pick<SearchHit, 'id'>[]): string[] {
+	return [...new Set(hits.map((h) => h.id))];
+}
+
+/** What one arm's search needs. */
+interface ArmRun {
+	es: EvalStore;
+	tier: ChunkTier;
+	k: number;
+	embedder: Embedder | null;
+	t: Thresholds;
+}
+
+/** One query through one arm: document ids best first. */
+async function searchArm(arm: EvalArm, query: string, r: ArmRun): Promise<string[]> {
+	const mode: ArmMode = arm === 'hybrid+rerank' ? 'hybrid' : arm;
+	// The rerank arm re-scores a wide pool (seed 000: 3×k) and keeps the best k.
+	const k = arm === 'hybrid+rerank' ? r.k * r.t.arm_fetch_multiplier : r.k;
+	const out = await hybridSearch(r.es.store.db, query, {
+		tier: r.tier,
+		workspaceIds: [r.es.workspaceId],
+		k,
+		arm: mode,
+		embedder: mode === 'fts' ? null : r.embedder,
+		cosineFloor: null, // ranking quality is measured unfloored; floors are the evidence stage's job
+		thresholds: r.t,
+	});
+	if (arm !== 'hybrid+rerank') return documentRanking(out.hits);
+	const candidates = out.hits.map((hit) => ({ hit, tier: r.tier, text: hit.content }));
+	const reranked = await rerankCandidates(null, query, candidates, r.t.rerank_max_candidates);
+	return documentRanking(reranked.candidates.map((c) => c.hit)).slice(0, r.k);
+}
+
+function unmeasured(arm: EvalArm, note: string): ArmResult {
+	return { arm, measured: false, note, metrics: null, latency_ms: null };
+}
+
+/** Runs every query through one arm, timing each search. */
+async function measureArm(arm: EvalArm, queries: readonly RetrievalQuery[], r: ArmRun, io: CliIo): Promise<ArmResult> {
+	if (arm !== 'fts' && !r.embedder) return unmeasured(arm, 'not measured: no embedder (--embedder none)');
+	const ranked: RankedQuery[] = [];
+	const ms: number[] = [];
+	for (const [i, q] of queries.entries()) {
+		const started = performance.now();
+		const ids = await searchArm(arm, q.query, r);
+		ms.push(performance.now() - started);
+		ranked.push({ ranked: ids, relevant: q.relevant });
+		if ((i + 1) % 50 === 0) io.stderr(`\rgmem eval retrieval: ${arm} ${i + 1}/${queries.length}`);
+	}
+	io.stderr('\n');
+	const notes: string[] = [];
+	if (arm !== 'fts' && r.embedder && !r.embedder.semantic) notes.push(`${r.embedder.id}: hashing TEST embedder, NOT semantic`);
+	if (arm === 'hybrid+rerank') notes.push('passthrough: no reranker model configured, order = hybrid');
+	const round = (x: number) => Math.round(x * 10) / 10;
+	const lat = latencySummary(ms);
+	return { arm, measured: true, note: notes.join('; ') || null, metrics: summarizeRankings(ranked), latency_ms: { p50: round(lat.p50), p95: round(lat.p95) } };
+}
+
+/** The human-readable table. */
+export function formatRetrievalTable(e: RetrievalEvaluation): string {
+	const emb = e.embedder ? `${e.embedder.id}${e.embedder.semantic ? '' : ' (hashing TEST embedder, NOT semantic)'}` : 'none (lexical only)';
+	const head =
+		`retrieval: ${e.queries_file} over ${e.corpus}\n` +
+		`${e.documents} documents (${e.chunks} chunks) ingested in ${e.ingest_ms} ms into a ${e.store}\n` +
+		`embedder: ${emb}; reranker: ${e.reranker}; k ${e.k}; rankings per document\n\n`;
+	const rows = e.arms.map((a) => {
+		const m = a.metrics;
+		const nums = m ? [m.mrr_at_10, m.recall_at_1, m.recall_at_5, m.recall_at_10, m.ndcg_at_10].map((x) => fixed3(x)) : ['-', '-', '-', '-', '-'];
+		const lat = a.latency_ms ? [a.latency_ms.p50.toFixed(1), a.latency_ms.p95.toFixed(1)] : ['-', '-'];
+		return [a.arm, String(m?.queries ?? '-'), ...nums, ...lat, a.note ?? ''];
+	});
+	return head + formatTable(['arm', 'queries', 'MRR@10', 'R@1', 'R@5', 'R@10', 'nDCG@10', 'p50 ms', 'p95 ms', 'note'], rows);
+}
+
+const OPTIONS = {
+	corpus: { type: 'string' },
+	queries: { type: 'string' },
+	'text-field': { type: 'string', default: 'text' },
+	k: { type: 'string' },
+	limit: { type: 'string' },
+	tier: { type: 'string', default: 'workspace' },
+	embedder: { type: 'string' },
+	config: { type: 'string' },
+	db: { type: 'string' },
+	json: { type: 'boolean', default: false },
+} as const;
+
+function inputPath(value: string | undefined, flag: string, io: CliIo): string {
+	if (!value) throw new UsageError(`${flag} FILE is required\n\n${USAGE}`);
+	const path = resolve(io.cwd, value);
+	if (!existsSync(path)) throw new UsageError(`cannot read ${value}: no such file`);
+	return path;
+}
+
+async function run(argv: string[], io: CliIo): Promise<number> {
+	const { values, positionals } = parseCommandArgs(argv, OPTIONS);
+	if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"\n\n${USAGE}`);
+	const corpusPath = inputPath(values.corpus, '--corpus', io);
+	const queriesPath = inputPath(values.queries, '--queries', io);
+	const tier = values.tier as ChunkTier;
+	if (tier !== 'workspace' && tier !== 'research') throw new UsageError('--tier must be workspace or research');
+	const k = positiveInt(values.k, '--k', 10);
+	const limit = values.limit === undefined ? undefined : positiveInt(values.limit, '--limit', 1);
+	const t = loadConfig(values.config, io.cwd);
+	const docs = (await readCorpus(corpusPath, values['text-field'], io)).map((d) => ({ ...d, tier }));
+	const queries = await readQueries(queriesPath, limit, io);
+	if (queries.length === 0) throw new UsageError(`${values.queries}: no queries`);
+	const embedder = cliEmbedder(values.embedder, io);
+	const es = await openEvalStore(values.db, io);
+	try {
+		const ingest = await ingestCorpus(es, docs, embedder, io);
+		const armRun: ArmRun = { es, tier, k, embedder, t };
+		const arms: ArmResult[] = [];
+		for (const arm of ARMS) arms.push(await measureArm(arm, queries, armRun, io));
+		const e: RetrievalEvaluation = {
+			corpus: values.corpus!,
+			queries_file: values.queries!,
+			store: es.where,
+			embedder: embedder ? { id: embedder.id, semantic: embedder.semantic } : null,
+			reranker: 'passthrough (no reranker model configured)',
+			documents: docs.length,
+			chunks: ingest.chunks,
+			ingest_ms: ingest.ms,
+			k,
+			arms,
+		};
+		io.stdout(values.json ? JSON.stringify(e) + '\n' : formatRetrievalTable(e));
+	} finally {
+		await es.dispose();
+	}
+	return EXIT_OK;
+}
+
+/** The `retrieval` subcommand of `gmem eval`. */
+export const retrievalEval: CliCommand = {
+	name: 'retrieval',
+	summary: 'retrieval quality per arm (fts, vector, hybrid, hybrid+rerank): MRR@10, recall@1/5/10, nDCG@10, latency',
+	usage: USAGE,
+	run,
+};
