@@ -65,6 +65,10 @@ export class LoadedModel {
 				// in nearly every batch they only grow. Off: peak RSS of the worker with both q8 models
 				// fell from ~410 to ~315 MB with no measurable speed change (2 alternating runs each).
 				enableMemPattern: false,
+				// Idle intra-op threads spin by default, burning a core the editor needs. Off: with 2
+				// threads the worker's CPU per text fell from ~9 to ~4.5 ms on the shared 2-vCPU machine
+				// (2 alternating A/B runs); no effect with 1 thread (no pool).
+				extra: { session: { intra_op: { allow_spinning: '0' } } },
 				logSeverityLevel: 3,
 			});
 		} catch (e) {
