@@ -1,7 +1,8 @@
 // Gated Memory in a real VS Code workbench (code-server), driven by Debian chromium through
 // playwright-core. Run by test/e2e/run.sh, which sets:
 //   CS_URL (http://127.0.0.1:PORT/?folder=WS), WS_DIR, OUT_DIR (screenshots), DOCS_IMAGE (README picture),
-//   NODE_PATH (a node_modules with playwright-core), optional CHROMIUM.
+//   NODE_PATH (a node_modules with playwright-core), SCENARIO (trusted | restricted), RESULT_FILE
+//   (where to write {passed, failed}), optional CHROMIUM.
 // Prints one line per check and "N passed, N failed"; exits 1 on any failure.
 const { chromium } = require('playwright-core');
 const fs = require('fs');
@@ -9,6 +10,7 @@ const path = require('path');
 
 const OUT = process.env.OUT_DIR || path.join(__dirname, 'out');
 const DOCS_IMAGE = process.env.DOCS_IMAGE;
+const SCENARIO = process.env.SCENARIO || 'trusted';
 const EXT_ID = 'gated-memory.gated-memory';
 const T0 = Date.now();
 const timings = {};
@@ -28,7 +30,7 @@ async function check(name, fn) {
 		console.log(`ok   - ${name} (${Date.now() - t} ms)`);
 	} catch (e) {
 		failed++;
-		await globalThis.__page?.screenshot({ path: path.join(OUT, `fail-${passed + failed}.png`) }).catch(() => undefined);
+		await globalThis.__page?.screenshot({ path: path.join(OUT, `fail-${SCENARIO}-${passed + failed}.png`) }).catch(() => undefined);
 		console.log(`FAIL - ${name}: ${String(e && e.message ? e.message : e).split('\n')[0]}`);
 	}
 }
@@ -37,82 +39,10 @@ function expect(cond, message) {
 	if (!cond) throw new Error(message);
 }
 
-/** F1 opens the command palette with '>' typed; pick the row with `label`. */
-async function runCommand(page, label) {
-	await page.keyboard.press('F1');
-	const input = page.locator('.quick-input-widget .quick-input-box input');
-	await input.waitFor({ state: 'visible', timeout: 10000 });
-	await input.pressSequentially(label, { delay: 5 });
-	// Click the row whose text starts with the label: Enter would take the top-ranked row, which
-	// for "Preferences: Color Theme" is "Preferences: Browse Color Themes in Marketplace".
-	const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-	await page.locator('.quick-input-widget .monaco-list-row', { hasText: new RegExp(`^${escaped}`) }).first().click({ timeout: 10000 });
-}
+const { runCommand, send, widenSidebar, setTheme, contrastRatios, lastReply } = require('./workbench.cjs');
 
-/** Types a message in the panel's textarea (inside vscode-textarea's shadow root) and presses Enter. */
-async function send(web, text) {
-	const box = web.locator('#input textarea');
-	await box.click();
-	await box.fill(text);
-	await box.press('Enter');
-}
-
-/** Drags the sidebar's sash so the panel is `width` px wide (the default is narrow for screenshots). */
-async function widenSidebar(page, sidebar, width) {
-	const box = await sidebar.boundingBox();
-	if (!box) return;
-	const y = box.y + box.height / 2;
-	await page.mouse.move(box.x + box.width + 1, y);
-	await page.mouse.down();
-	await page.mouse.move(box.x + width, y, { steps: 8 });
-	await page.mouse.up();
-}
-
-/** Switches the colour theme through the command palette's theme picker, as a user would. */
-async function setTheme(page, theme) {
-	// Keys typed while the webview has focus stay in the webview: focus the editor area first.
-	await page.locator('.monaco-workbench .part.editor').click({ position: { x: 200, y: 200 } });
-	await runCommand(page, 'Preferences: Color Theme');
-	const input = page.locator('.quick-input-widget .quick-input-box input');
-	// Rows show theme labels ("Dark Modern"), not the setting ids ("Default Dark Modern").
-	await input.fill(theme);
-	await page.locator('.quick-input-widget .monaco-list-row', { hasText: theme }).first().click({ timeout: 10000 });
-	const cls = theme.includes('High Contrast') ? 'hc-black' : theme.includes('Light') ? 'vs' : 'vs-dark';
-	await page.waitForFunction((c) => document.querySelector('.monaco-workbench')?.classList.contains(c), cls, { timeout: 10000 });
-	await page.waitForTimeout(600); // the webview receives the new theme variables asynchronously
-}
-
-/** Runs in the webview: WCAG contrast of each selector's text against its nearest opaque background. */
-function contrastRatios(_body, selectors) {
-	const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
-	const lum = ([r, g, b]) => {
-		const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4));
-		return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
-	};
-	const background = (el) => {
-		for (let n = el; n; n = n.parentElement || (n.getRootNode() && n.getRootNode().host)) {
-			const c = rgb(getComputedStyle(n).backgroundColor);
-			if (c.length === 3 || (c.length === 4 && c[3] > 0.9)) return c;
-		}
-		return rgb(getComputedStyle(document.documentElement).backgroundColor);
-	};
-	const out = {};
-	for (const sel of selectors) {
-		const el = document.querySelector(sel);
-		if (!el) continue;
-		const [a, b] = [lum(rgb(getComputedStyle(el).color)), lum(background(el))].sort((x, y) => y - x);
-		out[sel] = +((a + 0.05) / (b + 0.05)).toFixed(2);
-	}
-	return out;
-}
-
-async function lastReply(web, count) {
-	const replies = web.locator('article.msg-assistant');
-	await replies.nth(count - 1).waitFor({ timeout: 15000 });
-	return replies.nth(count - 1);
-}
-
-async function scenario(page, errors) {
+/** The main scenario, in a trusted workspace. */
+async function trustedScenario(page, errors) {
 	await page.goto(process.env.CS_URL, { waitUntil: 'domcontentloaded' });
 	await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
 	mark('workbench DOM');
@@ -261,6 +191,36 @@ async function scenario(page, errors) {
 	});
 }
 
+/** Restricted Mode: the user declines to trust the folder; the panel still chats, and says so. */
+async function restrictedScenario(page) {
+	await page.goto(process.env.CS_URL, { waitUntil: 'domcontentloaded' });
+	await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
+	mark('workbench DOM');
+	await check('the workspace trust prompt can be declined', async () => {
+		await page.locator('.monaco-dialog-box .monaco-button', { hasText: /No, I don.t trust/ }).click({ timeout: 30000 });
+	});
+	const activity = page.locator('.activitybar .action-item a[aria-label^="Gated Memory"]');
+	const sidebar = page.locator('#workbench\\.parts\\.sidebar');
+	await check('Restricted Mode: the welcome view says what is off', async () => {
+		await activity.click({ timeout: 60000 });
+		await sidebar.locator('.welcome-view-content', { hasText: 'Restricted Mode' }).waitFor({ timeout: 15000 });
+	});
+	const web = page.frameLocator(`iframe.webview[src*="extensionId=${EXT_ID}"]`).frameLocator('#active-frame');
+	await check('Restricted Mode: the panel shows the banner and the reply says so', async () => {
+		await web.locator('#restricted').waitFor({ state: 'visible', timeout: 30000 });
+		await send(web, 'hello');
+		const reply = await lastReply(web, 1);
+		const text = await reply.locator('.msg-markdown').innerText();
+		expect(/Restricted Mode/.test(text), `reply: ${text}`);
+	});
+	await page.screenshot({ path: path.join(OUT, 'restricted.png') });
+	await check('Restricted Mode: "Gated Memory: Index Workspace" says indexing is off', async () => {
+		await page.locator('.monaco-workbench .part.editor').click({ position: { x: 400, y: 300 } });
+		await runCommand(page, 'Gated Memory: Index Workspace');
+		await page.locator('.notifications-toasts .notification-toast', { hasText: 'Indexing is off in Restricted Mode' }).waitFor({ timeout: 15000 });
+	});
+}
+
 (async () => {
 	fs.mkdirSync(OUT, { recursive: true });
 	const browser = await chromium.launch({
@@ -282,22 +242,24 @@ async function scenario(page, errors) {
 		void d.dismiss();
 	});
 	try {
-		await scenario(page, errors);
+		if (SCENARIO === 'restricted') await restrictedScenario(page);
+		else await trustedScenario(page, errors);
 	} catch (e) {
 		failed++;
 		console.log('FAIL - fatal: ' + String(e && e.message ? e.message : e).split('\n')[0]);
-		await page.screenshot({ path: path.join(OUT, 'failure.png') }).catch(() => undefined);
+		await page.screenshot({ path: path.join(OUT, `failure-${SCENARIO}.png`) }).catch(() => undefined);
 	} finally {
 		const ours = errors.console.filter((m) => /gated|webview|Content Security/i.test(m));
 		if (ours.length) console.log(`console messages mentioning us (${ours.length}), first 8:\n  ` + ours.slice(0, 8).join('\n  '));
-		if (DOCS_IMAGE && fs.existsSync(path.join(OUT, 'chat.png')) && failed === 0) {
+		if (SCENARIO === 'trusted' && DOCS_IMAGE && fs.existsSync(path.join(OUT, 'chat.png')) && failed === 0) {
 			fs.mkdirSync(path.dirname(DOCS_IMAGE), { recursive: true });
 			fs.copyFileSync(path.join(OUT, 'chat.png'), DOCS_IMAGE);
 		}
-		fs.writeFileSync(path.join(OUT, 'timings.json'), JSON.stringify(timings, null, 2));
+		fs.writeFileSync(path.join(OUT, `timings-${SCENARIO}.json`), JSON.stringify(timings, null, 2));
+		if (process.env.RESULT_FILE) fs.writeFileSync(process.env.RESULT_FILE, JSON.stringify({ passed, failed }));
 		await browser.close();
 		mark('total');
-		console.log(`${passed} passed, ${failed} failed`);
+		console.log(`${SCENARIO}: ${passed} passed, ${failed} failed`);
 		process.exit(failed ? 1 : 0);
 	}
 })();

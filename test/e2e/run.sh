@@ -88,43 +88,63 @@ if [ "${GMEM_E2E_SKIP_BUILD:-}" != 1 ] || [ ! -f "$VSIX" ]; then
 fi
 [ "${GMEM_E2E_PACKAGE_ONLY:-}" = 1 ] && exit 0
 
-# 5. A fresh user-data dir, extensions dir and workspace per run; code-server on 127.0.0.1 only.
-#    The thresholds setting holds one valid override (rag_k 6, checked in the trace) and one
-#    unknown name (must be reported, not break the panel).
-RUN=$E2E_HOME/run WS=$E2E_HOME/ws
-rm -rf "$RUN" "$WS" && mkdir -p "$RUN/ext" "$RUN/data/User" "$WS/src"
-printf '# demo workspace\n' > "$WS/README.md"
-printf 'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}\n' > "$WS/src/config.ts"
-cat > "$RUN/data/User/settings.json" <<'EOF'
-{ "workbench.startupEditor": "none", "workbench.tips.enabled": false, "telemetry.telemetryLevel": "off",
-  "extensions.autoCheckUpdates": false, "extensions.autoUpdate": false, "update.mode": "none",
-  "security.workspace.trust.enabled": false, "workbench.enableExperiments": false, "chat.disableAIFeatures": true,
-  "workbench.secondarySideBar.defaultVisibility": "hidden", "window.commandCenter": false,
-  "workbench.colorTheme": "Default Dark Modern",
-  "gatedMemory.thresholds": { "rag_k": 6, "no_such_threshold": 1 } }
-EOF
-CSARGS=(--config "$RUN/config.yaml" --extensions-dir "$RUN/ext" --user-data-dir "$RUN/data")
-"$CS" "${CSARGS[@]}" --install-extension "$VSIX" > "$RUN/install.log" 2>&1 || { cat "$RUN/install.log"; exit 1; }
-
+# 5. One code-server per scenario, each with a fresh user-data dir, extensions dir and workspace,
+#    on 127.0.0.1 only. "trusted": the workspace is trusted; the thresholds setting holds one valid
+#    override (rag_k 6, checked in the trace) and one unknown name (reported, never breaks the
+#    panel). "restricted": workspace trust on, the e2e declines to trust (Restricted Mode).
 CS_PID=
 stop_cs() { if [ -n "$CS_PID" ] && kill -0 "$CS_PID" 2>/dev/null; then kill "$CS_PID"; wait "$CS_PID" 2>/dev/null || true; fi; CS_PID=; }
 trap stop_cs EXIT
-log "starting code-server on 127.0.0.1:$PORT"
-t0=$(now)
-GMEM_DB=$RUN/db "$CS" "${CSARGS[@]}" --auth none --bind-addr "127.0.0.1:$PORT" --disable-telemetry --disable-update-check \
-	--disable-workspace-trust --disable-getting-started-override "$WS" > "$RUN/cs.log" 2>&1 &
-CS_PID=$!
-for _ in $(seq 1 300); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.1; done
-echo "server listening after $(dt "$t0" "$(now)") s"
+PASSED=0 FAILED=0
 
-rc=0
-t1=$(now)
-CS_URL="http://127.0.0.1:$PORT/?folder=$WS" WS_DIR=$WS OUT_DIR=$OUT DOCS_IMAGE=$ROOT/docs/images/chat.png \
-	NODE_PATH=$TOOLS/node_modules timeout 300 node "$ROOT/test/e2e/e2e.cjs" || rc=$?
-echo "e2e: $(dt "$t1" "$(now)") s; whole run: $(dt "$T_START" "$(now)") s; artifacts in $OUT"
-if [ "$rc" -ne 0 ]; then
-	echo "--- extension host log (last 40 lines)"
-	find "$RUN/data/logs" -name '*Gated Memory*' -exec tail -40 {} \; 2>/dev/null || true
-	grep -iE 'gated|error' "$RUN/cs.log" | tail -20 || true
-fi
-exit $rc
+run_scenario() {
+	local scenario=$1 trust=$2
+	local RUN=$E2E_HOME/run-$1 WS=$E2E_HOME/ws-$1
+	rm -rf "$RUN" "$WS" && mkdir -p "$RUN/ext" "$RUN/data/User" "$WS/src"
+	printf '# demo workspace\n' > "$WS/README.md"
+	printf 'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}\n' > "$WS/src/config.ts"
+	cat > "$RUN/data/User/settings.json" <<JSON
+{ "workbench.startupEditor": "none", "workbench.tips.enabled": false, "telemetry.telemetryLevel": "off",
+  "extensions.autoCheckUpdates": false, "extensions.autoUpdate": false, "update.mode": "none",
+  "security.workspace.trust.enabled": $trust, "security.workspace.trust.startupPrompt": "always",
+  "workbench.enableExperiments": false, "chat.disableAIFeatures": true,
+  "workbench.secondarySideBar.defaultVisibility": "hidden", "window.commandCenter": false,
+  "workbench.colorTheme": "Default Dark Modern",
+  "gatedMemory.thresholds": { "rag_k": 6, "no_such_threshold": 1 } }
+JSON
+	local CSARGS=(--config "$RUN/config.yaml" --extensions-dir "$RUN/ext" --user-data-dir "$RUN/data")
+	"$CS" "${CSARGS[@]}" --install-extension "$VSIX" > "$RUN/install.log" 2>&1 || { cat "$RUN/install.log"; FAILED=$((FAILED + 1)); return 0; }
+	local trustArgs=(--disable-workspace-trust)
+	[ "$trust" = true ] && trustArgs=()
+	log "scenario $scenario: code-server on 127.0.0.1:$PORT"
+	local t0 t1 rc=0
+	t0=$(now)
+	GMEM_DB=$RUN/db "$CS" "${CSARGS[@]}" --auth none --bind-addr "127.0.0.1:$PORT" --disable-telemetry --disable-update-check \
+		"${trustArgs[@]}" --disable-getting-started-override "$WS" > "$RUN/cs.log" 2>&1 &
+	CS_PID=$!
+	for _ in $(seq 1 300); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.1; done
+	echo "server listening after $(dt "$t0" "$(now)") s"
+	t1=$(now)
+	rm -f "$RUN/result.json"
+	SCENARIO=$scenario CS_URL="http://127.0.0.1:$PORT/?folder=$WS" WS_DIR=$WS OUT_DIR=$OUT DOCS_IMAGE=$ROOT/docs/images/chat.png \
+		RESULT_FILE=$RUN/result.json NODE_PATH=$TOOLS/node_modules timeout 300 node "$ROOT/test/e2e/e2e.cjs" || rc=$?
+	stop_cs
+	echo "scenario $scenario: $(dt "$t1" "$(now)") s"
+	if [ -f "$RUN/result.json" ]; then
+		PASSED=$((PASSED + $(node -p "require('$RUN/result.json').passed")))
+		FAILED=$((FAILED + $(node -p "require('$RUN/result.json').failed")))
+	else
+		FAILED=$((FAILED + 1))
+	fi
+	if [ "$rc" -ne 0 ]; then
+		echo "--- extension host log (last 40 lines)"
+		find "$RUN/data/logs" -name '*Gated Memory*' -exec tail -40 {} \; 2>/dev/null || true
+		grep -iE 'gated|error' "$RUN/cs.log" | tail -20 || true
+	fi
+}
+
+run_scenario trusted false
+run_scenario restricted true
+echo "whole run: $(dt "$T_START" "$(now)") s; artifacts in $OUT"
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
