@@ -3,12 +3,13 @@
  * EVAL_SUBCOMMANDS (followup now; gate, retrieval and ab later).
  */
 import { followupEval } from '../evalFollowup';
+import { abEval } from '../evalAb';
 import { gateEval } from '../evalGate';
 import { retrievalEval } from '../evalRetrieval';
 import { UsageError, type CliCommand, type CliIo } from '../cliTypes';
 
 /** Every `gmem eval` subcommand. Add one line per subcommand. */
-export const EVAL_SUBCOMMANDS: CliCommand[] = [followupEval, gateEval, retrievalEval];
+export const EVAL_SUBCOMMANDS: CliCommand[] = [followupEval, gateEval, retrievalEval, abEval];
 
 function usage(): string {
 	const width = Math.max(...EVAL_SUBCOMMANDS.map((c) => c.name.length));
