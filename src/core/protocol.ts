@@ -167,7 +167,7 @@ export class Messenger<In, Out> {
 
 	/** Sets the handler for one incoming message name (replacing any earlier one). */
 	on<K extends keyof In & string>(type: K, handler: (params: In[K]) => void): void {
-		this.handlers[type] = handler as MessageHandlers<In>[K];
+		this.handlers[type] = handler;
 	}
 
 	/** Stops listening to the transport. */
