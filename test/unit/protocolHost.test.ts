@@ -3,6 +3,7 @@ import { isHostToWebviewMessage, type HostToWebviewMessage } from '../../src/cor
 import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import type { GateResult, TurnInput } from '../../src/core/types';
 import { ChatController, type PostFn } from '../../src/extension/chatController';
+import { decisionHeadline, escapeMarkdown } from '../../src/extension/replyText';
 import type { Logger } from '../../src/extension/logger';
 import { sampleTrace } from './protocol.test';
 
@@ -135,6 +136,15 @@ describe('host side of the protocol (ChatController)', () => {
 		assert.equal(controller.session.entries.length, 0);
 		controller.sendState();
 		assert.deepEqual(posted[2], { type: 'state/restore', params: { entries: [], restricted: true } });
+	});
+
+	it('says each answer path in words', () => {
+		const base = fakeResult({ history: [], utterance: '' });
+		assert.match(decisionHeadline({ ...base, path: 'clarify' }), /clarifying question/);
+		assert.match(decisionHeadline({ ...base, path: 'refuse' }), /Declined/);
+		assert.match(decisionHeadline({ ...base, path: 'direct', retrieve: false, tiers: [], trigger: 'ack' }), /No lookup needed:.*acknowledgement/);
+		assert.match(decisionHeadline({ ...base, tiers: ['profile'] }), /Would search\*\* profile \(stored facts and preferences\)/);
+		assert.equal(escapeMarkdown('*a* [b](c) <d>'), '\\*a\\* \\[b\\]\\(c\\) \\<d\\>');
 	});
 
 	it('with the real decision core: a greeting needs no lookup, a code question names tiers', () => {
