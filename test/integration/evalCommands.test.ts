@@ -1,0 +1,87 @@
+/**
+ * `gmem eval retrieval` and `gmem eval ab` end to end on a real store: a temporary PGlite folder
+ * (the default), and the PostgreSQL server when GMEM_TEST_PG_URL is set (said plainly otherwise).
+ */
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { runCli } from '../../src/cli/main';
+import { captureIo } from '../fixtures/eval/captureIo';
+import { serverUrl } from '../fixtures/store_engines';
+
+const DIR = resolve(__dirname, '../fixtures/eval');
+const CORPUS = resolve(DIR, 'corpus.jsonl');
+const QUERIES = resolve(DIR, 'queries.jsonl');
+const CONVERSATIONS = resolve(DIR, 'conversations.jsonl');
+
+interface Arm {
+	arm: string;
+	measured: boolean;
+	note: string | null;
+	metrics: { queries: number; mrr_at_10: number; recall_at_10: number } | null;
+	latency_ms: { p50: number; p95: number } | null;
+}
+
+async function retrieval(extra: string[]): Promise<{ arms: Arm[]; store: string; documents: number }> {
+	const c = captureIo();
+	const code = await runCli(['eval', 'retrieval', '--corpus', CORPUS, '--queries', QUERIES, '--json', ...extra], c.io);
+	assert.equal(code, 0, c.err());
+	return JSON.parse(c.out());
+}
+
+describe('gmem eval retrieval (PGlite temp folder)', function () {
+	this.timeout(120_000);
+
+	it('measures every arm on a fresh store and labels the hashing embedder and the passthrough rerank', async () => {
+		const e = await retrieval([]);
+		assert.equal(e.documents, 19);
+		assert.match(e.store, /temporary PGlite folder/);
+		assert.deepEqual(e.arms.map((a) => a.arm), ['fts', 'vector', 'hybrid', 'hybrid+rerank']);
+		for (const a of e.arms) {
+			assert.equal(a.measured, true);
+			assert.equal(a.metrics!.queries, 12);
+			assert.ok(a.latency_ms!.p95 >= a.latency_ms!.p50);
+		}
+		// Our queries name their files' words: plain full-text search must find most of them.
+		assert.ok(e.arms[0]!.metrics!.recall_at_10 >= 0.8, `fts recall@10 ${e.arms[0]!.metrics!.recall_at_10}`);
+		assert.match(e.arms[1]!.note ?? '', /NOT semantic/);
+		assert.match(e.arms[3]!.note ?? '', /passthrough/);
+	});
+
+	it('reports vector and hybrid as not measured in lexical-only mode; --limit caps the queries', async () => {
+		const e = await retrieval(['--embedder', 'none', '--limit', '5']);
+		assert.equal(e.arms[0]!.metrics!.queries, 5);
+		assert.deepEqual(e.arms.map((a) => a.measured), [true, false, false, false]);
+		assert.match(e.arms[1]!.note ?? '', /not measured/);
+	});
+
+	it('on the PostgreSQL server when GMEM_TEST_PG_URL is set', async function () {
+		const url = serverUrl();
+		if (!url) {
+			process.stdout.write('\n  [eval retrieval] GMEM_TEST_PG_URL is not set: the server run is SKIPPED\n');
+			this.skip();
+		}
+		const e = await retrieval(['--db', url!, '--limit', '4']);
+		assert.match(e.store, /fresh workspace id/);
+		assert.equal(e.arms[0]!.metrics!.queries, 4);
+	});
+});
+
+describe('gmem eval ab (PGlite temp folder)', function () {
+	this.timeout(120_000);
+
+	it('replays the fixture conversations: the gate saves retrievals and keeps evidence off unneeded turns', async () => {
+		const c = captureIo();
+		assert.equal(await runCli(['eval', 'ab', CONVERSATIONS, '--baseline', 'seed', '--json'], c.io), 0, c.err());
+		const e = JSON.parse(c.out());
+		assert.equal(e.corpus.endsWith('corpus.jsonl'), true, 'the corpus beside the file is the default');
+		assert.equal(e.chars_per_token, 4);
+		const [always, gated, seed] = e.arms;
+		assert.deepEqual([always.arm, gated.arm, seed.arm], ['always-retrieve', 'gated-memory', 'seed-baseline']);
+		assert.equal(always.turns_retrieved, 70);
+		assert.equal(always.needless.rate, 1, 'always-retrieve puts evidence on every turn');
+		assert.ok(gated.retrievals_saved > 0);
+		assert.ok(gated.evidence_tokens < always.evidence_tokens);
+		assert.ok(gated.needless.rate < always.needless.rate);
+		assert.ok(gated.needed.recall > 0.5);
+	});
+});
