@@ -12,12 +12,12 @@ import { EXIT_OK, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { loadConfig } from './commands/gateCommand';
 import { alwaysRetrieveArm, CHARS_PER_TOKEN, gatedArm, predictorArm, type AbArm, type ArmContext, type ArmTurn } from './evalAbArms';
 import { baselinePredictors } from './evalGate';
-import { conversationCount, fixed3, formatTable, readLabelledTurns, type LabelledTurn } from './evalShared';
+import { conversationCount, fixed3, formatTable, JSON_OUT_OPTION, readLabelledTurns, writeJsonOut, type LabelledTurn } from './evalShared';
 import { ingestCorpus, openEvalStore, readCorpus } from './evalStore';
 import { cliEmbedder, positiveInt } from './storeCli';
 
 const USAGE = `usage: gmem eval ab FILE.jsonl [--corpus CORPUS.jsonl] [--k 4] [--baseline seed]
-                   [--embedder hashing|none] [--config FILE] [--db PATH|URL] [--json]
+                   [--embedder hashing|none] [--config FILE] [--db PATH|URL] [--json] [--json-out FILE]
 
 Replays labelled conversations through always-retrieve (top k every turn) and the gated pipeline
 (decideTurn → per-tier search with the policy's k and floors → evidence stage), on one fresh store
@@ -166,6 +166,7 @@ const OPTIONS = {
 	config: { type: 'string' },
 	db: { type: 'string' },
 	json: { type: 'boolean', default: false },
+	...JSON_OUT_OPTION,
 } as const;
 
 async function run(argv: string[], io: CliIo): Promise<number> {
@@ -198,6 +199,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 			bad_lines: bad,
 			arms: arms.map((a) => scoreAb(a.name, turns, outcomes.get(a.name)!)),
 		};
+		writeJsonOut(values['json-out'], e, io);
 		io.stdout(values.json ? JSON.stringify(e) + '\n' : formatAbTable(e));
 	} finally {
 		await es.dispose();

@@ -11,7 +11,7 @@ import { ANSWER_PATHS, TRIGGERS } from '../core/types';
 import { parseCommandArgs } from './args';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { loadConfig } from './commands/gateCommand';
-import { conversationCount, fixed3, formatTable, readLabelledTurns, type LabelledTurn, type Predictor, type TurnPrediction } from './evalShared';
+import { conversationCount, fixed3, formatTable, readLabelledTurns, writeJsonOut, JSON_OUT_OPTION, JSON_OUT_USAGE, type LabelledTurn, type Predictor, type TurnPrediction } from './evalShared';
 import { SEED_BASELINE } from './seedBaseline';
 
 const USAGE = `usage: gmem eval gate FILE.jsonl [--config FILE] [--baseline seed] [--json]
@@ -26,6 +26,7 @@ necessity, tool-fallback rate, abstention correctness. Rows: one message per lin
   --baseline seed  Add the seed's rules (src/cli/seedBaseline.ts) as a second column.
   --errors         Also list every turn where a decision differs from its label.
   --json           One JSON object instead of the tables (errors included).
+${JSON_OUT_USAGE}
 `;
 
 /** Correct / scored for one field. */
@@ -248,9 +249,10 @@ export const gateEval: CliCommand = {
 	summary: 'decision accuracy per field, confusion matrices, seed 001 metrics (retrieval necessity, tool fallback)',
 	usage: USAGE,
 	run: async (argv: string[], io: CliIo): Promise<number> => {
-		const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' }, errors: { type: 'boolean' }, config: { type: 'string' }, baseline: { type: 'string' } });
+		const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' }, errors: { type: 'boolean' }, config: { type: 'string' }, baseline: { type: 'string' }, ...JSON_OUT_OPTION });
 		if (positionals.length !== 1) throw new UsageError(`expected one FILE.jsonl\n\n${USAGE}`);
 		const e = await evaluateGateFile(positionals[0]!, loadConfig(values.config, io.cwd), baselinePredictors(values.baseline), io);
+		writeJsonOut(values['json-out'], e, io);
 		io.stdout(values.json ? JSON.stringify(e) + '\n' : formatGateReport(e, values.errors === true));
 		return EXIT_OK;
 	},

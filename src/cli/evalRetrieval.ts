@@ -16,14 +16,14 @@ import type { ChunkTier } from '../store/chunkRepo';
 import { parseCommandArgs } from './args';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { loadConfig } from './commands/gateCommand';
-import { fixed3, formatTable } from './evalShared';
+import { fixed3, formatTable, JSON_OUT_OPTION, writeJsonOut } from './evalShared';
 import { ingestCorpus, openEvalStore, readCorpus, type EvalStore } from './evalStore';
 import { readLines } from './jsonl';
 import { cliEmbedder, positiveInt } from './storeCli';
 
 const USAGE = `usage: gmem eval retrieval --corpus CORPUS.jsonl --queries QUERIES.jsonl [--text-field text]
                    [--k 10] [--limit N] [--tier workspace|research] [--embedder hashing|none]
-                   [--config FILE] [--db PATH|URL] [--json]
+                   [--config FILE] [--db PATH|URL] [--json] [--json-out FILE]
 
 Ingests the corpus into a fresh store (a temporary PGlite folder, removed afterwards; or --db with
 a fresh workspace id, deleted afterwards) and reports MRR@10, recall@1/5/10, nDCG@10 and latency
@@ -176,6 +176,7 @@ const OPTIONS = {
 	config: { type: 'string' },
 	db: { type: 'string' },
 	json: { type: 'boolean', default: false },
+	...JSON_OUT_OPTION,
 } as const;
 
 function inputPath(value: string | undefined, flag: string, io: CliIo): string {
@@ -217,6 +218,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 			k,
 			arms,
 		};
+		writeJsonOut(values['json-out'], e, io);
 		io.stdout(values.json ? JSON.stringify(e) + '\n' : formatRetrievalTable(e));
 	} finally {
 		await es.dispose();

@@ -7,7 +7,7 @@
  * Labels (any subset; see docs/evaluation.md "Labelling rubric"): should_retrieve, tiers, path,
  * trigger, depends_on_context, relevant (corpus ids that answer the turn, used by `ab`).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ANSWER_PATHS, TIERS, TRIGGERS, type AnswerPath, type HistoryTurn, type Tier, type Trigger } from '../core/types';
 import { UsageError, type CliIo } from './cliTypes';
@@ -140,3 +140,12 @@ export interface Predictor {
 	name: string;
 	predict(turn: LabelledTurn): TurnPrediction;
 }
+
+/** `--json-out FILE`: also writes the JSON object to FILE, so one run gives both the table and the data. */
+export function writeJsonOut(file: string | undefined, value: unknown, io: CliIo): void {
+	if (file) writeFileSync(resolve(io.cwd, file), JSON.stringify(value) + '\n');
+}
+
+/** The option definition and usage line for `--json-out`. */
+export const JSON_OUT_OPTION = { 'json-out': { type: 'string' } } as const;
+export const JSON_OUT_USAGE = '  --json-out FILE  Also write the JSON object to FILE (the table still goes to stdout).';
