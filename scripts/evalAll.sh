@@ -11,7 +11,8 @@ cd "$ROOT"
 SHARED=$(cd "${GMEM_SHARED:-../shared}" 2>/dev/null && pwd || true)
 OUT=${GMEM_EVAL_OUT:-${TMPDIR:-/tmp}/gmem-eval}
 mkdir -p "$OUT"
-npm run --silent build >/dev/null
+# Quiet build; on failure, build again loudly so the error shows.
+npm run --silent build >/dev/null 2>&1 || npm run build
 FIX=test/fixtures/eval
 
 # step NAME ARGS...: `gmem eval ARGS` → $OUT/NAME.txt (table), NAME.json, NAME.log

@@ -41,8 +41,9 @@ describe('gmem eval retrieval (PGlite temp folder)', function () {
 			assert.equal(a.metrics!.queries, 12);
 			assert.ok(a.latency_ms!.p95 >= a.latency_ms!.p50);
 		}
-		// Our queries name their files' words: plain full-text search must find most of them.
-		assert.ok(e.arms[0]!.metrics!.recall_at_10 >= 0.8, `fts recall@10 ${e.arms[0]!.metrics!.recall_at_10}`);
+		// Our queries name their files' words: full-text search must rank most answers high. A loose
+		// bound: this checks the harness, not the ranking (which the store's own tests tune).
+		assert.ok(e.arms[0]!.metrics!.mrr_at_10 >= 0.5, `fts MRR@10 ${e.arms[0]!.metrics!.mrr_at_10}`);
 		assert.match(e.arms[1]!.note ?? '', /NOT semantic/);
 		assert.match(e.arms[3]!.note ?? '', /passthrough/);
 	});
