@@ -12,7 +12,7 @@ import { EXIT_OK, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { loadConfig } from './commands/gateCommand';
 import { alwaysRetrieveArm, CHARS_PER_TOKEN, gatedArm, predictorArm, type AbArm, type ArmContext, type ArmTurn } from './evalAbArms';
 import { baselinePredictors } from './evalGate';
-import { conversationCount, fixed3, formatTable, JSON_OUT_OPTION, readLabelledTurns, writeJsonOut, type LabelledTurn } from './evalShared';
+import { conversationCount, fixed3, formatTable, JSON_OUT_OPTION, readLabelledTurns, emitEvaluation, type LabelledTurn } from './evalShared';
 import { ingestCorpus, openEvalStore, readCorpus } from './evalStore';
 import { cliEmbedder, positiveInt } from './storeCli';
 
@@ -199,8 +199,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 			bad_lines: bad,
 			arms: arms.map((a) => scoreAb(a.name, turns, outcomes.get(a.name)!)),
 		};
-		writeJsonOut(values['json-out'], e, io);
-		io.stdout(values.json ? JSON.stringify(e) + '\n' : formatAbTable(e));
+		emitEvaluation(e, formatAbTable, values, io);
 	} finally {
 		await es.dispose();
 	}

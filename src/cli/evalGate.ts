@@ -11,7 +11,7 @@ import { ANSWER_PATHS, TRIGGERS } from '../core/types';
 import { parseCommandArgs } from './args';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { loadConfig } from './commands/gateCommand';
-import { conversationCount, fixed3, formatTable, readLabelledTurns, writeJsonOut, JSON_OUT_OPTION, JSON_OUT_USAGE, type LabelledTurn, type Predictor, type TurnPrediction } from './evalShared';
+import { conversationCount, fixed3, formatTable, readLabelledTurns, emitEvaluation, JSON_OUT_OPTION, JSON_OUT_USAGE, type LabelledTurn, type Predictor, type TurnPrediction } from './evalShared';
 import { SEED_BASELINE } from './seedBaseline';
 
 const USAGE = `usage: gmem eval gate FILE.jsonl [--config FILE] [--baseline seed] [--json]
@@ -252,8 +252,7 @@ export const gateEval: CliCommand = {
 		const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' }, errors: { type: 'boolean' }, config: { type: 'string' }, baseline: { type: 'string' }, ...JSON_OUT_OPTION });
 		if (positionals.length !== 1) throw new UsageError(`expected one FILE.jsonl\n\n${USAGE}`);
 		const e = await evaluateGateFile(positionals[0]!, loadConfig(values.config, io.cwd), baselinePredictors(values.baseline), io);
-		writeJsonOut(values['json-out'], e, io);
-		io.stdout(values.json ? JSON.stringify(e) + '\n' : formatGateReport(e, values.errors === true));
+		emitEvaluation(e, (x) => formatGateReport(x, values.errors === true), values, io);
 		return EXIT_OK;
 	},
 };

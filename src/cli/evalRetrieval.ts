@@ -16,7 +16,7 @@ import type { ChunkTier } from '../store/chunkRepo';
 import { parseCommandArgs } from './args';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { loadConfig } from './commands/gateCommand';
-import { fixed3, formatTable, JSON_OUT_OPTION, writeJsonOut } from './evalShared';
+import { fixed3, formatTable, JSON_OUT_OPTION, emitEvaluation } from './evalShared';
 import { ingestCorpus, openEvalStore, readCorpus, type EvalStore } from './evalStore';
 import { readLines } from './jsonl';
 import { cliEmbedder, positiveInt } from './storeCli';
@@ -218,8 +218,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 			k,
 			arms,
 		};
-		writeJsonOut(values['json-out'], e, io);
-		io.stdout(values.json ? JSON.stringify(e) + '\n' : formatRetrievalTable(e));
+		emitEvaluation(e, formatRetrievalTable, values, io);
 	} finally {
 		await es.dispose();
 	}

@@ -141,9 +141,13 @@ export interface Predictor {
 	predict(turn: LabelledTurn): TurnPrediction;
 }
 
-/** `--json-out FILE`: also writes the JSON object to FILE, so one run gives both the table and the data. */
-export function writeJsonOut(file: string | undefined, value: unknown, io: CliIo): void {
-	if (file) writeFileSync(resolve(io.cwd, file), JSON.stringify(value) + '\n');
+/**
+ * Prints an evaluation: the table, or one JSON object with `--json`; `--json-out FILE` also writes
+ * the JSON object to FILE, so one run gives both the table and the data.
+ */
+export function emitEvaluation<T>(e: T, table: (e: T) => string, opts: { json?: boolean; 'json-out'?: string }, io: CliIo): void {
+	if (opts['json-out']) writeFileSync(resolve(io.cwd, opts['json-out']), JSON.stringify(e) + '\n');
+	io.stdout(opts.json ? JSON.stringify(e) + '\n' : table(e));
 }
 
 /** The option definition and usage line for `--json-out`. */
