@@ -57,18 +57,11 @@ export async function hybridSearch(db: Queryable, query: string, opts: SearchOpt
 	const terms = salientTerms(query, t.fts_max_query_terms);
 	const searched = ftsQueryText(terms);
 	const notes: string[] = [];
-	let fts: ArmRow[] = [];
-	let ftsQuery: FtsMode | null = null;
-	if (opts.arm !== 'vector') ({ rows: fts, mode: ftsQuery } = await runFts(db, scope, query, searched, terms.length, fetch, opts));
-	let vec: ArmRow[] = [];
-	if (opts.arm !== 'fts') {
-		if (!opts.embedder) notes.push('lexical-only: no embedder is available, so the vector arm did not run');
-		else {
-			if (!opts.embedder.semantic) notes.push(`vector arm uses ${opts.embedder.id}, a hashing TEST embedder: NOT semantic`);
-			const [qv] = await opts.embedder.embed([query]);
-			vec = await vectorArm(db, scope, qv, opts.embedder.id, opts.cosineFloor ?? -1, fetch);
-		}
-	}
+	// The arms are independent: on a server pool they run on two connections at once.
+	const [{ rows: fts, mode: ftsQuery }, vec] = await Promise.all([
+		opts.arm === 'vector' ? { rows: [] as ArmRow[], mode: null } : runFts(db, scope, query, searched, terms.length, fetch, opts),
+		opts.arm === 'fts' ? ([] as ArmRow[]) : runVector(db, scope, query, fetch, opts, notes),
+	]);
 	if (opts.arm === 'hybrid' && opts.embedder && fts.length === 0 && vec.length) notes.push('full-text arm found nothing: vector-only results');
 	const weights = opts.arm === 'hybrid' ? [t.rrf_weight_fts, t.rrf_weight_vector] : [1, 1];
 	const fused = reciprocalRankFusion(
@@ -84,11 +77,21 @@ export async function hybridSearch(db: Queryable, query: string, opts: SearchOpt
 	return { searched_query: searched, hits: hits.slice(0, opts.k), fts_query: ftsQuery, notes };
 }
 
+async function runVector(db: Queryable, scope: SearchScope, query: string, fetch: number, opts: SearchOptions, notes: string[]): Promise<ArmRow[]> {
+	if (!opts.embedder) {
+		notes.push('lexical-only: no embedder is available, so the vector arm did not run');
+		return [];
+	}
+	if (!opts.embedder.semantic) notes.push(`vector arm uses ${opts.embedder.id}, a hashing TEST embedder: NOT semantic`);
+	const [qv] = await opts.embedder.embed([query]);
+	return vectorArm(db, scope, qv, opts.embedder.id, opts.cosineFloor ?? -1, fetch);
+}
+
 // websearch (AND) for short queries, the OR of salient terms when that finds nothing or the query
 // is long; BM25 always scores the OR candidates (its IDF does the weighting an AND would).
 async function runFts(db: Queryable, scope: SearchScope, raw: string, searched: string, nTerms: number, fetch: number, opts: SearchOptions) {
 	if (!searched.trim()) return { rows: [] as ArmRow[], mode: null };
-	if ((opts.ftsRanking ?? DEFAULT_FTS_RANKING) === 'bm25') return { rows: await ftsArm(db, scope, searched, 'bm25', fetch), mode: 'bm25' as const };
+	if ((opts.ftsRanking ?? DEFAULT_FTS_RANKING) === 'bm25') return { rows: await ftsArm(db, scope, searched, 'bm25', fetch, opts.thresholds.bm25_common_term_df), mode: 'bm25' as const };
 	if (nTerms <= opts.thresholds.fts_long_query_terms) {
 		// Keep the user's own websearch syntax ("phrase", -word) when there is any.
 		const text = /["]|(^|\s)-\w/.test(raw) ? raw : searched;

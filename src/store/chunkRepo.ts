@@ -44,8 +44,15 @@ export interface DeleteScope {
 	path?: string;
 }
 
-// Adds (sign 1) or removes (sign -1) the selected chunks to/from the corpus totals.
+// Adds (sign 1) or removes (sign -1) the selected chunks to/from the corpus totals and the
+// document frequencies (terms whose df reaches 0 are dropped at the end of the transaction).
 const STATS_SQL = (sign: 1 | -1, where: string) => `
+WITH sel AS (SELECT c.workspace_id, c.tier, c.tsv FROM chunks c WHERE ${where}),
+terms AS (
+	INSERT INTO term_df AS t (tier, term, workspace_id, df)
+	SELECT tier, term, workspace_id, ${sign} * count(*) FROM sel, unnest(tsvector_to_array(tsv)) AS term GROUP BY tier, term, workspace_id
+	ON CONFLICT (tier, term, workspace_id) DO UPDATE SET df = t.df + EXCLUDED.df
+	RETURNING 1)
 INSERT INTO corpus_stats AS s (workspace_id, tier, n_chunks, total_len)
 SELECT c.workspace_id, c.tier, ${sign} * count(*), ${sign} * coalesce(sum(c.doc_len), 0) FROM chunks c WHERE ${where} GROUP BY c.workspace_id, c.tier
 ON CONFLICT (workspace_id, tier) DO UPDATE SET n_chunks = s.n_chunks + EXCLUDED.n_chunks, total_len = s.total_len + EXCLUDED.total_len`;
@@ -72,6 +79,7 @@ export async function upsertDocuments(db: Queryable, docs: readonly DocumentInpu
 	return db.transaction(async (tx) => {
 		let n = 0;
 		for (const group of groups.values()) n += await writeGroup(tx, [...group.values()]);
+		await tx.query('DELETE FROM term_df WHERE df <= 0');
 		return n;
 	});
 }
@@ -145,6 +153,7 @@ export async function deleteDocuments(db: Queryable, scope: DeleteScope): Promis
 	return db.transaction(async (tx) => {
 		const n = await deleteWhere(tx, where, params);
 		await tx.query(`DELETE FROM corpus_stats WHERE n_chunks <= 0`);
+		await tx.query('DELETE FROM term_df WHERE df <= 0');
 		return n;
 	});
 }

@@ -19,7 +19,9 @@ function ownerCommand(dir: string): string[] {
 	const override = process.env.GMEM_OWNER_ENTRY;
 	if (override) return [override, dir];
 	if (__filename.endsWith('.ts')) return ['--import', 'tsx', join(__dirname, 'ownerProcess.ts'), dir];
-	return [join(__dirname, 'storeOwner.js'), dir];
+	// Bundles live in dist/ (extension, CLI) or one level below it (dist/bench).
+	const bundled = [join(__dirname, 'storeOwner.js'), join(__dirname, '..', 'storeOwner.js')].find((p) => existsSync(p));
+	return [bundled ?? join(__dirname, 'storeOwner.js'), dir];
 }
 
 type Spawned = { child: ChildProcess; outcome: Promise<OwnerMessage | { type: 'exit'; code: number | null }> };
@@ -85,4 +87,20 @@ async function settleSpawn(msg: OwnerMessage | { type: 'exit'; code: number | nu
 
 function sleep(ms: number): Promise<void> {
 	return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * Asks the live owner of `dir` to shut down (SIGTERM: it stops serving, closes PGlite, releases
+ * the lock) and waits until the lock is gone. Returns false if it did not stop in time.
+ */
+export async function stopOwner(dir: string, timeoutMs = 20_000): Promise<boolean> {
+	const holder = readLock(dir);
+	if (!holder || !holderAlive(holder)) return true;
+	process.kill(holder.pid, 'SIGTERM');
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (!readLock(dir)) return true;
+		await sleep(100);
+	}
+	return false;
 }

@@ -2,6 +2,7 @@
  * The `pg` engine: a connection pool to a PostgreSQL server (`postgres://` URL) or to the store
  * owner's Unix socket (`{host: DIR, port: 5432}`, which PGlite serves with pglite-socket).
  */
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import pgvector from 'pgvector';
 import { StoreError, messageOf } from './errors';
@@ -30,10 +31,15 @@ export function pgQueryable(target: PgTarget): Queryable & { registerVectorType(
 	// An idle client's socket error must not crash the process; the next query reports it.
 	pool.on('error', (e) => void e);
 	const engine: EngineKind = socket ? 'pglite-socket' : 'postgres';
+	// On a server, parameterised statements are prepared once per connection (the search CTEs take
+	// longer to plan than to run). Not over PGlite's socket: every client shares its one session,
+	// so two processes preparing the same name would collide.
+	const named = (sql: string, params: readonly unknown[]) =>
+		!socket && params.length ? { name: `gm_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`, text: sql, values: params as unknown[] } : { text: sql, values: params as unknown[] };
 	return {
 		engine,
 		async query<T extends object = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-			const r = await pool.query<T>(sql, params as unknown[]);
+			const r = await pool.query<T>(named(sql, params));
 			return r.rows;
 		},
 		async transaction<T>(fn: (tx: TxQueryable) => Promise<T>): Promise<T> {
@@ -42,7 +48,7 @@ export function pgQueryable(target: PgTarget): Queryable & { registerVectorType(
 				await client.query('BEGIN');
 				const out = await fn({
 					async query<R extends object = Row>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
-						return (await client.query<R>(sql, params as unknown[])).rows;
+						return (await client.query<R>(named(sql, params))).rows;
 					},
 				});
 				await client.query('COMMIT');

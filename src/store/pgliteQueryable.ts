@@ -8,22 +8,23 @@ import { vector } from '@electric-sql/pglite-pgvector';
 import { StoreError, messageOf } from './errors';
 import type { Queryable, Row, TxQueryable } from './queryable';
 
+type Runner = Pick<PGlite, 'query' | 'exec'>;
+
+// Without parameters use the simple protocol (exec), which like `pg` accepts several statements
+// in one string (migrations); with parameters, one prepared statement.
+async function run<T extends object>(on: Runner, sql: string, params: readonly unknown[]): Promise<T[]> {
+	if (params.length) return (await on.query<T>(sql, params as unknown[])).rows;
+	const results = await on.exec(sql);
+	return (results.at(-1)?.rows ?? []) as T[];
+}
+
 /** Wraps an open PGlite instance as a Queryable. */
 export function pgliteQueryable(db: PGlite): Queryable {
 	return {
 		engine: 'pglite',
-		async query<T extends object = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-			const r = await db.query<T>(sql, params as unknown[]);
-			return r.rows;
-		},
+		query: <T extends object = Row>(sql: string, params: readonly unknown[] = []) => run<T>(db, sql, params),
 		async transaction<T>(fn: (tx: TxQueryable) => Promise<T>): Promise<T> {
-			return db.transaction(async (tx) =>
-				fn({
-					async query<R extends object = Row>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
-						return (await tx.query<R>(sql, params as unknown[])).rows;
-					},
-				}),
-			);
+			return db.transaction(async (tx) => fn({ query: <R extends object = Row>(sql: string, params: readonly unknown[] = []) => run<R>(tx, sql, params) }));
 		},
 		close: () => db.close(),
 	};

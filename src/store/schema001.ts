@@ -62,6 +62,15 @@ CREATE TABLE chunk_terms (
 	PRIMARY KEY (tier, term, workspace_id, chunk_id)
 );
 CREATE INDEX chunk_terms_chunk ON chunk_terms (chunk_id);
+-- Document frequency per term, kept with the postings so a query knows which of its terms are
+-- selective without counting postings.
+CREATE TABLE term_df (
+	tier text NOT NULL,
+	term text NOT NULL,
+	workspace_id text NOT NULL,
+	df int NOT NULL,
+	PRIMARY KEY (tier, term, workspace_id)
+);
 CREATE TABLE corpus_stats (
 	workspace_id text NOT NULL,
 	tier text NOT NULL,

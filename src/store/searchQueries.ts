@@ -40,11 +40,12 @@ export const BM25 = { k1: 1.2, b: 0.75 };
  * Full-text arm. 'websearch' = websearch_to_tsquery (AND of terms, phrases, -negation) ranked by
  * ts_rank_cd over the GIN index; 'or' = any salient lexeme, ts_rank_cd; 'bm25' = any lexeme, ranked
  * by BM25 from the postings kept at ingest (ts_rank_cd has no document-frequency weighting).
- * BM25 ignores websearch syntax (phrases, -negation): it ranks the query's lexemes.
+ * BM25 ignores websearch syntax (phrases, -negation): it ranks the query's lexemes. `commonDf`:
+ * terms in more than this fraction of chunks only score candidates, they do not add candidates.
  */
-export async function ftsArm(db: Queryable, scope: SearchScope, text: string, mode: FtsMode, limit: number): Promise<ArmRow[]> {
+export async function ftsArm(db: Queryable, scope: SearchScope, text: string, mode: FtsMode, limit: number, commonDf = 0.1): Promise<ArmRow[]> {
 	const params = [scope.tier, scope.workspaceIds, text, limit];
-	if (mode === 'bm25') return bm25Arm(db, params);
+	if (mode === 'bm25') return bm25Arm(db, params, commonDf);
 	const q = mode === 'websearch' ? `websearch_to_tsquery('english', $3)` : OR_QUERY;
 	return db.query<ArmRow>(
 		`SELECT ${COLS}, ts_rank_cd(c.tsv, q.q, 1)::float8 AS score
@@ -55,23 +56,37 @@ export async function ftsArm(db: Queryable, scope: SearchScope, text: string, mo
 	);
 }
 
-function bm25Arm(db: Queryable, params: unknown[]): Promise<ArmRow[]> {
+function bm25Arm(db: Queryable, params: unknown[], commonDf: number): Promise<ArmRow[]> {
 	const { k1, b } = BM25;
+	// Candidates come from the query's selective terms (df ≤ commonDf·N; at least the rarest term),
+	// then every query term scores them: a term in most chunks adds little and costs the most.
 	return db.query<ArmRow>(
 		`WITH ql AS MATERIALIZED (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', $3))),
 		st AS MATERIALIZED (
 			SELECT greatest(sum(n_chunks), 1)::float8 AS n, greatest(sum(total_len), 1)::float8 / greatest(sum(n_chunks), 1) AS avgdl
 			FROM corpus_stats c WHERE ${SCOPE}),
-		p AS MATERIALIZED (
-			SELECT t.term, t.chunk_id, t.tf::float8 AS tf, t.doc_len FROM chunk_terms t
-			WHERE t.tier = $1 AND t.term IN (SELECT lexeme FROM ql) AND ($2::text[] IS NULL OR t.workspace_id = ANY($2::text[]))),
-		idf AS MATERIALIZED (SELECT term, ln(1 + (st.n - count(*) + 0.5) / (count(*) + 0.5)) AS idf FROM p CROSS JOIN st GROUP BY term, st.n),
+		idf AS MATERIALIZED (
+			SELECT ql.lexeme AS term, d.df, ln(1 + (st.n - d.df + 0.5) / (d.df + 0.5)) AS idf
+			FROM ql CROSS JOIN st CROSS JOIN LATERAL (
+				SELECT coalesce(sum(t.df), 0)::float8 AS df FROM term_df t
+				WHERE t.tier = $1 AND t.term = ql.lexeme AND ($2::text[] IS NULL OR t.workspace_id = ANY($2::text[]))) d
+			WHERE d.df > 0),
+		sel AS MATERIALIZED (
+			SELECT term FROM idf ORDER BY df, term
+			LIMIT greatest(1, (SELECT count(*) FROM idf CROSS JOIN st WHERE idf.df <= $5 * st.n))),
+		cand AS MATERIALIZED (
+			SELECT DISTINCT t.workspace_id, t.chunk_id FROM chunk_terms t
+			WHERE t.tier = $1 AND t.term IN (SELECT term FROM sel) AND ($2::text[] IS NULL OR t.workspace_id = ANY($2::text[]))),
+		p AS (
+			-- one primary-key probe per (candidate, query term)
+			SELECT t.term, t.chunk_id, t.tf::float8 AS tf, t.doc_len FROM cand CROSS JOIN idf
+			JOIN chunk_terms t ON t.tier = $1 AND t.term = idf.term AND t.workspace_id = cand.workspace_id AND t.chunk_id = cand.chunk_id),
 		scored AS (
 			SELECT p.chunk_id, sum(idf.idf * (p.tf * ${k1 + 1}) / (p.tf + ${k1} * (1 - ${b} + ${b} * p.doc_len / st.avgdl))) AS score
 			FROM p JOIN idf USING (term) CROSS JOIN st
 			GROUP BY p.chunk_id ORDER BY score DESC, p.chunk_id LIMIT $4)
 		SELECT ${COLS}, s.score::float8 AS score FROM scored s JOIN chunks c ON c.id = s.chunk_id ORDER BY s.score DESC, c.id`,
-		params,
+		[...params, commonDf],
 	);
 }
 

@@ -23,12 +23,23 @@ export interface StoreStats {
 	recent_decisions: { turn_id: string; created_at: string; route: unknown; trigger: unknown; path: unknown }[];
 }
 
-function folderBytes(dir: string): number {
+// The owner may remove a file (WAL segment, socket) between readdir and stat: it counts as 0.
+function fileSize(p: string): number {
+	try {
+		return statSync(p).size;
+	} catch (e) {
+		if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+		throw e;
+	}
+}
+
+/** Bytes of all files under `dir` (the on-disk size of a PGlite store). */
+export function folderBytes(dir: string): number {
 	let total = 0;
 	for (const e of readdirSync(dir, { withFileTypes: true })) {
 		const p = join(dir, e.name);
 		if (e.isDirectory()) total += folderBytes(p);
-		else if (e.isFile()) total += statSync(p).size;
+		else if (e.isFile()) total += fileSize(p);
 	}
 	return total;
 }

@@ -26,6 +26,12 @@ export const RETRIEVAL_THRESHOLDS = {
 		integer: true,
 		rationale: 'At most this many salient terms go into the full-text query (identifiers first), bounding its cost on long queries.',
 	},
+	bm25_common_term_df: {
+		default: 0.1,
+		min: 0,
+		max: 1,
+		rationale: 'A query term found in more than this fraction of chunks only scores candidates found by the rarer terms (it still adds to their score); the rarest term always finds candidates. Bounds BM25 cost on common words.',
+	},
 	memory_merge_cosine: {
 		default: 0.92,
 		min: 0,
