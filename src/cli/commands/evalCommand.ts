@@ -1,6 +1,6 @@
 /**
  * `gmem eval SUBCOMMAND ...`: evaluation against labelled data. Each subcommand is one entry in
- * EVAL_SUBCOMMANDS (followup now; gate, retrieval and ab later).
+ * EVAL_SUBCOMMANDS: followup, gate, retrieval, ab (docs/evaluation.md).
  */
 import { followupEval } from '../evalFollowup';
 import { abEval } from '../evalAb';
@@ -21,7 +21,7 @@ function usage(): string {
 /** The `eval` command: dispatches to its subcommands. */
 export const evalCommand: CliCommand = {
 	name: 'eval',
-	summary: 'measure decisions against labelled data (eval followup FILE.jsonl)',
+	summary: 'measure decisions against labelled data (eval followup|gate|retrieval|ab)',
 	get usage() {
 		return usage();
 	},
