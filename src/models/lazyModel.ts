@@ -12,6 +12,9 @@ import type { ModelManifest } from './manifests';
 /** Finds (and, with consent, downloads) a model's folder. Implemented by the model manager. */
 export type ModelLocator = (signal?: AbortSignal) => Promise<Result<string, ModelError>>;
 
+/** A lazily loaded model's state, for display. */
+export type ModelState = { status: 'idle' | 'loading' | 'loaded' } | { status: 'failed'; error: ModelError; at: number };
+
 /** Settings for a lazily loaded model. */
 export interface LazyModelOptions {
 	/** onnxruntime intra-op threads; 1 by default (steadier under contention, measured). */
@@ -43,6 +46,7 @@ export function specFor(manifest: ModelManifest, dir: string): ModelSpec {
 export class LazyModel {
 	readonly slot: string;
 	private loading: Promise<Result<LoadedModelInfo, ModelError>> | undefined;
+	private loaded = false;
 	private failure: { error: ModelError; at: number } | undefined;
 	private readonly settings: SessionSettings;
 
@@ -62,6 +66,7 @@ export class LazyModel {
 		if (this.failure && now() - this.failure.at < (this.options.retryMs ?? 60_000)) return err(this.failure.error);
 		this.loading ??= this.load(signal);
 		const r = await this.loading;
+		this.loaded = r.ok;
 		if (!r.ok) {
 			this.loading = undefined;
 			// Cancellation says nothing about the model; everything else does.
@@ -70,9 +75,16 @@ export class LazyModel {
 		return r;
 	}
 
+	/** What the panel and `gmem inspect` show: loaded or not, and the last failure with its time. */
+	state(): ModelState {
+		if (this.failure) return { status: 'failed', error: this.failure.error, at: this.failure.at };
+		return { status: this.loaded ? 'loaded' : this.loading ? 'loading' : 'idle' };
+	}
+
 	/** Forgets the loaded session and any remembered failure (after a download or a settings change). */
 	reset(): void {
 		this.loading = undefined;
+		this.loaded = false;
 		this.failure = undefined;
 	}
 

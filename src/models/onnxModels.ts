@@ -9,7 +9,7 @@ import { err, ok, type Result } from '../core/result';
 import type { Embedder } from './embedder';
 import type { InferenceClient } from './inferenceClient';
 import type { LoadedModelInfo, ModelError } from './inferenceProtocol';
-import { LazyModel, type LazyModelOptions, type ModelLocator } from './lazyModel';
+import { LazyModel, type LazyModelOptions, type ModelLocator, type ModelState } from './lazyModel';
 import { embedderId, type ModelManifest } from './manifests';
 import type { Reranker, RerankResult } from './reranker';
 import { sigmoid } from './tensorMath';
@@ -55,6 +55,11 @@ export class OnnxEmbedder implements Embedder {
 		this.model.reset();
 	}
 
+	/** Loaded, loading, idle, or failed with the reason (for the panel and `gmem inspect`). */
+	state(): ModelState {
+		return this.model.state();
+	}
+
 	/** Embeds texts; failures as a Result value. */
 	async tryEmbed(texts: readonly string[], signal?: AbortSignal): Promise<Result<Float32Array[], ModelError>> {
 		if (texts.length === 0) return ok([]);
@@ -94,6 +99,11 @@ export class OnnxReranker implements Reranker {
 	/** Forgets a failed or loaded state so the next call locates and loads again. */
 	reset(): void {
 		this.model.reset();
+	}
+
+	/** Loaded, loading, idle, or failed with the reason (for the panel and `gmem inspect`). */
+	state(): ModelState {
+		return this.model.state();
 	}
 
 	/** Scores every passage against the query; any failure yields passthrough with the reason. */

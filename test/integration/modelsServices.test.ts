@@ -56,10 +56,16 @@ describe('models: wired services (worker-side validation, failure memory, crash 
 		assert.equal((await services.reranker.rerank('q', ['a'])).status, 'passthrough');
 		assert.equal((await services.reranker.rerank('q', ['a'])).status, 'passthrough');
 		assert.equal(asks, 1);
+		assert.ok(services.reranker instanceof OnnxReranker);
+		const st = services.reranker.state();
+		assert.equal(st.status, 'failed');
+		assert.equal(st.status === 'failed' && st.error.code, 'refused');
 		answer = true;
 		assert.ok(services.reranker instanceof OnnxReranker);
 		services.reranker.reset();
+		assert.equal(services.reranker.state().status, 'idle');
 		assert.equal((await services.reranker.rerank('q', ['a'])).status, 'model');
+		assert.equal(services.reranker.state().status, 'loaded');
 		assert.equal(asks, 2);
 	});
 
