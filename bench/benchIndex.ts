@@ -1,0 +1,119 @@
+/**
+ * `npm run bench:index` — workspace indexing on a real code base installed from a package
+ * registry (default: Debian's python3-django, /usr/lib/python3/dist-packages/django; fallback:
+ * node_modules/typescript/lib). The source is copied into a temp folder and indexed into a fresh
+ * PGlite store (its owner is a child process, as in the product). Reports files/s, chunks/s,
+ * peak RSS (this process and the store owner), the event-loop delay of the indexing thread, a
+ * no-change re-index, and the time to re-index after editing one file.
+ *
+ * Usage: node dist/bench/benchIndex.js [--src DIR] [--embedder hashing|none|standin] [--json]
+ * `standin` = the real MiniLM-L6 architecture with random weights (as in bench:models): embedding
+ * speed is real, quality is not measured here.
+ */
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { DEFAULT_THRESHOLDS } from '../src/core/thresholds';
+import { Indexer } from '../src/indexing/indexer';
+import type { Embedder } from '../src/models/embedder';
+import { HashingEmbedder } from '../src/models/hashingEmbedder';
+import { codeTokens } from '../src/retrieval/codeTokens';
+import { readLock } from '../src/store/lockFile';
+import { openStore } from '../src/store/openStore';
+import { standInEmbedder } from './standInEmbedder';
+
+const arg = (name: string, def: string) => {
+	const i = process.argv.indexOf(`--${name}`);
+	return i >= 0 ? process.argv[i + 1] : def;
+};
+
+function defaultSource(): string {
+	const django = '/usr/lib/python3/dist-packages/django';
+	if (existsSync(django)) return django;
+	return join(__dirname, '..', '..', 'node_modules', 'typescript', 'lib');
+}
+
+// Peak resident set of a process from /proc (Linux); null elsewhere.
+function peakRssMB(pid: number): number | null {
+	try {
+		const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+		return m ? Math.round(Number(m[1]) / 1024) : null;
+	} catch (e) {
+		void e; // not Linux, or the process is gone: report "unknown"
+		return null;
+	}
+}
+
+async function timed<T>(f: () => Promise<T>): Promise<{ ms: number; value: T }> {
+	const t = performance.now();
+	const value = await f();
+	return { ms: Math.round(performance.now() - t), value };
+}
+
+async function makeEmbedder(kind: string): Promise<{ embedder: Embedder | null; dispose: () => Promise<void> }> {
+	if (kind === 'none') return { embedder: null, dispose: async () => undefined };
+	if (kind === 'standin') return standInEmbedder();
+	return { embedder: new HashingEmbedder(384, codeTokens), dispose: async () => undefined };
+}
+
+async function main(): Promise<void> {
+	// The store owner's bundle sits beside dist/cli.js, one folder up from this one.
+	process.env.GMEM_OWNER_ENTRY ??= join(__dirname, '..', 'storeOwner.js');
+	const src = arg('src', defaultSource());
+	const work = mkdtempSync(join(tmpdir(), 'gmem-bench-index-'));
+	const root = join(work, 'ws');
+	cpSync(src, join(root, basename(src)), { recursive: true });
+	const opened = await openStore({ kind: 'folder', dir: join(work, 'db') });
+	if (!opened.ok) throw new Error(opened.error.message);
+	const store = opened.value;
+	const { embedder, dispose } = await makeEmbedder(arg('embedder', 'hashing'));
+	const indexer = new Indexer({ db: store.db, embedder, thresholds: DEFAULT_THRESHOLDS });
+	const loop = monitorEventLoopDelay({ resolution: 10 });
+	loop.enable();
+	const full = await timed(async () => (await indexer.indexFolders([root]))[0]);
+	loop.disable();
+	const again = await timed(async () => (await indexer.indexFolders([root]))[0]);
+	const edited = pickFileToEdit(root);
+	appendFileSync(edited, '\n\ndef bench_added_function(values):\n    """Added by bench:index to measure a one-file re-index."""\n    return sorted(values)\n');
+	const oneFile = await timed(() => indexer.reindexFile(edited));
+	const ownerPid = readLock(join(work, 'db'))?.pid ?? -1;
+	const r = full.value;
+	const report = {
+		source: src,
+		load_average: loadavg().map((x) => Math.round(x * 10) / 10),
+		embedder: embedder?.id ?? 'none (lexical-only)',
+		files_indexed: r.files_indexed,
+		chunks: r.chunks,
+		skipped: r.skipped,
+		full_ms: full.ms,
+		files_per_s: Math.round((r.files_indexed / full.ms) * 1000),
+		chunks_per_s: Math.round((r.chunks / full.ms) * 1000),
+		unchanged_reindex_ms: again.ms,
+		unchanged_reindex_embedded: again.value.embedded,
+		one_file_reindex_ms: oneFile.ms,
+		one_file_outcome: oneFile.value,
+		event_loop_delay_ms: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
+		peak_rss_mb: { indexer: Math.round(process.resourceUsage().maxRSS / 1024), store_owner: peakRssMB(ownerPid) },
+	};
+	await dispose();
+	await store.close();
+	rmSync(work, { recursive: true, force: true });
+	if (process.argv.includes('--json')) process.stdout.write(JSON.stringify(report) + '\n');
+	else process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+}
+
+const ms = (ns: number) => Math.round(ns / 1e5) / 10;
+
+// A large, central file: the edit case the watcher sees most (django's query.py, or TypeScript's lib.es5.d.ts).
+function pickFileToEdit(root: string): string {
+	const candidates = ['django/db/models/query.py', 'db/models/query.py', 'models/query.py', 'lib/lib.es5.d.ts'].map((p) => join(root, p));
+	const found = candidates.find((p) => existsSync(p));
+	if (!found) throw new Error('no file to edit found; pass --src with a django (or django/db) or typescript/lib folder');
+	return found;
+}
+
+main().catch((e: unknown) => {
+	process.stderr.write(`bench:index: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+	process.exitCode = 1;
+});
