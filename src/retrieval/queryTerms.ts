@@ -37,3 +37,37 @@ export function salientTerms(query: string, max: number): string[] {
 export function ftsQueryText(terms: readonly string[]): string {
 	return terms.map((t) => (isCompound(t) ? `${t} ${splitIdentifier(t).join(' ')}` : t)).join(' ');
 }
+
+/** The query actually searched for a turn, and the terms borrowed from earlier turns. */
+export interface FormulatedQuery {
+	query: string;
+	borrowed: string[];
+}
+
+// Terms worth carrying over from earlier turns: identifiers, paths and file names, error names.
+function carriesOver(term: string): boolean {
+	return isCompound(term) || /(?:Error|Exception|Warning)$/.test(term) || /^[A-Z][a-z]+[A-Z]/.test(term);
+}
+
+/**
+ * Builds the search query from the turn rather than copying it: chatter is stripped, identifiers
+ * stay intact, and for a follow-up ("why does it fail?") the identifiers, file and error names of
+ * the most recent earlier turns are added (newest first, at most `maxBorrowed`).
+ */
+export function formulateQuery(utterance: string, earlierTurns: readonly string[], isFollowup: boolean, maxTerms: number, maxBorrowed = 8): FormulatedQuery {
+	const own = salientTerms(utterance, maxTerms);
+	const borrowed: string[] = [];
+	if (isFollowup) {
+		const seen = new Set(own.map((t) => t.toLowerCase()));
+		for (const turn of [...earlierTurns].reverse()) {
+			for (const t of salientTerms(turn, maxTerms)) {
+				if (borrowed.length >= maxBorrowed) break;
+				if (carriesOver(t) && !seen.has(t.toLowerCase())) {
+					seen.add(t.toLowerCase());
+					borrowed.push(t);
+				}
+			}
+		}
+	}
+	return { query: [...own, ...borrowed].join(' '), borrowed };
+}

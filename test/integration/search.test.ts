@@ -10,7 +10,7 @@ import { codeTokens, searchTextFor, splitIdentifier } from '../../src/retrieval/
 import { reciprocalRankFusion } from '../../src/retrieval/fusion';
 import { hybridSearch, type SearchOptions } from '../../src/retrieval/hybridSearch';
 import { ingestDocuments } from '../../src/retrieval/ingest';
-import { salientTerms } from '../../src/retrieval/queryTerms';
+import { formulateQuery, salientTerms } from '../../src/retrieval/queryTerms';
 import type { Store } from '../../src/store/openStore';
 import { mustOpen, testEngines } from '../fixtures/store_engines';
 
@@ -104,6 +104,14 @@ describe('search building blocks', () => {
 
 	it('keeps identifiers first among salient terms and drops chatter', () => {
 		assert.deepEqual(salientTerms('can you please explain why parseConfig fails on config.toml', 10), ['parseConfig', 'config.toml', 'fails']);
+	});
+
+	it('formulates a follow-up query with the identifiers of the turns it depends on', () => {
+		const history = ['Why does parseConfig throw a KeyError on settings.toml?', 'Because the [server] table is missing.'];
+		const f = formulateQuery('and how do I fix it?', history, true, 32);
+		assert.deepEqual(f.borrowed, ['parseConfig', 'KeyError', 'settings.toml']);
+		assert.equal(f.query, 'fix parseConfig KeyError settings.toml');
+		assert.deepEqual(formulateQuery('and how do I fix it?', history, false, 32).borrowed, []);
 	});
 
 	it('fuses by weighted reciprocal rank and keeps each arm', () => {
