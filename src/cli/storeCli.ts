@@ -3,6 +3,7 @@
  * `--db` / `$GMEM_DB` (exit 2 when it cannot be opened), choosing the embedder, and workspaces.
  */
 import { HashingEmbedder } from '../models/hashingEmbedder';
+import { createModelServices } from '../models/modelServices';
 import type { Embedder } from '../models/embedder';
 import { codeTokens } from '../retrieval/codeTokens';
 import { resolveStoreLocation, workspaceId } from '../store/location';
@@ -34,11 +35,18 @@ export async function withStore<T>(db: string | undefined, io: CliIo, fn: (store
 	}
 }
 
-export const EMBEDDER_CHOICES = ['hashing', 'none'] as const;
+export const EMBEDDER_CHOICES = ['minilm', 'hashing', 'none'] as const;
+
+/** The embedder a command uses, and how to release it (the model worker). */
+export interface CliEmbedder {
+	embedder: Embedder | null;
+	dispose(): Promise<void>;
+}
 
 /**
- * The embedder for `--embedder` (default `$GMEM_EMBEDDER`, else hashing). The hashing embedder is
- * a TEST embedder — not semantic — and every run says so on stderr; `none` = lexical-only.
+ * The embedder for `--embedder` (default `$GMEM_EMBEDDER`, else hashing), synchronously: `hashing`
+ * is a TEST embedder — not semantic — and every run says so on stderr; `none` = lexical-only.
+ * `minilm` needs the model worker: use openCliEmbedder.
  */
 export function cliEmbedder(choice: string | undefined, io: CliIo): Embedder | null {
 	const name = choice ?? io.env.GMEM_EMBEDDER ?? 'hashing';
@@ -47,7 +55,23 @@ export function cliEmbedder(choice: string | undefined, io: CliIo): Embedder | n
 		io.stderr('gmem: embedder test/hashing-384 is a hashing TEST embedder, NOT semantic (use --embedder none for lexical-only)\n');
 		return new HashingEmbedder(384, codeTokens);
 	}
-	throw new UsageError(`--embedder must be one of ${EMBEDDER_CHOICES.join(', ')} (got "${name}")`);
+	throw new UsageError(`--embedder must be one of ${EMBEDDER_CHOICES.join(', ')} (got "${name}")${name === 'minilm' ? '; minilm is not available in this command' : ''}`);
+}
+
+/**
+ * Like cliEmbedder, plus `minilm`: the ONNX all-MiniLM-L6-v2 from the model cache or
+ * `$GMEM_MODEL_DIR` (never downloaded here). When it cannot load, the command runs lexical-only
+ * and says why. Call `dispose` when done (it stops the model worker).
+ */
+export async function openCliEmbedder(choice: string | undefined, io: CliIo): Promise<CliEmbedder> {
+	const name = choice ?? io.env.GMEM_EMBEDDER ?? 'hashing';
+	if (name !== 'minilm') return { embedder: cliEmbedder(name, io), dispose: async () => undefined };
+	const services = createModelServices({ reranker: null, allowDownload: false, ...(io.env.GMEM_MODEL_DIR ? { localModelDir: io.env.GMEM_MODEL_DIR } : {}) });
+	const loaded = services.embedder ? await services.embedder.load() : null;
+	if (services.embedder && loaded?.ok) return { embedder: services.embedder, dispose: () => services.dispose() };
+	await services.dispose();
+	io.stderr(`gmem: the MiniLM embedder is not available (${loaded && !loaded.ok ? loaded.error.message : 'not configured'}): lexical-only\n`);
+	return { embedder: null, dispose: async () => undefined };
 }
 
 /** The workspace id for `--workspace DIR`, else the current directory. */

@@ -9,10 +9,10 @@ import { ingestDocuments, type IngestDoc } from '../../retrieval/ingest';
 import { parseCommandArgs } from '../args';
 import { EXIT_OK, EXIT_USAGE, UsageError, type CliCommand, type CliIo } from '../cliTypes';
 import { readLines } from '../jsonl';
-import { cliEmbedder, STORE_OPTIONS, withStore, workspaceOf } from '../storeCli';
+import { openCliEmbedder, STORE_OPTIONS, withStore, workspaceOf } from '../storeCli';
 
 const USAGE = `usage: gmem ingest FILE.jsonl [--tier workspace|research] [--text-field text] [--workspace DIR]
-                   [--embedder hashing|none] [--db PATH|URL] [--json]
+                   [--embedder minilm|hashing|none] [--db PATH|URL] [--json]
 
 Loads documents into the store. Rows: {"id", "text" (or the field named), "path"?, "metadata"?}.
 Re-ingesting an id replaces it. FILE "-" reads standard input.
@@ -59,13 +59,13 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 			io.stderr(`gmem ingest: line ${line}: ${parsed}\n`);
 		} else docs.push(parsed);
 	}
-	const embedder = cliEmbedder(values.embedder, io);
+	const { embedder, dispose } = await openCliEmbedder(values.embedder, io);
 	const started = performance.now();
 	const stats = await withStore(values.db, io, (store) =>
 		ingestDocuments(store.db, docs, { workspaceId: workspaceOf(values.workspace, io), tier }, embedder, (done) =>
 			io.stderr(`\rgmem ingest: ${done}/${docs.length} documents`),
 		),
-	);
+	).finally(dispose);
 	if (docs.length) io.stderr('\n');
 	const ms = Math.round(performance.now() - started);
 	if (values.json) io.stdout(JSON.stringify({ documents: stats.documents, chunks: stats.chunks, ms }) + '\n');

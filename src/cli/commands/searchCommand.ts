@@ -13,11 +13,11 @@ import { parseCommandArgs } from '../args';
 import { EXIT_OK, EXIT_USAGE, UsageError, type CliCommand, type CliIo } from '../cliTypes';
 import { readLines } from '../jsonl';
 import { loadConfig } from './gateCommand';
-import { cliEmbedder, positiveInt, STORE_OPTIONS, withStore, workspaceOf } from '../storeCli';
+import { openCliEmbedder, positiveInt, STORE_OPTIONS, withStore, workspaceOf } from '../storeCli';
 
 const USAGE = `usage: gmem search QUERY | --queries FILE.jsonl [--k 10] [--tier workspace|research]
                    [--arm hybrid|fts|vector] [--files] [--no-rerank] [--workspace DIR]
-                   [--embedder hashing|none] [--fts-ranking bm25|ts_rank_cd] [--floor X]
+                   [--embedder minilm|hashing|none] [--fts-ranking bm25|ts_rank_cd] [--floor X]
                    [--config FILE] [--db PATH|URL] [--json]
 
 Searches the store: full-text (BM25 over a GIN index) + vector (pgvector HNSW cosine), fused by RRF.
@@ -83,7 +83,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	const ranking = values['fts-ranking'];
 	if (ranking !== undefined && ranking !== 'bm25' && ranking !== 'ts_rank_cd') throw new UsageError('--fts-ranking must be bm25 or ts_rank_cd');
 	const thresholds = loadConfig(values.config, io.cwd);
-	const embedder = arm === 'fts' ? null : cliEmbedder(values.embedder, io);
+	tierFloor(tier, null, thresholds, values.floor); // a bad --floor is a usage error before any model starts
+	const { embedder, dispose } = arm === 'fts' ? { embedder: null, dispose: async () => undefined } : await openCliEmbedder(values.embedder, io);
 	const opts: SearchOptions = {
 		tier,
 		workspaceIds: values.workspace ? [workspaceOf(values.workspace, io)] : null,
@@ -111,7 +112,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 			}
 			await searchOne(store.db, row.id, row.query, opts, io, true);
 		}
-	});
+	}).finally(dispose);
 	return bad ? EXIT_USAGE : EXIT_OK;
 }
 
