@@ -106,19 +106,22 @@ interface ArmRun {
 
 /** One query through one arm: document ids best first. */
 async function searchArm(arm: EvalArm, query: string, r: ArmRun): Promise<string[]> {
-	const mode: ArmMode = arm === 'hybrid+rerank' ? 'hybrid' : arm;
-	// The rerank arm re-scores a wide pool (seed 000: 3×k) and keeps the best k.
-	const k = arm === 'hybrid+rerank' ? r.k * r.t.arm_fetch_multiplier : r.k;
+	const rerank = arm === 'hybrid+rerank';
+	const mode: ArmMode = rerank ? 'hybrid' : arm;
+	// The rerank arm re-scores the whole fused pool and keeps the best k. Asking for m×k results
+	// with a fetch multiplier of 1 fetches exactly the hybrid arm's m×k per arm, so the pool is the
+	// hybrid arm's own fused list (not a deeper fusion) and a passthrough reproduces its order.
+	const m = r.t.arm_fetch_multiplier;
 	const out = await hybridSearch(r.es.store.db, query, {
 		tier: r.tier,
 		workspaceIds: [r.es.workspaceId],
-		k,
+		k: rerank ? r.k * m : r.k,
 		arm: mode,
 		embedder: mode === 'fts' ? null : r.embedder,
 		cosineFloor: null, // ranking quality is measured unfloored; floors are the evidence stage's job
-		thresholds: r.t,
+		thresholds: rerank ? { ...r.t, arm_fetch_multiplier: 1 } : r.t,
 	});
-	if (arm !== 'hybrid+rerank') return documentRanking(out.hits);
+	if (!rerank) return documentRanking(out.hits);
 	const candidates = out.hits.map((hit) => ({ hit, tier: r.tier, text: hit.content }));
 	const reranked = await rerankCandidates(null, query, candidates, r.t.rerank_max_candidates);
 	return documentRanking(reranked.candidates.map((c) => c.hit)).slice(0, r.k);

@@ -46,6 +46,7 @@ describe('gmem eval retrieval (PGlite temp folder)', function () {
 		assert.ok(e.arms[0]!.metrics!.mrr_at_10 >= 0.5, `fts MRR@10 ${e.arms[0]!.metrics!.mrr_at_10}`);
 		assert.match(e.arms[1]!.note ?? '', /NOT semantic/);
 		assert.match(e.arms[3]!.note ?? '', /passthrough/);
+		assert.deepEqual(e.arms[3]!.metrics, e.arms[2]!.metrics, 'a passthrough rerank keeps the hybrid order');
 	});
 
 	it('reports vector and hybrid as not measured in lexical-only mode; --limit caps the queries', async () => {
