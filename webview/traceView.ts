@@ -66,6 +66,13 @@ function stepLine(step: TraceStep): { name: string; detail: string; effect: stri
 	}
 }
 
+/** A gate's inputs as a hover title ("words: 3, cues: [\"it\"]"), so the rule's evidence is one hover away. */
+export function stepInputsTitle(step: TraceStep): Record<string, string> {
+	if (step.kind !== 'gate') return {};
+	const parts = Object.entries(step.inputs).map(([k, v]) => `${k}: ${formatValue(v, 80)}`);
+	return parts.length ? { title: `${step.gate} inputs — ${parts.join(', ')}` } : {};
+}
+
 function timeline(steps: TraceStep[]): HTMLElement {
 	const list = el('ol', { className: 'timeline', attrs: { 'aria-label': 'Decision steps in order' } });
 	for (const step of steps) {
@@ -73,7 +80,7 @@ function timeline(steps: TraceStep[]): HTMLElement {
 		list.append(
 			el(
 				'li',
-				{ className: `step step-${step.kind}${line.fired ? ' fired' : ''}` },
+				{ className: `step step-${step.kind}${line.fired ? ' fired' : ''}`, attrs: stepInputsTitle(step) },
 				el('span', { className: 'step-mark', attrs: { 'aria-hidden': 'true' } }, line.fired ? '●' : '○'),
 				el('span', { className: 'step-name' }, line.name),
 				el('span', { className: 'step-state' }, line.fired ? 'fired' : 'passed'),

@@ -3,8 +3,8 @@
 // ("HTML in a reply renders as text").
 import * as assert from 'node:assert/strict';
 import { ALLOWED_TAGS, markdownToHtml, SANITIZE_CONFIG } from '../../webview/markdown';
-import { formatMicros, formatValue, lookupPlan, traceHeadline } from '../../webview/traceView';
-import { sampleTrace } from './protocol.test';
+import { formatMicros, formatValue, lookupPlan, stepInputsTitle, traceHeadline } from '../../webview/traceView';
+import { everyStepKind, sampleTrace } from './protocol.test';
 
 describe('webview Markdown rendering', () => {
 	it('escapes raw HTML instead of passing it through', () => {
@@ -47,6 +47,12 @@ describe('webview trace formatting', () => {
 		assert.equal(traceHeadline(trace), 'question · rag · search workspace + research · 42 µs');
 		assert.equal(lookupPlan(trace.decision), 'workspace k=4 floor 0.45 · research k=4 floor 0.65');
 		assert.equal(lookupPlan({ ...trace.decision, retrieve: false, tiers: [] }), 'none — answered from the conversation');
+	});
+
+	it("shows a gate's inputs as its hover title", () => {
+		const [gate, hook] = everyStepKind();
+		assert.deepEqual(stepInputsTitle(gate), { title: 'followup inputs — words: 3, cues: ["it"]' });
+		assert.deepEqual(stepInputsTitle(hook), {});
 	});
 
 	it('formats values and durations compactly', () => {
