@@ -111,6 +111,9 @@ describe('models: model manager against a local hub', function () {
 		assert.match(!r.ok ? r.error.message : '', /SHA-256 [0-9a-f]{64} differs from the expected abab/);
 		assert.equal(existsSync(join(m.cacheFolder(pinned) + '.partial', 'onnx/model_quantized.onnx.part')), false);
 		assert.deepEqual(m.status(pinned), { where: 'absent' });
+		// A known size that differs is refused the same way.
+		const sized: ModelManifest = { ...manifest, files: { ...manifest.files, onnx: { ...manifest.files.onnx, size: onnxBytes.length + 1 } } };
+		assert.match(await m.locate(sized).then((x) => (!x.ok ? x.error.message : '')), new RegExp(`size ${onnxBytes.length} differs from the expected ${onnxBytes.length + 1}`));
 		// The correct hash is accepted.
 		const good: ModelManifest = { ...manifest, files: { ...manifest.files, onnx: { ...manifest.files.onnx, sha256: sha(onnxBytes) } } };
 		assert.ok((await m.locate(good)).ok);
