@@ -55,34 +55,32 @@ export async function connectToOwner(dir: string, timeoutMs = DEFAULT_TIMEOUT_MS
 	let lastError = 'no owner answered';
 	while (Date.now() < deadline) {
 		const holder = readLock(dir);
-		if (holder && holderAlive(holder) && existsSync(join(dir, '.s.PGSQL.5432'))) {
+		const live = holder !== null && holderAlive(holder);
+		if (live && existsSync(join(dir, '.s.PGSQL.5432'))) {
 			try {
 				return await connectPg({ socketDir: dir });
 			} catch (e) {
 				lastError = messageOf(e); // the owner may still be starting: retry until the deadline
 			}
-		} else if (!spawned) {
+		} else if (!live && !spawned) {
 			spawned = spawnOwner(dir);
-			const first = await Promise.race([spawned.outcome, sleep(200).then(() => null)]);
-			if (first) spawned = await settleSpawn(first, spawned);
-			continue;
-		} else {
-			const done = await Promise.race([spawned.outcome, sleep(0).then(() => null)]);
-			if (done) spawned = await settleSpawn(done, spawned);
 		}
-		await sleep(100);
+		// A live holder without a socket is an owner still opening PGlite: wait, never spawn another.
+		const done = spawned ? await Promise.race([spawned.outcome, sleep(100).then(() => null)]) : await sleep(100).then(() => null);
+		if (done && spawned) {
+			settleSpawn(done, spawned);
+			spawned = null;
+		}
 	}
 	throw new StoreError('locked', `the store ${dir} is in use and its owner did not answer within ${timeoutMs} ms (${lastError})`);
 }
 
-// 'ready' and 'locked' (someone else won the race) both mean: go connect. Anything else is fatal.
-async function settleSpawn(msg: OwnerMessage | { type: 'exit'; code: number | null }, spawned: Spawned): Promise<Spawned | null> {
-	if (msg.type === 'ready') return spawned;
+// 'ready', and 'locked' (another process won the race), both mean: go connect. Anything else is fatal.
+function settleSpawn(msg: OwnerMessage | { type: 'exit'; code: number | null }, spawned: Spawned): void {
 	if (msg.type === 'error' && msg.code !== 'locked') throw new StoreError(msg.code, msg.message);
 	if (msg.type === 'exit' && msg.code !== 0) {
 		throw new StoreError('owner-failed', `the store owner exited with code ${msg.code}; see ${join(spawned.child.spawnargs.at(-1) ?? '', 'owner.log')}`);
 	}
-	return null;
 }
 
 function sleep(ms: number): Promise<void> {
