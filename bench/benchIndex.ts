@@ -6,7 +6,8 @@
  * peak RSS (this process and the store owner), the event-loop delay of the indexing thread, a
  * no-change re-index, and the time to re-index after editing one file.
  *
- * Usage: node dist/bench/benchIndex.js [--src DIR] [--embedder hashing|none|standin] [--json]
+ * Usage: node dist/bench/benchIndex.js [--src DIR] [--embedder hashing|none|standin] [--db postgres://…] [--json]
+ * (`--db URL` indexes into a PostgreSQL server instead of a fresh PGlite folder; its rows are deleted afterwards.)
  * `standin` = the real MiniLM-L6 architecture with random weights (as in bench:models): embedding
  * speed is real, quality is not measured here.
  */
@@ -20,6 +21,8 @@ import type { Embedder } from '../src/models/embedder';
 import { HashingEmbedder } from '../src/models/hashingEmbedder';
 import { codeTokens } from '../src/retrieval/codeTokens';
 import { readLock } from '../src/store/lockFile';
+import { deleteDocuments } from '../src/store/chunkRepo';
+import { workspaceId } from '../src/store/location';
 import { openStore } from '../src/store/openStore';
 import { standInEmbedder } from './standInEmbedder';
 
@@ -64,7 +67,8 @@ async function main(): Promise<void> {
 	const work = mkdtempSync(join(tmpdir(), 'gmem-bench-index-'));
 	const root = join(work, 'ws');
 	cpSync(src, join(root, basename(src)), { recursive: true });
-	const opened = await openStore({ kind: 'folder', dir: join(work, 'db') });
+	const url = arg('db', '');
+	const opened = await openStore(url ? { kind: 'url', url } : { kind: 'folder', dir: join(work, 'db') });
 	if (!opened.ok) throw new Error(opened.error.message);
 	const store = opened.value;
 	const { embedder, dispose } = await makeEmbedder(arg('embedder', 'hashing'));
@@ -94,9 +98,11 @@ async function main(): Promise<void> {
 		one_file_reindex_ms: oneFile.ms,
 		one_file_outcome: oneFile.value,
 		event_loop_delay_ms: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
-		peak_rss_mb: { indexer: Math.round(process.resourceUsage().maxRSS / 1024), store_owner: peakRssMB(ownerPid) },
+		engine: store.engine,
+		peak_rss_mb: { indexer: Math.round(process.resourceUsage().maxRSS / 1024), store_owner: url ? null : peakRssMB(ownerPid) },
 	};
 	await dispose();
+	if (url) await deleteDocuments(store.db, { workspaceId: workspaceId(root) });
 	await store.close();
 	rmSync(work, { recursive: true, force: true });
 	if (process.argv.includes('--json')) process.stdout.write(JSON.stringify(report) + '\n');

@@ -10,7 +10,7 @@
  * prints), and `agg` = the sum of a file's top chunk scores with decaying weights (1, 1/2, 1/4), so
  * a file matched by several chunks outranks one matched by a single lucky chunk.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../src/core/thresholds';
@@ -69,6 +69,8 @@ async function main(): Promise<void> {
 			'py-only': { type: 'boolean', default: false },
 			work: { type: 'string', default: '/tmp/gmem-loc' },
 			shared: { type: 'string', default: process.env.GMEM_SHARED ?? '../shared' },
+			// Writes each query's chunk hits (path, fused score) as JSON Lines, to study aggregations offline.
+			dump: { type: 'string' },
 		},
 	});
 	const rows = readFileSync(join(resolve(values.shared), 'eval/dev/swe_lite_loc_dev.jsonl'), 'utf8')
@@ -94,7 +96,9 @@ async function main(): Promise<void> {
 			const started = performance.now();
 			const opts = { tier: 'workspace' as const, workspaceIds: [workspaceId(root)], arm, embedder, cosineFloor: null, thresholds: t };
 			best.push((await hybridSearch(db, r.query, { ...opts, k: 10, files: true })).hits.map((h) => h.path!));
-			agg.push(aggregateFiles((await hybridSearch(db, r.query, { ...opts, k: 200 })).hits));
+			const chunkHits = (await hybridSearch(db, r.query, { ...opts, k: 200 })).hits;
+			agg.push(aggregateFiles(chunkHits));
+			if (values.dump) appendFileSync(values.dump, JSON.stringify({ id: r.id, max_lines: lines, gold: r.gold_files, hits: chunkHits.map((h) => [h.path, h.fused, h.symbol]) }) + '\n');
 			ms.push(performance.now() - started);
 		}
 		const gold = present.map((r) => r.gold_files);
