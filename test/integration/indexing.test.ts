@@ -17,7 +17,7 @@ import { workspaceId } from '../../src/store/location';
 import type { Store } from '../../src/store/openStore';
 import type { Queryable } from '../../src/store/queryable';
 import { copyWorkspace, PLANTED_SECRETS } from '../fixtures/indexing/workspace';
-import { testEngines } from './indexingEngines';
+import { mustOpen, testEngines } from '../fixtures/store_engines';
 
 /** Counts every text sent to the wrapped embedder. */
 class CountingEmbedder implements Embedder {
@@ -43,7 +43,7 @@ class CountingEmbedder implements Embedder {
 // Small chunks, so one edited function is one chunk among several in its file.
 const THRESHOLDS = { ...DEFAULT_THRESHOLDS, index_chunk_max_lines: 12, index_chunk_min_lines: 3, index_chunk_overlap_lines: 2 };
 
-for (const engine of testEngines('indexing')) {
+for (const engine of testEngines()) {
 	describe(`indexing: incremental workspace index (${engine.name})`, function () {
 		this.timeout(120_000);
 		let db: Queryable;
@@ -57,11 +57,17 @@ for (const engine of testEngines('indexing')) {
 		const pathsFound = async (marker: string) => new Set((await search(marker, 'fts')).hits.filter((h) => h.content.includes(marker)).map((h) => h.path));
 
 		let store: Store;
+		let dispose: () => Promise<void>;
 		before(async () => {
-			store = await engine.open();
+			const created = await engine.create();
+			dispose = created.dispose;
+			store = await mustOpen(created.location);
 			db = store.db;
 		});
-		after(async () => store?.close());
+		after(async () => {
+			await store?.close();
+			await dispose?.();
+		});
 		beforeEach(() => {
 			ws = copyWorkspace();
 			embedder = new CountingEmbedder(new HashingEmbedder(384, codeTokens));

@@ -4,12 +4,12 @@
  * `gmem index` and from `gmem search` hits on both arms.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { CliIo } from '../../src/cli/cliTypes';
 import { runCli } from '../../src/cli/main';
+import { stopOwner } from '../../src/store/ownerClient';
 import { copyWorkspace, PLANTED_SECRETS } from '../fixtures/indexing/workspace';
+import { tempStoreDir } from '../fixtures/store_engines';
 
 async function gmem(args: string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
 	const out: string[] = [];
@@ -28,9 +28,13 @@ async function gmem(args: string[], cwd: string): Promise<{ code: number; out: s
 describe('gmem index (CLI, PGlite store folder)', function () {
 	this.timeout(120_000);
 	let ws: ReturnType<typeof copyWorkspace>;
-	const db = mkdtempSync(join(tmpdir(), 'gmem-idx-cli-'));
+	const db = tempStoreDir('gmem-idx-cli-');
 	before(() => (ws = copyWorkspace()));
-	after(() => ws.cleanup());
+	after(async () => {
+		ws.cleanup();
+		await stopOwner(db);
+		rmSync(db, { recursive: true, force: true });
+	});
 
 	it('prints exactly the contract object, progress on stderr, and no secret anywhere', async () => {
 		const r = await gmem(['index', ws.root, '--db', db, '--json'], ws.root);
