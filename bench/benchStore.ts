@@ -7,7 +7,7 @@
  *   npm run build && npm run bench:store [-- --n 20000 --queries 300 --inprocess]
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -157,14 +157,13 @@ async function main(): Promise<void> {
 	const k = Number(values.k);
 	const engines = values.engines.split(',');
 	process.stderr.write(`benchStore: ${docs.length} chunks, ${queries.length} queries, k ${k}; vectors from the hashing TEST embedder (not semantic)\n`);
-	const rows: Row[] = [];
-	if (engines.includes('pglite')) rows.push(...(await benchPglite(docs, queries, k, values.inprocess)));
+	const print = (rows: Row[]) => rows.forEach((r) => process.stdout.write(JSON.stringify({ ...r, load_avg_1m: Math.round(loadavg()[0] * 10) / 10, cpus: availableParallelism() }) + '\n'));
+	if (engines.includes('pglite')) print(await benchPglite(docs, queries, k, values.inprocess));
 	const url = values.url ?? process.env.GMEM_TEST_PG_URL;
 	if (engines.includes('postgres')) {
-		if (url) rows.push(...(await benchServer(url, docs, queries, k)));
+		if (url) print(await benchServer(url, docs, queries, k));
 		else process.stderr.write('benchStore: no GMEM_TEST_PG_URL / --url: the PostgreSQL server was NOT benchmarked\n');
 	}
-	for (const r of rows) process.stdout.write(JSON.stringify(r) + '\n');
 }
 
 main().then(

@@ -90,8 +90,9 @@ async function runVector(db: Queryable, scope: SearchScope, query: string, fetch
 // websearch (AND) for short queries, the OR of salient terms when that finds nothing or the query
 // is long; BM25 always scores the OR candidates (its IDF does the weighting an AND would).
 async function runFts(db: Queryable, scope: SearchScope, raw: string, searched: string, nTerms: number, fetch: number, opts: SearchOptions) {
+	const t = opts.thresholds;
 	if (!searched.trim()) return { rows: [] as ArmRow[], mode: null };
-	if ((opts.ftsRanking ?? DEFAULT_FTS_RANKING) === 'bm25') return { rows: await ftsArm(db, scope, searched, 'bm25', fetch, opts.thresholds.bm25_common_term_df), mode: 'bm25' as const };
+	if ((opts.ftsRanking ?? DEFAULT_FTS_RANKING) === 'bm25') return { rows: await ftsArm(db, scope, searched, 'bm25', fetch, { commonDf: t.bm25_common_term_df, maxCandidates: t.bm25_max_candidates }), mode: 'bm25' as const };
 	if (nTerms <= opts.thresholds.fts_long_query_terms) {
 		// Keep the user's own websearch syntax ("phrase", -word) when there is any.
 		const text = /["]|(^|\s)-\w/.test(raw) ? raw : searched;

@@ -58,10 +58,13 @@ CREATE TABLE chunk_terms (
 	workspace_id text NOT NULL,
 	chunk_id bigint NOT NULL REFERENCES chunks ON DELETE CASCADE,
 	tf int NOT NULL,
-	doc_len int NOT NULL,
-	PRIMARY KEY (tier, term, workspace_id, chunk_id)
+	doc_len int NOT NULL
 );
-CREATE INDEX chunk_terms_chunk ON chunk_terms (chunk_id);
+-- Impact-ordered postings per term (tf / length, highest first): candidate generation reads a
+-- common term's best postings and stops, instead of reading all of them.
+CREATE INDEX chunk_terms_impact ON chunk_terms (tier, term, (tf::float8 / greatest(doc_len, 1)) DESC) INCLUDE (workspace_id, chunk_id);
+-- (chunk_id, term): per-candidate probes while scoring, and the ON DELETE CASCADE lookups.
+CREATE INDEX chunk_terms_chunk ON chunk_terms (chunk_id, term) INCLUDE (tf, doc_len);
 -- Document frequency per term, kept with the postings so a query knows which of its terms are
 -- selective without counting postings.
 CREATE TABLE term_df (

@@ -33,6 +33,18 @@ const SCOPE = `c.tier = $1 AND ($2::text[] IS NULL OR c.workspace_id = ANY($2::t
 // The OR query of a text's lexemes; 'english' so already-stemmed lexemes are not stemmed again.
 const OR_QUERY = `(SELECT to_tsquery('english', string_agg(quote_literal(lexeme), ' | ')) FROM unnest(to_tsvector('english', $3)))`;
 
+/**
+ * Bounds on BM25's work: terms in more than `commonDf` of the chunks only score candidates (they
+ * do not add any), and at most `maxCandidates` chunks — those where the selective terms weigh
+ * most (tf / length) — are scored. Exact whenever the selective terms match fewer chunks.
+ */
+export interface Bm25Limits {
+	commonDf: number;
+	maxCandidates: number;
+}
+
+export const DEFAULT_BM25_LIMITS: Bm25Limits = { commonDf: 0.1, maxCandidates: 1000 };
+
 /** BM25 parameters (Robertson; the eval README's baseline uses the same). */
 export const BM25 = { k1: 1.2, b: 0.75 };
 
@@ -40,12 +52,11 @@ export const BM25 = { k1: 1.2, b: 0.75 };
  * Full-text arm. 'websearch' = websearch_to_tsquery (AND of terms, phrases, -negation) ranked by
  * ts_rank_cd over the GIN index; 'or' = any salient lexeme, ts_rank_cd; 'bm25' = any lexeme, ranked
  * by BM25 from the postings kept at ingest (ts_rank_cd has no document-frequency weighting).
- * BM25 ignores websearch syntax (phrases, -negation): it ranks the query's lexemes. `commonDf`:
- * terms in more than this fraction of chunks only score candidates, they do not add candidates.
+ * BM25 ignores websearch syntax (phrases, -negation): it ranks the query's lexemes.
  */
-export async function ftsArm(db: Queryable, scope: SearchScope, text: string, mode: FtsMode, limit: number, commonDf = 0.1): Promise<ArmRow[]> {
+export async function ftsArm(db: Queryable, scope: SearchScope, text: string, mode: FtsMode, limit: number, bm25: Bm25Limits = DEFAULT_BM25_LIMITS): Promise<ArmRow[]> {
 	const params = [scope.tier, scope.workspaceIds, text, limit];
-	if (mode === 'bm25') return bm25Arm(db, params, commonDf);
+	if (mode === 'bm25') return bm25Arm(db, params, bm25.commonDf, bm25.maxCandidates);
 	const q = mode === 'websearch' ? `websearch_to_tsquery('english', $3)` : OR_QUERY;
 	return db.query<ArmRow>(
 		`SELECT ${COLS}, ts_rank_cd(c.tsv, q.q, 1)::float8 AS score
@@ -56,7 +67,7 @@ export async function ftsArm(db: Queryable, scope: SearchScope, text: string, mo
 	);
 }
 
-function bm25Arm(db: Queryable, params: unknown[], commonDf: number): Promise<ArmRow[]> {
+function bm25Arm(db: Queryable, params: unknown[], commonDf: number, maxCandidates: number): Promise<ArmRow[]> {
 	const { k1, b } = BM25;
 	// Candidates come from the query's selective terms (df ≤ commonDf·N; at least the rarest term),
 	// then every query term scores them: a term in most chunks adds little and costs the most.
@@ -75,18 +86,23 @@ function bm25Arm(db: Queryable, params: unknown[], commonDf: number): Promise<Ar
 			SELECT term FROM idf ORDER BY df, term
 			LIMIT greatest(1, (SELECT count(*) FROM idf CROSS JOIN st WHERE idf.df <= $5 * st.n))),
 		cand AS MATERIALIZED (
-			SELECT DISTINCT t.workspace_id, t.chunk_id FROM chunk_terms t
-			WHERE t.tier = $1 AND t.term IN (SELECT term FROM sel) AND ($2::text[] IS NULL OR t.workspace_id = ANY($2::text[]))),
+			-- impact-ordered: each selective term's postings by tf / length, highest first, so the
+			-- index scan stops after maxCandidates even for a term found in most chunks
+			SELECT DISTINCT x.chunk_id FROM sel CROSS JOIN LATERAL (
+				SELECT t.chunk_id FROM chunk_terms t
+				WHERE t.tier = $1 AND t.term = sel.term AND ($2::text[] IS NULL OR t.workspace_id = ANY($2::text[]))
+				ORDER BY t.tf::float8 / greatest(t.doc_len, 1) DESC LIMIT $6) x),
 		p AS (
-			-- one primary-key probe per (candidate, query term)
+			-- one (chunk_id, term) index probe per candidate and query term; OFFSET 0 keeps the planner
+			-- from flattening the probe into a scan of every posting of a common term
 			SELECT t.term, t.chunk_id, t.tf::float8 AS tf, t.doc_len FROM cand CROSS JOIN idf
-			JOIN chunk_terms t ON t.tier = $1 AND t.term = idf.term AND t.workspace_id = cand.workspace_id AND t.chunk_id = cand.chunk_id),
+			CROSS JOIN LATERAL (SELECT x.term, x.chunk_id, x.tf, x.doc_len FROM chunk_terms x WHERE x.chunk_id = cand.chunk_id AND x.term = idf.term AND x.tier = $1 OFFSET 0) t),
 		scored AS (
 			SELECT p.chunk_id, sum(idf.idf * (p.tf * ${k1 + 1}) / (p.tf + ${k1} * (1 - ${b} + ${b} * p.doc_len / st.avgdl))) AS score
 			FROM p JOIN idf USING (term) CROSS JOIN st
 			GROUP BY p.chunk_id ORDER BY score DESC, p.chunk_id LIMIT $4)
 		SELECT ${COLS}, s.score::float8 AS score FROM scored s JOIN chunks c ON c.id = s.chunk_id ORDER BY s.score DESC, c.id`,
-		[...params, commonDf],
+		[...params, commonDf, maxCandidates],
 	);
 }
 
@@ -116,7 +132,7 @@ export async function vectorArm(
  * Session settings for the vector arm: pgvector 0.8 iterative index scans keep returning rows
  * when the workspace filter removes candidates, instead of silently returning fewer than k.
  */
-export const SEARCH_SETTINGS: Readonly<Record<string, string>> = { 'hnsw.iterative_scan': 'relaxed_order', 'hnsw.ef_search': '100' };
+export const SEARCH_SETTINGS: Readonly<Record<string, string>> = { 'hnsw.iterative_scan': 'relaxed_order', 'hnsw.ef_search': '40' };
 
 /** SEARCH_SETTINGS as SET statements, for a session that is already open (PGlite's single session). */
 export const SEARCH_SESSION_SQL = Object.entries(SEARCH_SETTINGS)

@@ -32,6 +32,13 @@ export const RETRIEVAL_THRESHOLDS = {
 		max: 1,
 		rationale: 'A query term found in more than this fraction of chunks only scores candidates found by the rarer terms (it still adds to their score); the rarest term always finds candidates. Bounds BM25 cost on common words.',
 	},
+	bm25_max_candidates: {
+		default: 1000,
+		min: 10,
+		max: 1000000,
+		integer: true,
+		rationale: 'Each selective term contributes at most this many candidates (its postings with the highest tf/length, read from an impact-ordered index), which bounds BM25 work on common words; exact whenever a term matches fewer chunks.',
+	},
 	memory_merge_cosine: {
 		default: 0.92,
 		min: 0,
