@@ -13,7 +13,7 @@ import { loadConfig } from './commands/gateCommand';
 import { alwaysRetrieveArm, CHARS_PER_TOKEN, gatedArm, predictorArm, type AbArm, type ArmContext, type ArmTurn } from './evalAbArms';
 import { baselinePredictors } from './evalGate';
 import { conversationCount, fixed3, formatTable, JSON_OUT_OPTION, readLabelledTurns, emitEvaluation, type LabelledTurn } from './evalShared';
-import { ingestCorpus, openEvalStore, readCorpus } from './evalStore';
+import { readCorpus, withCorpusStore } from './evalStore';
 import { cliEmbedder, positiveInt } from './storeCli';
 
 const USAGE = `usage: gmem eval ab FILE.jsonl [--corpus CORPUS.jsonl] [--k 4] [--baseline seed]
@@ -181,9 +181,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	if (turns.length === 0) throw new UsageError(`${file}: no user turns to replay`);
 	const docs = await readCorpus(corpus.path, 'text', io);
 	const embedder = cliEmbedder(values.embedder, io);
-	const es = await openEvalStore(values.db, io);
-	try {
-		await ingestCorpus(es, docs, embedder, io);
+	await withCorpusStore(values.db, docs, embedder, io, async (es) => {
 		const ctx: ArmContext = { es, embedder, thresholds, k };
 		const arms = [alwaysRetrieveArm(ctx), gatedArm(ctx), ...baselines.map((p) => predictorArm(ctx, p))];
 		const outcomes = await replay(arms, turns, io);
@@ -200,9 +198,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 			arms: arms.map((a) => scoreAb(a.name, turns, outcomes.get(a.name)!)),
 		};
 		emitEvaluation(e, formatAbTable, values, io);
-	} finally {
-		await es.dispose();
-	}
+	});
 	return EXIT_OK;
 }
 

@@ -17,7 +17,7 @@ import { parseCommandArgs } from './args';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { loadConfig } from './commands/gateCommand';
 import { fixed3, formatTable, JSON_OUT_OPTION, emitEvaluation } from './evalShared';
-import { ingestCorpus, openEvalStore, readCorpus, type EvalStore } from './evalStore';
+import { readCorpus, withCorpusStore, type EvalStore } from './evalStore';
 import { readLines } from './jsonl';
 import { cliEmbedder, positiveInt } from './storeCli';
 
@@ -203,9 +203,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	const queries = await readQueries(queriesPath, limit, io);
 	if (queries.length === 0) throw new UsageError(`${values.queries}: no queries`);
 	const embedder = cliEmbedder(values.embedder, io);
-	const es = await openEvalStore(values.db, io);
-	try {
-		const ingest = await ingestCorpus(es, docs, embedder, io);
+	await withCorpusStore(values.db, docs, embedder, io, async (es, ingest) => {
 		const armRun: ArmRun = { es, tier, k, embedder, t };
 		const arms: ArmResult[] = [];
 		for (const arm of ARMS) arms.push(await measureArm(arm, queries, armRun, io));
@@ -222,9 +220,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 			arms,
 		};
 		emitEvaluation(e, formatRetrievalTable, values, io);
-	} finally {
-		await es.dispose();
-	}
+	});
 	return EXIT_OK;
 }
 

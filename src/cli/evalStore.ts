@@ -109,3 +109,22 @@ export async function ingestCorpus(es: EvalStore, docs: readonly CorpusDoc[], em
 	}
 	return { chunks, ms: Math.round(performance.now() - started) };
 }
+
+/**
+ * Opens a fresh evaluation store, ingests `docs` into it, runs `fn`, and always removes what the
+ * run created — the one lifecycle every store-backed evaluation shares.
+ */
+export async function withCorpusStore<T>(
+	db: string | undefined,
+	docs: readonly CorpusDoc[],
+	embedder: Embedder | null,
+	io: CliIo,
+	fn: (es: EvalStore, ingest: { chunks: number; ms: number }) => Promise<T>,
+): Promise<T> {
+	const es = await openEvalStore(db, io);
+	try {
+		return await fn(es, await ingestCorpus(es, docs, embedder, io));
+	} finally {
+		await es.dispose();
+	}
+}
