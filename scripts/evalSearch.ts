@@ -3,12 +3,12 @@
  * store (`--db PATH|URL`). Ingests the corpus first when the store's workspace tier is empty.
  * The data stays in ../shared (its C-UDA licence binds every copy); nothing is copied.
  *
- *   npx tsx scripts/evalSearch.ts --db /tmp/cosqa --arms fts,vector,hybrid [--fts-ranking bm25,ts_rank_cd]
+ *   npx tsx scripts/evalSearch.ts --db /tmp/cosqa --arms fts,vector,hybrid [--fts-ranking bm25,ts_rank_cd] [--config FILE]
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_THRESHOLDS } from '../src/core/thresholds';
+import { resolveThresholds } from '../src/core/thresholds';
 import { HashingEmbedder } from '../src/models/hashingEmbedder';
 import { codeTokens } from '../src/retrieval/codeTokens';
 import { hybridSearch, type ArmMode, type FtsRanking } from '../src/retrieval/hybridSearch';
@@ -55,8 +55,11 @@ async function main(): Promise<void> {
 			arms: { type: 'string', default: 'fts,vector,hybrid' },
 			'fts-ranking': { type: 'string', default: 'bm25' },
 			shared: { type: 'string', default: process.env.GMEM_SHARED ?? '../shared' },
+			config: { type: 'string' },
 		},
 	});
+	const thresholds = resolveThresholds(values.config ? JSON.parse(readFileSync(values.config, 'utf8')) : undefined);
+	if (!thresholds.ok) throw new Error(thresholds.error.join('; '));
 	const shared = resolve(values.shared);
 	const store = await openStore(resolveStoreLocation(values.db, process.env, process.cwd()));
 	if (!store.ok) throw store.error;
@@ -78,7 +81,7 @@ async function main(): Promise<void> {
 			const ms: number[] = [];
 			for (const q of dev) {
 				const t = performance.now();
-				const r = await hybridSearch(db, q.query, { tier: 'workspace', workspaceIds: [ws], k: 10, arm, embedder: arm === 'fts' ? null : embedder, cosineFloor: null, thresholds: DEFAULT_THRESHOLDS, ftsRanking: ranking });
+				const r = await hybridSearch(db, q.query, { tier: 'workspace', workspaceIds: [ws], k: 10, arm, embedder: arm === 'fts' ? null : embedder, cosineFloor: null, thresholds: thresholds.value, ftsRanking: ranking });
 				ms.push(performance.now() - t);
 				ranked.push(r.hits.map((h) => h.id));
 			}

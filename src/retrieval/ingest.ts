@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Embedder } from '../models/embedder';
-import { upsertDocuments, type ChunkTier, type DocumentInput } from '../store/chunkRepo';
+import { analyzeChunks, upsertDocuments, type ChunkTier, type DocumentInput } from '../store/chunkRepo';
 import type { Queryable } from '../store/queryable';
 import { chunkText, languageOf } from './chunkText';
 import { searchTextFor, splitIdentifier } from './codeTokens';
@@ -68,6 +68,9 @@ export async function prepareDocuments(docs: readonly IngestDoc[], target: Inges
 	}));
 }
 
+/** Bulk writes of at least this many chunks refresh the planner statistics. */
+export const ANALYZE_AFTER_CHUNKS = 200;
+
 /** Ingests documents in batches (one transaction per batch); `onProgress` gets documents done. */
 export async function ingestDocuments(
 	db: Queryable,
@@ -83,5 +86,7 @@ export async function ingestDocuments(
 		chunks += await upsertDocuments(db, batch);
 		onProgress?.(Math.min(docs.length, i + batchSize));
 	}
+	// A bulk load changes the table's shape; small writes (one memory) leave statistics alone.
+	if (chunks >= ANALYZE_AFTER_CHUNKS) await analyzeChunks(db);
 	return { documents: docs.length, chunks };
 }

@@ -157,3 +157,12 @@ export async function deleteDocuments(db: Queryable, scope: DeleteScope): Promis
 		return n;
 	});
 }
+
+/**
+ * Refreshes planner statistics after a bulk write. PGlite runs no autovacuum, so without this the
+ * planner keeps the estimates of an empty table and sorts every vector exactly instead of using
+ * the HNSW index (measured: 60 ms instead of 6 ms at 6k chunks).
+ */
+export async function analyzeChunks(db: Queryable): Promise<void> {
+	await db.query('ANALYZE chunks, chunk_terms, term_df, corpus_stats');
+}

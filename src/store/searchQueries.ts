@@ -43,7 +43,7 @@ export interface Bm25Limits {
 	maxCandidates: number;
 }
 
-export const DEFAULT_BM25_LIMITS: Bm25Limits = { commonDf: 0.1, maxCandidates: 1000 };
+export const DEFAULT_BM25_LIMITS: Bm25Limits = { commonDf: 0.03, maxCandidates: 300 };
 
 /** BM25 parameters (Robertson; the eval README's baseline uses the same). */
 export const BM25 = { k1: 1.2, b: 0.75 };

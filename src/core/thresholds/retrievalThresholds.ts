@@ -27,13 +27,13 @@ export const RETRIEVAL_THRESHOLDS = {
 		rationale: 'At most this many salient terms go into the full-text query (identifiers first), bounding its cost on long queries.',
 	},
 	bm25_common_term_df: {
-		default: 0.1,
+		default: 0.03,
 		min: 0,
 		max: 1,
-		rationale: 'A query term found in more than this fraction of chunks only scores candidates found by the rarer terms (it still adds to their score); the rarest term always finds candidates. Bounds BM25 cost on common words.',
+		rationale: 'A query term found in more than this fraction of chunks only scores candidates found by the rarer terms (it still adds to their score); the rarest term always finds candidates. Bounds BM25 cost on common words. CoSQA dev: 0.03 with 300 candidates keeps MRR@10 (0.327) at a fraction of the time of 0.1/1000; 0.01/200 loses 0.025.',
 	},
 	bm25_max_candidates: {
-		default: 1000,
+		default: 300,
 		min: 10,
 		max: 1000000,
 		integer: true,
