@@ -12,7 +12,7 @@ import { hybridSearch, type SearchOptions } from '../../src/retrieval/hybridSear
 import { ingestDocuments } from '../../src/retrieval/ingest';
 import { formulateQuery, salientTerms } from '../../src/retrieval/queryTerms';
 import type { Store } from '../../src/store/openStore';
-import { mustOpen, testEngines } from '../fixtures/store_engines';
+import { suiteStore, testEngines } from '../fixtures/store_engines';
 
 const embedder = new HashingEmbedder(384, codeTokens);
 const base: SearchOptions = { tier: 'workspace', workspaceIds: ['ws'], k: 5, arm: 'hybrid', embedder, cosineFloor: null, thresholds: DEFAULT_THRESHOLDS };
@@ -27,18 +27,12 @@ const DOCS = [
 for (const engine of testEngines()) {
 	describe(`hybrid search (${engine.name})`, function () {
 		this.timeout(120_000);
-		let store: Store;
-		let dispose: () => Promise<void>;
-
-		before(async () => {
-			const created = await engine.create();
-			dispose = created.dispose;
-			store = await mustOpen(created.location);
-			await ingestDocuments(store.db, DOCS, { workspaceId: 'ws', tier: 'workspace' }, embedder);
+		const current = suiteStore(engine, async (s) => {
+			await ingestDocuments(s.db, DOCS, { workspaceId: 'ws', tier: 'workspace' }, embedder);
 		});
-		after(async () => {
-			await store?.close();
-			await dispose?.();
+		let store: Store;
+		beforeEach(() => {
+			store = current();
 		});
 
 		it('BM25 ranks by term statistics and records each arm', async () => {

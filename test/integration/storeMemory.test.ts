@@ -12,7 +12,7 @@ import { parseProfileStatement, persistTurn } from '../../src/retrieval/memoryWr
 import { profileValues, recordTurn } from '../../src/store/memoryRepo';
 import type { Store } from '../../src/store/openStore';
 import { storeStats } from '../../src/store/storeStats';
-import { mustOpen, testEngines } from '../fixtures/store_engines';
+import { suiteStore, testEngines } from '../fixtures/store_engines';
 
 const embedder = new HashingEmbedder(384, codeTokens);
 const WS = 'ws-mem';
@@ -25,16 +25,10 @@ async function research(store: Store, query: string): Promise<string[]> {
 for (const engine of testEngines()) {
 	describe(`write path (${engine.name})`, function () {
 		this.timeout(120_000);
+		const current = suiteStore(engine);
 		let store: Store;
-		let dispose: () => Promise<void>;
-		before(async () => {
-			const created = await engine.create();
-			dispose = created.dispose;
-			store = await mustOpen(created.location);
-		});
-		after(async () => {
-			await store?.close();
-			await dispose?.();
+		beforeEach(() => {
+			store = current();
 		});
 
 		const turn = (turnId: string, question: string, answer = '', trigger: 'question' | 'correction' | 'statement' | 'instruction' = 'question') =>
