@@ -20,6 +20,8 @@ import {
 	type TurnView,
 } from './signals';
 import { joinWords, stem, tokenize, turnText, wordStems } from './text';
+import { analyzeText } from '../text/turnText';
+import { freestandingSocial } from '../trigger/socialCues';
 
 type WeightName = keyof Thresholds & `followup_w_${string}`;
 
@@ -34,16 +36,23 @@ const TURN_DETECTORS: ReadonlyArray<[string, WeightName, (v: TurnView) => string
 ];
 
 const CODE_BLOCK_RE = /```|\n {4}\S|\n\t\S/;
+/** Social formulas are short; longer turns skip the check (the common case). */
+const MAX_SOCIAL_TOKENS = 12;
 
 /**
  * Scores how much `utterance` depends on `history`. On the first turn (empty history) nothing can
- * be a follow-up: score 0, no signals. Otherwise the score is the clamped sum of the signals'
+ * be a follow-up: score 0, no signals. A whole-message greeting or pure acknowledgement scores 0
+ * with the single signal `social`. Otherwise the score is the clamped sum of the signals'
  * weights (negative weights are evidence that the turn stands alone), and `is_followup` is
  * score >= `followup_threshold`.
  */
 export function scoreFollowup(utterance: string, history: readonly HistoryTurn[], t: Thresholds): FollowupResult {
 	if (history.length === 0) return { score: 0, is_followup: false, signals: [] };
 	const tokens = tokenize(utterance);
+	// A greeting or pure acknowledgement ("thanks", "ok, that works") has nothing to resolve, even
+	// when it says "that": a veto, recorded as one signal, not a weight to balance against a pronoun.
+	const social = tokens.length <= MAX_SOCIAL_TOKENS ? freestandingSocial(analyzeText(utterance)) : null;
+	if (social) return { score: 0, is_followup: false, signals: [{ name: 'social', weight: -1, match: social }] };
 	const words = tokens.map((x) => x.word);
 	const view: TurnView = { tokens, words, joined: joinWords(words), content: contentStems(tokens) };
 	const signals: FollowupSignal[] = [];
@@ -101,17 +110,29 @@ function addHistorySignals(v: TurnView, history: readonly HistoryTurn[], t: Thre
 	const recent = history.slice(-t.followup_history_turns);
 	const user = new Set<string>();
 	const all = new Set<string>();
-	for (const turn of recent) wordStems(turnText(turn), turn.role === 'user' ? user : all);
+	const cap = t.followup_history_chars;
+	for (const turn of recent) wordStems(headOf(turnText(turn), cap), turn.role === 'user' ? user : all);
 	for (const s of user) all.add(s);
 	const own = v.content;
 	const restated = freshMentionStems(v.tokens).filter((s) => user.has(s));
 	add('restated_subject', -t.followup_w_restated_subject, restated.length ? restated.join(' ') : null);
 	const last = history[history.length - 1]!;
 	if (last.role === 'assistant') {
-		const reply = wordStems(last.content, new Set());
+		const reply = wordStems(headOf(last.content, cap), new Set());
 		const picked = own.filter((s) => reply.has(s) && !user.has(s));
 		add('topic_continuity', t.followup_w_topic_continuity, picked.length ? picked.join(' ') : null);
 	}
 	const fresh = v.tokens.filter((x) => (x.name || x.code) && !all.has(stem(x.word))).map((x) => x.word);
 	add('new_subject', -t.followup_w_new_subject, fresh.length ? [...new Set(fresh)].join(' ') : null);
+}
+
+/**
+ * The first `max` characters of an earlier turn, cut back to a word boundary so no partial word is
+ * stemmed. Bounds the scorer's cost on huge pasted replies; a reply's topic is set early.
+ */
+export function headOf(text: string, max: number): string {
+	if (text.length <= max) return text;
+	const head = text.slice(0, max);
+	const space = head.search(/\s\S*$/);
+	return space > 0 ? head.slice(0, space) : head;
 }

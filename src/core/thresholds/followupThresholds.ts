@@ -141,4 +141,11 @@ export const FOLLOWUP_THRESHOLDS = {
 		integer: true,
 		rationale: 'How many earlier turns count when looking for repeated or new terms; older turns rarely set the topic.',
 	},
+	followup_history_chars: {
+		default: 4000,
+		min: 200,
+		max: 1000000,
+		integer: true,
+		rationale: 'Characters read from the head of each earlier turn: the topic of a reply is set early, and a 50 KB pasted reply must not make the pure core slow.',
+	},
 } satisfies ThresholdSection;

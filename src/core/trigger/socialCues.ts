@@ -11,26 +11,36 @@ export type SocialKind = 'greeting' | 'ack' | 'probe';
 const GREETING_PHRASE =
 	/^(?:hi|hello|hey|hiya|howdy|yo|greetings|morning|evening|good (?:morning|afternoon|evening|day)|how are you(?: doing| today)?|how's it going|how are things|what's up|whats up|sup)(?: (?:there|all|everyone|folks|team|again|assistant|bot|buddy|friend|mate|gmem|memory))?$/;
 
-const ACK_PHRASES = new Set([
+const PURE_ACK_PHRASES: ReadonlySet<string> = new Set([
 	'thanks', 'thank you', 'thx', 'ty', 'tysm', 'cheers', 'ok', 'okay', 'k', 'kk', 'cool', 'great', 'nice', 'perfect',
-	'awesome', 'got it', 'gotcha', 'sounds good', 'makes sense', 'sure', 'yes', 'yep', 'yeah', 'yup', 'no', 'nope',
-	'alright', 'all right', 'fine', 'good', 'understood', 'noted', 'lgtm', 'done', 'right', 'i see', 'ah', 'ahh', 'oh',
+	'awesome', 'got it', 'gotcha', 'sounds good', 'makes sense', 'alright', 'all right', 'fine', 'good', 'understood', 'noted', 'lgtm', 'done', 'right', 'i see', 'ah', 'ahh', 'oh',
 	'wow', 'neat', 'sweet', 'brilliant', 'excellent', 'no worries', 'no problem', 'np', 'never mind', 'nevermind', 'nvm',
 	'no thanks', 'no thank you', 'thanks a lot', 'thanks so much', 'thank you so much', 'thank you very much',
-	'many thanks', 'much appreciated', 'appreciated', 'that works', 'that worked', 'it works', 'works now', 'that helps',
+	'many thanks', 'much appreciated', 'appreciated', 'that works', 'that worked', 'it works', 'it worked', 'it works now', 'works now', 'that helps',
 	'that helped', 'great thanks', 'ok thanks', 'okay thanks', 'ok thank you', 'thanks again', 'good job', 'well done',
 	'nice one', 'love it', 'bye', 'goodbye', 'see you', 'later', 'good night', 'ack', 'roger', 'will do', 'on it',
-	'fair enough', 'true', 'indeed', 'exactly', 'agreed', 'correct', 'yes please', 'sure thing', 'go ahead',
+	'fair enough', 'true', 'indeed', 'exactly', 'agreed', 'correct',
 	// Reactions: the user takes in the answer; nothing is asked or told.
 	'hmm', 'hm', 'huh', 'interesting', 'oh ok', 'oh okay', 'ah ok', 'ah okay', 'ah i see', 'oh i see', 'ok cool', 'cool thanks',
 	'that makes sense', "that's great", 'that is great', "that's perfect", "that's right", 'that is right', 'that helps a lot',
-	'perfect thanks', 'great thanks a lot', 'nice thanks', 'makes sense thanks',
+	'perfect thanks', 'great thanks a lot', 'nice thanks', 'makes sense thanks', "that's clear", 'that is clear', 'all clear',
+	'crystal clear', 'clear',
+	// Closing the session: nothing asked, nothing told.
+	"that's all", 'that is all', "that's it", "that's all for today", "that's all for now", "that'll be all", 'done for today',
+	"that's it for today", "that's it for now",
 	// Dropping the matter.
 	'actually never mind', 'actually nevermind', 'actually nvm', 'oh never mind', 'never mind then', 'forget it', 'oh forget it',
 	'just forget it',
-	// Go-aheads: the user accepts what was proposed; nothing to look up.
+]);
+
+// Answers and go-aheads: the user says yes or no to what was proposed. Still acknowledgements for
+// the trigger (nothing to look up), but they depend on the proposal, unlike "thanks".
+const ANSWER_PHRASES: ReadonlySet<string> = new Set([
+	'sure', 'yes', 'yep', 'yeah', 'yup', 'no', 'nope', 'yes please', 'sure thing', 'go ahead',
 	'ship it', 'go for it', 'do it', 'yes do it', 'please do', 'proceed', 'please proceed', "let's do it", 'lets do it', 'merge it',
 ]);
+
+const ACK_PHRASES: ReadonlySet<string> = new Set([...PURE_ACK_PHRASES, ...ANSWER_PHRASES]);
 
 // Test probes: the user checks the assistant is alive. Anchored on the whole message.
 const PROBE =
@@ -85,4 +95,15 @@ export function socialKind(t: TurnText): SocialKind | null {
 		else if (!ACK_PHRASES.has(p)) return null;
 	}
 	return greeting ? 'greeting' : 'ack';
+}
+
+/**
+ * A social message with nothing to resolve: a greeting, a probe or a pure acknowledgement
+ * ("thanks", "ok, got it", 👍). Null for anything else, including answers and go-aheads ("yes",
+ * "do it"), which accept or refuse what was proposed and so depend on it.
+ */
+export function freestandingSocial(t: TurnText): SocialKind | null {
+	const kind = socialKind(t);
+	if (kind !== 'ack') return kind;
+	return phrasesOf(t.text).some((p) => ANSWER_PHRASES.has(p)) ? null : kind;
 }

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decideTurn } from '../../../src/core/decide';
+import { DEFAULT_THRESHOLDS } from '../../../src/core/thresholds';
 import { analyzeText } from '../../../src/core/text/turnText';
 import { TRACE_VERSION, type DecisionTrace, type TraceStep } from '../../../src/core/trace';
 import { TIERS, WRITE_TIERS, type GateResult, type HistoryTurn, type TurnInput } from '../../../src/core/types';
@@ -139,5 +140,22 @@ describe('decideTurn', () => {
 		const r = decideTurn({ history: [{ role: 'user', content: 'how does the indexer skip binaries?' }], utterance: 'and what about symlinks?' });
 		assert.equal(r.followup.is_followup, true);
 		assert.ok(r.tiers.includes('research'), JSON.stringify(r.tiers));
+	});
+
+	it('a 50 KB assistant reply gives the same decision as its first followup_history_chars', () => {
+		const cap = DEFAULT_THRESHOLDS.followup_history_chars;
+		// The head is exactly `cap` characters; the identifiers the turn asks about come only after it.
+		const head = 'The scheduler drains pending jobs in order. '.repeat(Math.ceil(cap / 44)).slice(0, cap - 1) + ' ';
+		const tail = 'Then flushQueue calls renderWidget for every batch. ' + 'lorem ipsum dolor sit amet '.repeat(1900);
+		const turn = (reply: string): TurnInput => ({
+			history: [{ role: 'user', content: 'how are background jobs scheduled?' }, { role: 'assistant', content: reply }],
+			utterance: 'does flushQueue run before renderWidget?',
+		});
+		assert.ok((head + tail).length > 50_000);
+		const huge = decideTurn(turn(head + tail));
+		const truncated = decideTurn(turn(head));
+		const strip = (r: GateResult) => ({ ...r, trace: { ...r.trace, steps: r.trace.steps.map((s) => ({ ...s, us: 0 })), timings: [], total_us: 0 } });
+		assert.deepEqual(strip(huge), strip(truncated));
+		assert.ok(huge.followup.signals.some((s) => s.name === 'new_subject'), 'the identifiers past the cap are not read');
 	});
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { scoreFollowup } from '../../../src/core/followup/followupScorer';
+import { headOf, scoreFollowup } from '../../../src/core/followup/followupScorer';
 import { DEFAULT_THRESHOLDS, resolveThresholds, type Thresholds } from '../../../src/core/thresholds';
 import type { FollowupResult, HistoryTurn } from '../../../src/core/types';
 
@@ -145,6 +145,49 @@ describe('scoreFollowup', () => {
 		it('"themes" and "itself" in other words do not make "the"/"it" signals', () => {
 			const r = score('Which themes ship with Visual Studio Code?');
 			assert.ok(!names(r).includes('pronoun'));
+		});
+	});
+
+	describe('greetings and pure acknowledgements', () => {
+		it('are never follow-ups, even when they say "that" or "it"', () => {
+			for (const u of ['thank you!', 'ok, that helped', 'great, it works now 👍', 'hello again', 'awesome, cheers', 'gotcha, makes sense']) {
+				const r = score(u);
+				assert.equal(r.is_followup, false, `${u}: ${JSON.stringify(r.signals)}`);
+				assert.equal(r.score, 0, u);
+				assert.deepEqual(names(r), ['social'], u);
+			}
+		});
+
+		it('answers and go-aheads accept a proposal, so they are still scored', () => {
+			for (const u of ['yes please', 'ok, do it', 'sure, go ahead']) {
+				const r = score(u, [...HISTORY, user('should I also convert it to UTC?')]);
+				assert.ok(!names(r).includes('social'), u);
+				assert.equal(r.is_followup, true, `${u}: ${JSON.stringify(r.signals)}`);
+			}
+		});
+
+		it('an acknowledgement followed by a request is scored as the request', () => {
+			const r = score('thanks, and does it also parse ISO weeks?');
+			assert.ok(!names(r).includes('social'));
+			assert.equal(r.is_followup, true);
+		});
+	});
+
+	describe('history size is bounded', () => {
+		it('headOf cuts at a word boundary and leaves short text alone', () => {
+			assert.equal(headOf('short reply', 100), 'short reply');
+			assert.equal(headOf('alpha beta gamma', 12), 'alpha beta');
+		});
+
+		it('reads only the first followup_history_chars of a reply', () => {
+			const cap = thresholds({ followup_history_chars: 1000 });
+			const reply = assistant('x '.repeat(600) + 'renderWidget flushes the queue');
+			const r = score('does renderWidget batch updates?', [user('how do we paint the dashboard?'), reply], cap);
+			// Beyond the cap the identifier is unseen: a new subject, not picked up from the reply.
+			assert.ok(names(r).includes('new_subject'), JSON.stringify(r.signals));
+			assert.ok(!names(r).includes('topic_continuity'), JSON.stringify(r.signals));
+			const wide = score('does renderWidget batch updates?', [user('how do we paint the dashboard?'), reply], thresholds({ followup_history_chars: 5000 }));
+			assert.ok(names(wide).includes('topic_continuity'), JSON.stringify(wide.signals));
 		});
 	});
 });
