@@ -7,7 +7,7 @@
 import type { Trigger, WriteTier } from '../types';
 import { firstCue, type TurnText } from '../text/turnText';
 import { socialKind, type SocialKind } from './socialCues';
-import { ACTUALLY, CORRECTION_CUES, DECISION, DECLARATIVE, INSTRUCTION_CUES, QUESTION_CUES, RECALL_CUES } from './triggerCues';
+import { ACTUALLY, CORRECTION_CUES, DECISION, DECLARATIVE, INSTRUCTION_CUES, PROBLEM_CUES, QUESTION_CUES, RECALL_CUES, RESOLVED } from './triggerCues';
 
 /** The trigger with the rule that produced it, for the trace. */
 export interface TriggerResult {
@@ -60,6 +60,9 @@ export function classifyTrigger(t: TurnText): TriggerResult {
 	if (t.endsWithQuestion) return result('question', 'question_mark', '?');
 	const question = firstCue(QUESTION_CUES, t.core);
 	if (question) return result('question', question.name, question.match);
+	// A problem report asks for help, so it retrieves and is not written down as a fact.
+	const problem = firstCue(PROBLEM_CUES, t.core);
+	if (problem && !RESOLVED.test(t.core)) return result('question', `problem_report:${problem.name}`, problem.match);
 
 	if (t.words.length === 0) return result('question', 'ambiguous', null);
 	const declarative = t.words.length >= 2 ? DECLARATIVE.exec(t.core) : null;

@@ -77,9 +77,30 @@ export const QUESTION_CUES: CueTable = cueTable([
 	{ name: 'aux_start', re: /^(?:can|could|would|will|should|shall|may|might|is|are|was|were|do|does|did|have|has|had|am|isn't|aren't|doesn't|don't|didn't|won't|wouldn't|can't|couldn't|shouldn't)\s+(?:i|you|we|it|this|that|these|those|there|they|he|she|the|my|our|your|a|an|any|anyone|someone|something|anything)\b/ },
 	{ name: 'request_verb', re: new RegExp(String.raw`^(?:(?:please|pls|kindly|now|so|then|and|also|quickly|just)\s*,?\s+)*(?:${REQUEST_VERBS})\b`) },
 	{ name: 'request_phrase', re: /\b(?:i need (?:to|a|an|some|help)|i want to|i'd like (?:to|you to)|i would like (?:to|you to)|help me|how to|can i|is there a way|any ideas?\b|i wonder|i'm wondering|i am wondering|not sure (?:how|why|what|whether|if)|let's|lets)\b/ },
-	// A problem report asks for help even without a question mark.
-	{ name: 'problem_report', re: /\b(?:not working|(?:doesn't|does not|don't|do not|won't|will not|can't|cannot|couldn't) (?:work|compile|build|start|run|load|find|resolve|connect|import|install|pass)|(?:is|are|keeps?|still) (?:failing|broken|crashing|hanging|throwing|erroring|timing out)|fails|crashes|throws|hangs|segfaults|i(?:'m| am) (?:getting|seeing) (?:an? |this |the )?(?:error|exception|warning|failure|crash)s?)\b/ },
 ]);
+
+// Things that go wrong: said of code, a build, a page or a user's experience of them.
+const FAILURE_VERBS = String.raw`fails|failed|failing|crash(?:es|ed|ing)?|hangs|hung|hanging|freez(?:es|ing)|froze|frozen|throws|threw|throwing|errors? out|erroring|errored|time(?:s|d)? out|timing out|breaks|broke|broken|segfaults?|panic(?:s|ked)?|leaks?|leaking|stalls?|stalled|stuck|flaky|flakes|blows up|blew up|falls over|dies|died`;
+const BAD_STATES = String.raw`empty|blank|missing|null|undefined|nan|wrong|incorrect|off by (?:one|\w+ (?:cents?|pixels?|days?|hours?))|duplicated|doubled|corrupt(?:ed)?|out of sync|slow|sluggish|laggy|red|down|unresponsive|garbled|truncated|not (?:saved|sent|called|updated|showing|shown|loading|loaded|found|working|rendered|triggered)`;
+const SYMPTOM_NOUNS = String.raw`\w*(?:error|exception)s?|warnings?|failures?|crash(?:es)?|null pointers?|npe|nullpointerexception|stack ?traces?|segfaults?|panics?|timeouts?|deadlocks?|race conditions?|memory leaks?|leaks?|404s?|500s?|5\d\d|4\d\d|regressions?|bugs?|duplicates?`;
+
+/**
+ * A problem report asks for help even without a question mark ("the build fails after the
+ * upgrade", "getting a null pointer in the parser", "emails are sent twice"). Checked on the whole
+ * turn, not only its start: the symptom is often at the end.
+ */
+export const PROBLEM_CUES: CueTable = cueTable([
+	{ name: 'not_working', re: /\b(?:not working|(?:doesn't|does not|don't|do not|won't|will not|can't|cannot|couldn't|isn't|aren't|wasn't) (?:work|working|compile|build|start|run|load|find|resolve|connect|import|install|pass|render|save|show|update|respond|return)|(?:stopped|stops|quit) (?:working|responding|loading)|no longer (?:works?|compiles?|builds?|runs?|loads?|passes?)|does nothing|do nothing|doesn't do anything|nothing happens)\b/ },
+	{ name: 'failure_verb', re: new RegExp(String.raw`\b(?:${FAILURE_VERBS})\b`) },
+	// "I was wrong" corrects oneself; "the total is wrong" reports a problem.
+	{ name: 'bad_state', re: new RegExp(String.raw`(?<!\b(?:i|we|you)\s)\b(?:is|are|was|were|be|been|is still|are still|keeps? being|comes? (?:back|out)|stays?|stayed|remains?|remained|shows?|looks?|gets?|got|returns?|returned|become|became|turns?|turned) (?:(?:always|sometimes|still|now|all|completely|really|very|so|too|randomly|suddenly) )?(?:${BAD_STATES})\b`) },
+	{ name: 'repeated_effect', re: /\b(?:sent|go out|goes out|went out|come through|comes through|called|fired|run|ran|triggered|charged|logged|created|saved|processed|rendered|inserted|imported|emitted|invoked|executed) (?:twice|two times|three times|multiple times|several times|repeatedly|again and again|more than once)\b|\b(?:never|doesn't|does not) (?:stops?|ends?|finish(?:es)?|returns?|resolves?|completes?|fires?|gets? called|terminates?)\b|\bkeeps? (?:\w+ing)\b|\bgets? (?:logged|kicked|signed) out\b/ },
+	{ name: 'symptom', re: new RegExp(String.raw`\b(?:getting|seeing|hitting|receiving|got|get|see|hit|throws?|raises?|gives?|shows?|returns?) (?:(?:an?|the|this|that|these|some|a lot of|lots of|random|weird|strange|intermittent|occasional)\s+)?(?:[\w.'-]+\s+){0,3}?(?:${SYMPTOM_NOUNS})\b`) },
+	{ name: 'expected_got', re: /\bexpected\b.{1,80}\b(?:but|instead)\b.{0,10}\b(?:got|received|returned|saw|was|is)\b/ },
+]);
+
+/** The problem is over ("…, but I fixed it", "works now"): the turn tells, it asks for nothing. */
+export const RESOLVED = /\b(?:(?:i|we)(?:'ve| have)? (?:fixed|solved|resolved|sorted|worked around) (?:it|that|this|the \w+)|(?:is|are|it's|that's) (?:fixed|resolved|solved|working) now|works now|fixed now|(?:is|are) gone|went away|no longer (?:fails|crashes|happens))\b/;
 
 /** A declarative turn: a subject first, or a finite verb somewhere. Tells rather than asks. */
 export const DECLARATIVE =

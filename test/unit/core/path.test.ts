@@ -98,6 +98,19 @@ describe('answer-path router (seed 001)', () => {
 		assert.equal(math.retrieve, false);
 	});
 
+	it('a problem report about a build, CI or test run is live state: tool, and nothing is written', () => {
+		for (const u of ['the type check has been failing since the rebase', 'yarn install hangs on the postinstall step', 'the e2e specs broke after bumping node']) {
+			const r = decide(u);
+			assert.equal(r.trigger, 'question', u);
+			assert.equal(r.path, 'tool', u);
+			assert.deepEqual(r.write, [], u);
+		}
+		const code = decide('the date picker throws a RangeError in Safari');
+		assert.equal(code.path, 'rag');
+		assert.ok(code.tiers.includes('workspace'));
+		assert.deepEqual(code.write, []);
+	});
+
 	it('logs and output panels are live state', () => {
 		expectPath([['show me the logs', 'tool']]);
 	});

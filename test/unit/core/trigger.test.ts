@@ -134,6 +134,33 @@ describe('retrieval trigger', () => {
 				["I'm getting an error when I import the worker", 'question'],
 			]);
 		});
+		it('a problem report without a question mark asks for help', () => {
+			for (const u of [
+				'the deploy script crashed halfway through the migration',
+				'seeing a weird TypeError in the date picker',
+				'password reset mails go out three times',
+				'the sidebar stays empty after login',
+				'the export button does nothing',
+				'order totals come back wrong for discounted items',
+				'webhooks are processed twice when the queue restarts',
+				'the importer no longer compiles after the refactor',
+				'expected 3 rows but got 4 from the report query',
+				'checkout keeps timing out on mobile',
+			]) {
+				const r = classifyTrigger(analyzeText(u));
+				assert.equal(r.trigger, 'question', u);
+				assert.ok(r.rule.startsWith('problem_report') || r.rule === 'request_verb', `${u}: ${r.rule}`);
+				assert.equal(r.retrieves, true, u);
+			}
+		});
+		it('a fixed problem, a self-correction or a plain fact is not a problem report', () => {
+			expectAll([
+				['the deploy crashed on Monday but we fixed it', 'statement'],
+				['the flaky upload test is gone now', 'statement'],
+				['our staging database lives in Frankfurt', 'statement'],
+				['we were wrong about the port, it is 5433', 'statement'],
+			]);
+		});
 		it('retrieves on ambiguity: a fragment is a question', () => {
 			const r = classifyTrigger(analyzeText('pnpm workspaces'));
 			assert.equal(r.trigger, 'question');
@@ -231,12 +258,13 @@ describe('retrieval trigger', () => {
 		it('never matches a cue inside a longer word', () => {
 			expectAll([
 				['run pytest on the parser', 'question'], // "test" probe inside "pytest"
-				['nothing happens when I click save', 'statement'], // "no" inside "nothing"
-				['this history view is slow', 'statement'], // "hi" inside "this"/"history"
+				['nothing happens when I click save', 'question'], // "no" inside "nothing": a problem report, not a correction
+				['this history view is slow', 'question'], // "hi" inside "this"/"history": a complaint, not a greeting
 				['okta login uses SAML', 'statement'], // "ok" inside "okta"
 				['the latest release dismembered my config, remember?', 'correction'],
 				['factually the docs are stale', 'statement'], // "actually" inside "factually"
-				['the pingback endpoint returns 500', 'statement'], // "ping" inside "pingback"
+				['the pingback endpoint returns 500', 'question'], // "ping" inside "pingback": a problem report, not a probe
+				['the pingback endpoint moved to v2', 'statement'], // "ping" inside "pingback"
 			]);
 		});
 	});
