@@ -49,16 +49,46 @@ export const PROVIDED_CONTEXT: CueTable = cueTable([
 export const LIVE_STATE: CueTable = cueTable([
 	{ name: 'diagnostics', re: /\b(?:problems? (?:panel|tab|view)|diagnostics|(?:red )?squiggl\w*|(?:type|compile|compiler|lint|linter|build|syntax|tsc|eslint|typescript) (?:errors?|warnings?)|(?:errors?|warnings?) (?:in|on) (?:this|the|my|current) (?:file|editor|tab|line)|what's wrong with (?:this|my|the current) (?:file|code|line))\b/ },
 	{ name: 'output_now', re: /\b(?:logs|log output|output (?:panel|channel|window)|debug console|dev tools console)\b/ },
-	{ name: 'build_now', re: /\b(?:(?:status|state|result) of (?:the |my |our |this )?(?:build|ci|pipeline|tests?|test run|deploy(?:ment)?|job|pr|pull request|checks?)|(?:is|are) (?:the )?(?:build|ci|pipeline|tests?|checks?) (?:green|passing|red|failing|done)|(?:build|tests?|ci|pipeline|compile|compilation|deploy(?:ment)?|server|app|job) (?:is |are )?(?:still )?(?:failing|broken|red|crashing|down)|(?:build|tests?|test suite|specs?|ci|pipeline|typecheck|type check|linter|lint|compilation|(?:npm |pnpm |yarn )?install|docker build) (?:has been |have been |is |are |was |were |keeps? )?(?:still )?(?:fails|failed|failing|broken|red|breaks|broke|hangs|hanging|hung|flaky|flakes|crashes|crashed|crashing|times out|timed out|timing out)|failing (?:tests?|build|job|check)|(?:test|terminal|build|console|compiler) output|(?:the|my|in the) terminal|last (?:test )?run|right now|currently (?:failing|broken|open|selected|running))\b/ },
+	{ name: 'build_now', re: /\b(?:(?:status|state|result) of (?:the |my |our |this )?(?:build|ci|pipeline|tests?|test run|deploy(?:ment)?|job|pr|pull request|checks?)|(?:is|are) (?:the |my |our |all )?(?:[\w-]+ )?(?:build|ci|pipeline|tests?|specs?|checks?) (?:still )?(?:green|passing|red|failing|done)|(?:build|tests?|ci|pipeline|compile|compilation|deploy(?:ment)?|server|app|job) (?:is |are )?(?:still )?(?:failing|broken|red|crashing|down)|(?:build|tests?|test suite|specs?|ci|pipeline|typecheck|type check|linter|lint|compilation|(?:npm |pnpm |yarn )?install|docker build) (?:has been |have been |is |are |was |were |keeps? )?(?:still )?(?:fails|failed|failing|broken|red|breaks|broke|hangs|hanging|hung|flaky|flakes|crashes|crashed|crashing|times out|timed out|timing out)|failing (?:tests?|build|job|check)|(?:test|terminal|build|console|compiler) output|(?:the|my|in the) terminal|last (?:test )?run|right now|currently (?:failing|broken|open|selected|running))\b/ },
 	{ name: 'git_state', re: /\bgit (?:status|diff|log|branch|blame|stash|show)\b|\bwhat (?:did|have) i (?:change|changed|modify|modified|touch|touched|edit|edited)\b|\bwhat(?:'s| has| have)? changed\b|\b(?:uncommitted|unstaged|staged) (?:changes|files)\b|\bmy (?:changes|diff|local changes|last commit|commits|branch)\b|\b(?:current|which|this) branch\b|\blast commit\b|\bthe diff\b/ },
 	// An action on the live workspace (seed 001: "User asks for an action → tool/action flow").
-	{ name: 'editor_action', re: /^(?:(?:please|pls|now|then|just|can you|could you)\s+)*(?:run|execute|start|stop|restart|kill|commit|push|pull|stash|checkout|deploy|rebuild)\s+(?:(?:the|all|my|this|our)\s+)?(?:tests?|test suite|specs?|build|app|server|dev server|linter|formatter|migrations?|script|command|branch|changes|watcher|debugger|npm|pnpm|yarn|make|cargo|pytest|jest|mocha|tsc|eslint|prettier|docker)\b/ },
+	{ name: 'editor_action', re: /^(?:(?:please|pls|now|then|just|can you|could you)\s+)*(?:run|execute|start|stop|restart|kill|commit|push|pull|stash|checkout|deploy|rebuild)\s+(?:(?:the|all|my|this|our)\s+)?(?:[\w-]+\s+){0,2}?(?:tests?|test suite|specs?|build|app|server|dev server|linter|formatter|migrations?|script|command|branch|changes|watcher|debugger|npm|pnpm|yarn|make|cargo|pytest|jest|mocha|tsc|eslint|prettier|docker)\b/ },
 	{ name: 'editor_state', re: /\bselection\b|\bselected (?:code|text|lines?|function|block)\b|\b(?:this|the current|the open|the active|my open|my current) (?:file|function|method|class|line|block|editor|tab|snippet|test)\b|\bhighlighted\b|\bunder (?:the|my) cursor\b/ },
 ]);
 
-/** Imperatives that change code: the file may need reading first, so a tool path may also search the workspace. */
-export const EDIT_REQUEST =
-	/^(?:(?:can|could|would|will) you (?:please )?|please |pls |go |just )?(?:refactor|fix|rename|update|change|modify|rewrite|implement|add|remove|delete|extract|move|replace|optimi[sz]e|clean up|simplify|convert|migrate|document|write (?:a |the )?tests? for|make)\b/;
+// Lead-ins before an imperative that do not change what is asked ("can you…", "I want to…", "let's…").
+const EDIT_LEAD = String.raw`^(?:(?:ok|okay|so|and|also|now|then|please|pls|just|go|first|next|great|good|cool|right)\s*,?\s+)*(?:(?:can|could|would|will) you (?:please |also |just )?|please |pls |(?:i|we) (?:want|need|would like|'d like) (?:you )?to |(?:i|we)(?:'d| would) like (?:you )?to |let's |let us |lets |we should |help me )?`;
+// Verbs that change or add code. "make" needs an object ("make it async"), not "make sure"; the
+// creation verbs (write, create…) count only when the project is named (see CREATE_FROM_SCRATCH).
+const EDIT_VERBS = String.raw`refactor|fix|write|create|generate|build|rename|update|change|modify|rewrite|implement|add|remove|delete|drop|extract|move|replace|optimi[sz]e|clean up|tidy up|simplify|convert|migrate|document|split|merge|inline|wrap|unwrap|bump|upgrade|downgrade|revert|undo|patch|port|insert|append|prepend|comment out|uncomment|reformat|format|restructure|reorgani[sz]e|dedupe|deduplicate|parametri[sz]e|generali[sz]e|hardcode|harden|memoi[sz]e|cache|make (?!sure\b|sense\b|a (?:list|summary|plan|note|table)\b)|write (?:(?:a|the|some|more|unit|integration|e2e|regression)\s+)*(?:tests?|specs?|docstrings?|jsdoc|comments?|types?) for|(?:cover|test) (?:it|this|that|them|the\s+\S+|\S+) with tests|write (?:(?:a|the|some|more|unit|integration|e2e|regression)\s+)*(?:tests?|specs?) (?:that|to|covering)`;
+
+/**
+ * An imperative that changes code in the workspace ("fix it", "rename X to Y", "write a test for
+ * parseArgs", "I want to split invoice.ts into…"): answered by the tool path, which reads the
+ * file first. Matched on the turn's start (after social lead-ins).
+ */
+export const EDIT_REQUEST = new RegExp(`${EDIT_LEAD}(?:${EDIT_VERBS})\\b`);
+
+/**
+ * New code from scratch with nothing of the project named ("write a function that reverses a
+ * string", "create a regex for emails"): not an edit of the workspace.
+ */
+export const CREATE_FROM_SCRATCH = new RegExp(`${EDIT_LEAD}(?:write|create|generate|make|implement|build|give me|show me) (?:me )?(?:an?|some) \\b`);
+
+/** What ties a turn to this project rather than to programming in general ("our", "we", "in this repo"). */
+export const PROJECT_REFERENCE =
+	/\b(?:our|ours|we|we're|we've|we'd|us|here|in this (?:repo|repository|project|codebase|code base|app|service|workspace)|(?:my|this|the) (?:code|codebase|repo|project|app|service|branch|changes|pr|build|tests?|file|files|module|function|class|component|schema|config)|the (?:\w+ )?(?:parser|worker|queue|store|handler|controller|service|endpoint|route|model|migration|job|helper|util|loader|client|server)\b)\b/;
+
+/** An explicit request for general knowledge ("what does X mean in general?"): not this project's. */
+export const GENERAL_MARKER = /\b(?:in general|generally speaking|in theory|conceptually|as a concept|in the abstract)\b/;
+
+/** Asks about a failure just shown by a live tool ("why does it fail?", "what's the error?"). */
+export const DIAGNOSIS =
+	/^(?:(?:ok|okay|so|and|hmm|then)\s*,?\s+)*(?:why|what|where|how come|which)\b.{0,40}\b(?:fail|fails|failing|failed|failure|break|breaks|broke|broken|error|errors|wrong|crash|crashes|crashing|red)\b/;
+
+/** Re-says the last answer ("rephrase that in two sentences", "tl;dr of that"): the text is in the window. */
+export const TRANSFORM_REPLY =
+	/^(?:(?:ok|okay|so|now|then|please|pls|can you|could you)\s*,?\s+)*(?:rephrase|reword|paraphrase|restate|summari[sz]e|condense|tl;?dr(?: of)?|say) (?:that|it|this)(?: (?:again|once more|more simply|simply|briefly|shorter|differently|for me))*(?: (?:in|into|as|with|using|for) [\w\s'-]{1,40})?$/;
 
 /** A request whose only object is a pronoun: with no earlier turns there is nothing to resolve. */
 export const VAGUE_REQUEST =

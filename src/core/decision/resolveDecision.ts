@@ -10,6 +10,7 @@ import { routeAnswerPath, type PathResult } from '../answerPath/routeAnswerPath'
 import { applyOverlays, applyRestricted, basePolicy, closeTiers, setTiers, tiersOf } from '../policy/policyEngine';
 import { routeLabel, tiersForPath } from '../policy/routeLabel';
 import type { Thresholds } from '../thresholds';
+import { threadView } from '../thread/threadContext';
 import { writeTiersFor } from '../trigger/classifyTrigger';
 import type { PolicyDecision, Tier, TurnInput, WriteTier } from '../types';
 import type { TraceRecorder } from './traceRecorder';
@@ -75,10 +76,12 @@ function pathStage(input: TurnInput, c: Classified, d: PolicyDecision, th: Thres
 		intent: c.intent.intent,
 		features: c.features,
 		has_history: input.history.length > 0,
+		is_followup: c.followup.is_followup,
+		thread: threadView(input.history, th.generic_thread_turns),
 		wants_tiers: wanted.length > 0,
 		clarify_min_chars: th.clarify_min_chars,
 	});
-	start = rec.gate({ gate: 'path', inputs: { rule: path.rule, match: path.match, edit_request: path.edit_request }, value: path.path, fired: path.path !== 'rag', effect: `answer via ${path.path}` }, start);
+	start = rec.gate({ gate: 'path', inputs: { rule: path.rule, match: path.match, edit_request: path.edit_request, reads_workspace: path.reads_workspace }, value: path.path, fired: path.path !== 'rag', effect: `answer via ${path.path}` }, start);
 	const tiers = tiersForPath(path, wanted);
 	const dropped = wanted.filter((t) => !tiers.includes(t));
 	rec.gate({ gate: 'path_tiers', inputs: { path: path.path, wanted }, value: tiers, fired: dropped.length > 0, effect: dropped.length ? `${path.path} path does not search ${dropped.join(', ')}` : 'no change' }, start);

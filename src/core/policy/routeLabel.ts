@@ -35,14 +35,19 @@ export type RouteLabel = (typeof ROUTE_LABELS)[number];
 
 /**
  * Tiers the answer path keeps: none for direct, clarify and refuse (nothing is searched to
- * answer them); for tool, the workspace only when the turn asks to change code (the file may
- * need reading first) — the live state itself comes from the tool, not from stored text.
+ * answer them); for tool, the workspace only when the code must be found and read first (an edit
+ * request, or a failure that names or points at code), and the profile when a personal reference
+ * opened it — the live state itself comes from the tool, not from stored text.
  */
 export function tiersForPath(p: PathResult, tiers: readonly Tier[]): Tier[] {
 	if (p.path === 'rag') return [...tiers];
-	if (p.path === 'tool' && p.edit_request && tiers.includes('workspace')) return ['workspace'];
-	return [];
+	if (p.path !== 'tool') return [];
+	// The profile stays when a personal reference opened it ("format it in my preferred style").
+	return tiers.filter((t) => (t === 'workspace' && p.reads_workspace) || t === 'profile');
 }
+
+const PROVIDED_RULES: ReadonlySet<string> = new Set(['transform_provided', 'transform_reply', 'inline_code', 'inline_data']);
+const GENERIC_RULES: ReadonlySet<string> = new Set(['generic_programming', 'generic_thread', 'computation']);
 
 /** Names the branch: the answer path's own label where it decided, else the policy's intent label. */
 export function routeLabel(p: PathResult, policyRoute: string, tiers: readonly Tier[], restrictedDropped: readonly Tier[]): string {
@@ -51,12 +56,12 @@ export function routeLabel(p: PathResult, policyRoute: string, tiers: readonly T
 		case 'clarify':
 			return p.path;
 		case 'tool':
-			return tiers.length ? 'tool_workspace' : 'tool';
+			return tiers.includes('workspace') ? 'tool_workspace' : 'tool';
 		case 'rag':
 			return policyRoute;
 		case 'direct':
-			if (p.rule === 'transform_provided' || p.rule === 'inline_code' || p.rule === 'inline_data') return 'provided_context';
-			if (p.rule === 'generic_programming' || p.rule === 'computation') return 'generic';
+			if (PROVIDED_RULES.has(p.rule)) return 'provided_context';
+			if (GENERIC_RULES.has(p.rule)) return 'generic';
 			if (p.rule === 'no_request') return policyRoute;
 			return restrictedDropped.length ? 'restricted' : 'direct';
 	}

@@ -97,4 +97,11 @@ export const POLICY_THRESHOLDS = {
 		integer: true,
 		rationale: 'A non-social turn shorter than this has nothing to resolve and is answered with a clarifying question (seed 001).',
 	},
+	generic_thread_turns: {
+		default: 4,
+		min: 1,
+		max: 20,
+		integer: true,
+		rationale: 'How many earlier user turns the router walks back to find the generic question a follow-up continues; beyond that the thread is not clearly generic and the turn retrieves.',
+	},
 } satisfies ThresholdSection;

@@ -138,7 +138,7 @@ describe('answer-path router (seed 001)', () => {
 			['Could you look at this please?', 'clarify'],
 			['x', 'clarify'],
 		]);
-		expectPath([['fix it', 'rag']], [{ role: 'user', content: 'the retry loop never stops' }]);
+		expectPath([['fix it', 'tool']], [{ role: 'user', content: 'the retry loop never stops' }]);
 	});
 
 	it('turns that ask nothing are answered directly', () => {
