@@ -39,17 +39,26 @@ function rng(seed: number): () => number {
 const SYLLABLES = 'get set parse load save user token cache http request response config file path index query vector store search buffer stream error retry node tree list map key value item count size time date json text line word'.split(' ');
 
 /** A Zipf-ish vocabulary of identifiers and words, and texts drawn from it. */
-function corpus(n: number, queries: number): { docs: IngestDoc[]; queries: string[] } {
+function corpus(n: number, queries: number): { docs: IngestDoc[]; queries: QuerySets } {
 	const r = rng(42);
 	const vocab = Array.from({ length: 4000 }, (_, i) => {
 		const a = SYLLABLES[i % SYLLABLES.length];
 		const b = SYLLABLES[Math.floor(i / SYLLABLES.length) % SYLLABLES.length];
 		return i % 3 === 0 ? `${a}${b[0].toUpperCase()}${b.slice(1)}${i}` : i % 3 === 1 ? `${a}_${b}_${i}` : `${a}${i}`;
 	});
-	const word = () => vocab[Math.floor(vocab.length * Math.pow(r(), 2.2))];
-	const text = (len: number) => Array.from({ length: len }, word).join(' ');
+	const zipf = () => vocab[Math.floor(vocab.length * Math.pow(r(), 2.2))];
+	const uniform = () => vocab[Math.floor(vocab.length * r())];
+	const text = (len: number, word = zipf) => Array.from({ length: len }, word).join(' ');
 	const docs = Array.from({ length: n }, (_, i) => ({ id: `c${i}`, text: `def fn_${i}(x):\n    ${text(30 + Math.floor(r() * 60))}`, path: `src/m${i % 500}/f${i}.py` }));
-	return { docs, queries: Array.from({ length: queries }, () => text(2 + Math.floor(r() * 4))) };
+	// "common": words as frequent in queries as in the corpus (a stress case: mostly very common
+	// words); "identifier": words drawn uniformly from the vocabulary, like looking up a name.
+	return {
+		docs,
+		queries: {
+			common: Array.from({ length: queries }, () => text(2 + Math.floor(r() * 4))),
+			identifier: Array.from({ length: queries }, () => text(2 + Math.floor(r() * 3), uniform)),
+		},
+	};
 }
 
 function pct(xs: number[], p: number): number {
@@ -98,16 +107,23 @@ async function sizeBytes(db: Queryable): Promise<number> {
 }
 
 type Row = Record<string, unknown>;
+type QuerySets = { common: string[]; identifier: string[] };
 
-async function benchPglite(docs: IngestDoc[], queries: string[], k: number, inprocess: boolean): Promise<Row[]> {
+async function timeMixes(db: Queryable, queries: QuerySets, k: number): Promise<Row> {
+	const out: Row = {};
+	for (const [mix, qs] of Object.entries(queries)) out[mix] = flat(await timeArms(db, qs, k));
+	return out;
+}
+
+async function benchPglite(docs: IngestDoc[], queries: QuerySets, k: number, inprocess: boolean): Promise<Row[]> {
 	const dir = mkdtempSync(join(tmpdir(), 'gmem-bench-'));
 	const opened = await openStore({ kind: 'folder', dir });
 	if (!opened.ok) throw opened.error;
 	const store = opened.value;
 	const insertMs = await load(store.db, docs);
-	const arms = await timeArms(store.db, queries, k);
+	const arms = await timeMixes(store.db, queries, k);
 	const ownerPid = readLock(dir)?.pid ?? 0;
-	const rows: Row[] = [{ engine: 'pglite (owner process, Unix socket)', chunks: docs.length, insert_ms: insertMs, ...flat(arms), owner_rss_mb: rssMb(ownerPid), client_rss_mb: rssMb(process.pid), db_mb: mb(await sizeBytes(store.db)), disk_mb: mb(folderBytes(dir)) }];
+	const rows: Row[] = [{ engine: 'pglite (owner process, Unix socket)', chunks: docs.length, insert_ms: insertMs, ...arms, owner_rss_mb: rssMb(ownerPid), client_rss_mb: rssMb(process.pid), db_mb: mb(await sizeBytes(store.db)), disk_mb: mb(folderBytes(dir)) }];
 	await store.close();
 	if (!inprocess) return rows;
 	// Stop the owner child, then own the folder in this process.
@@ -116,13 +132,13 @@ async function benchPglite(docs: IngestDoc[], queries: string[], k: number, inpr
 	const db = pgliteQueryable(owner.db);
 	await migrate(db);
 	await db.query(SEARCH_SESSION_SQL);
-	const direct = await timeArms(db, queries, k);
-	rows.push({ engine: 'pglite (in-process, no socket)', chunks: docs.length, ...flat(direct), client_rss_mb: rssMb(process.pid) });
+	const direct = await timeMixes(db, queries, k);
+	rows.push({ engine: 'pglite (in-process, no socket)', chunks: docs.length, ...direct, client_rss_mb: rssMb(process.pid) });
 	await owner.shutdown();
 	return rows;
 }
 
-async function benchServer(url: string, docs: IngestDoc[], queries: string[], k: number): Promise<Row[]> {
+async function benchServer(url: string, docs: IngestDoc[], queries: QuerySets, k: number): Promise<Row[]> {
 	const name = `gmem_bench_${process.pid}`;
 	const admin = new pg.Client({ connectionString: url });
 	await admin.connect();
@@ -133,8 +149,8 @@ async function benchServer(url: string, docs: IngestDoc[], queries: string[], k:
 		const opened = await openStore({ kind: 'url', url: u.toString() });
 		if (!opened.ok) throw opened.error;
 		const insertMs = await load(opened.value.db, docs);
-		const arms = await timeArms(opened.value.db, queries, k);
-		const row = { engine: 'postgres server', chunks: docs.length, insert_ms: insertMs, ...flat(arms), client_rss_mb: rssMb(process.pid), db_mb: mb(await sizeBytes(opened.value.db)) };
+		const arms = await timeMixes(opened.value.db, queries, k);
+		const row = { engine: 'postgres server', chunks: docs.length, insert_ms: insertMs, ...arms, client_rss_mb: rssMb(process.pid), db_mb: mb(await sizeBytes(opened.value.db)) };
 		await opened.value.close();
 		return [row];
 	} finally {
@@ -156,7 +172,7 @@ async function main(): Promise<void> {
 	const { docs, queries } = corpus(Number(values.n), Number(values.queries));
 	const k = Number(values.k);
 	const engines = values.engines.split(',');
-	process.stderr.write(`benchStore: ${docs.length} chunks, ${queries.length} queries, k ${k}; vectors from the hashing TEST embedder (not semantic)\n`);
+	process.stderr.write(`benchStore: ${docs.length} chunks, ${queries.common.length} queries per mix, k ${k}; vectors from the hashing TEST embedder (not semantic)\n`);
 	const print = (rows: Row[]) => rows.forEach((r) => process.stdout.write(JSON.stringify({ ...r, load_avg_1m: Math.round(loadavg()[0] * 10) / 10, cpus: availableParallelism() }) + '\n'));
 	if (engines.includes('pglite')) print(await benchPglite(docs, queries, k, values.inprocess));
 	const url = values.url ?? process.env.GMEM_TEST_PG_URL;

@@ -92,11 +92,13 @@ function bm25Arm(db: Queryable, params: unknown[], commonDf: number, maxCandidat
 				SELECT t.chunk_id FROM chunk_terms t
 				WHERE t.tier = $1 AND t.term = sel.term AND ($2::text[] IS NULL OR t.workspace_id = ANY($2::text[]))
 				ORDER BY t.tf::float8 / greatest(t.doc_len, 1) DESC LIMIT $6) x),
+		terms AS MATERIALIZED (SELECT array_agg(term) AS all_terms FROM idf),
 		p AS (
-			-- one (chunk_id, term) index probe per candidate and query term; OFFSET 0 keeps the planner
-			-- from flattening the probe into a scan of every posting of a common term
-			SELECT t.term, t.chunk_id, t.tf::float8 AS tf, t.doc_len FROM cand CROSS JOIN idf
-			CROSS JOIN LATERAL (SELECT x.term, x.chunk_id, x.tf, x.doc_len FROM chunk_terms x WHERE x.chunk_id = cand.chunk_id AND x.term = idf.term AND x.tier = $1 OFFSET 0) t),
+			-- one (chunk_id, term = ANY) index scan per candidate; OFFSET 0 keeps the planner from
+			-- flattening it into a scan of every posting of a common term
+			SELECT t.term, t.chunk_id, t.tf::float8 AS tf, t.doc_len FROM cand CROSS JOIN terms
+			CROSS JOIN LATERAL (SELECT x.term, x.chunk_id, x.tf, x.doc_len FROM chunk_terms x
+				WHERE x.chunk_id = cand.chunk_id AND x.term = ANY(terms.all_terms) AND x.tier = $1 OFFSET 0) t),
 		scored AS (
 			SELECT p.chunk_id, sum(idf.idf * (p.tf * ${k1 + 1}) / (p.tf + ${k1} * (1 - ${b} + ${b} * p.doc_len / st.avgdl))) AS score
 			FROM p JOIN idf USING (term) CROSS JOIN st
