@@ -7,7 +7,7 @@
 import type { FollowupResult, Intent } from '../types';
 import { firstCue, type TurnText } from '../text/turnText';
 import type { TriggerResult } from '../trigger/classifyTrigger';
-import { identifierCue, META_CUES, PERSONAL_FACT, PERSONAL_REFERENCE, PROFILE_QUESTION, WORKSPACE_CUES } from './intentCues';
+import { identifierCue, META_CUES, PAST_REFERENCE, PERSONAL_FACT, PERSONAL_REFERENCE, PROFILE_QUESTION, WORKSPACE_CUES } from './intentCues';
 
 /** Content features shared by intent, policy overlays and the answer-path router. */
 export interface TurnFeatures {
@@ -17,6 +17,8 @@ export interface TurnFeatures {
 	personal_reference: boolean;
 	/** The cue that ties the turn to this code base, if any. */
 	workspace: { name: string; match: string } | null;
+	/** The words that refer to earlier discussion or decisions ("why did we…"), if any. */
+	past_reference: string | null;
 }
 
 /** The intent with the rule that produced it, for the trace. */
@@ -32,6 +34,7 @@ export function turnFeatures(t: TurnText): TurnFeatures {
 		about_user: firstCue(PERSONAL_FACT, t.core) !== null,
 		personal_reference: PERSONAL_REFERENCE.test(t.text),
 		workspace: firstCue(WORKSPACE_CUES, t.text) ?? identifierCue(t.raw),
+		past_reference: PAST_REFERENCE.exec(t.text)?.[0] ?? null,
 	};
 }
 

@@ -41,6 +41,13 @@ export const PERSONAL_REFERENCE = new RegExp(
 	String.raw`\bmy (?:${PERSONAL_NOUNS})\b|\babout me\b|\bmy own\b|\b(?:i|i'm) (?:usually|normally|typically|always) (?:use|prefer|like|work)\b`,
 );
 
+/**
+ * The turn refers to earlier discussion or decisions ("why did we pick zod?", "as you suggested",
+ * "the reason for the cap"): research memory (past Q&A, decisions, corrections) holds the answer.
+ */
+export const PAST_REFERENCE =
+	/\b(?:why (?:did|do|have|had|would|were) we|why did (?:i|you) (?:pick|choose|use|go with|decide|add|remove|switch|change)|why (?:was|were) (?:it|this|that|they|the [\w-]+(?: [\w-]+)?) (?:chosen|picked|decided|added|introduced|designed|built|kept|removed|changed)|the (?:reason|rationale|reasoning|motivation) (?:for|behind|why)|(?:design|architecture|architectural|technical) (?:decisions?|choices?)|we (?:decided|agreed|discussed|chose|settled on)|(?:last time|earlier|previously|the other day|last week|yesterday) (?:we|you) (?:said|discussed|decided|agreed|talked|suggested)|as (?:we|you) (?:said|discussed|agreed|decided|suggested)|you (?:said|told me|mentioned|suggested|recommended) (?:earlier|before|that)|the decision (?:log|record|to|about))\b/;
+
 /** The turn refers to this code base (a file, an identifier, "our X", "in this repo"). */
 export const WORKSPACE_CUES: CueTable = cueTable([
 	{ name: 'this_repo', re: /\b(?:this|our|the) (?:repo|repository|codebase|code base|workspace|monorepo)\b|\bin (?:this|our|the) (?:project|package|module|app|service|extension)\b/ },

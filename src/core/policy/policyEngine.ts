@@ -54,8 +54,9 @@ export function basePolicy(intent: Intent, trigger: Trigger, th: Thresholds): Po
 			d.inject_profile = true;
 			break;
 		case 'workspace_question':
+			// A fresh code-base question is answered by the code; research memory joins only for a
+			// follow-up or a reference to earlier decisions (the overlays below).
 			d.inject_rag = true;
-			d.inject_qa_history = true;
 			d.rag_min_similarity = th.floor_workspace_question;
 			break;
 		case 'continuation':
@@ -78,7 +79,7 @@ export function basePolicy(intent: Intent, trigger: Trigger, th: Thresholds): Po
 
 /** One cross-intent overlay and whether it changed the policy. */
 export interface OverlayResult {
-	name: 'personal_reference' | 'followup_research' | 'privacy';
+	name: 'personal_reference' | 'followup_research' | 'past_reference' | 'privacy';
 	fired: boolean;
 	effect: string;
 }
@@ -88,7 +89,8 @@ const FOLLOWUP_WIDENED: ReadonlySet<Intent> = new Set<Intent>(['general', 'works
 /**
  * Cross-intent overlays, applied in place, in order: a personal reference ("my preferred style",
  * "about me") opens the profile; a follow-up widens a general or code-base question with research
- * memory (what was said before is likely what the user builds on); privacy closes the workspace
+ * memory (what was said before is likely what the user builds on); so does a reference to earlier
+ * discussion or decisions ("why did we…", "as you suggested"); privacy closes the workspace
  * and research tiers whatever opened them. Overlays only add to turns whose trigger retrieves.
  */
 export function applyOverlays(d: PolicyDecision, intent: Intent, retrieves: boolean, f: TurnFeatures, followup: FollowupResult): OverlayResult[] {
@@ -96,6 +98,8 @@ export function applyOverlays(d: PolicyDecision, intent: Intent, retrieves: bool
 	if (personal) d.inject_profile = true;
 	const widen = retrieves && followup.is_followup && FOLLOWUP_WIDENED.has(intent) && !d.inject_qa_history;
 	if (widen) d.inject_qa_history = true;
+	const past = retrieves && f.past_reference !== null && FOLLOWUP_WIDENED.has(intent) && !d.inject_qa_history;
+	if (past) d.inject_qa_history = true;
 	const privacy = d.privacy_mode && (d.inject_rag || d.inject_qa_history);
 	if (d.privacy_mode) {
 		d.inject_rag = false;
@@ -104,6 +108,7 @@ export function applyOverlays(d: PolicyDecision, intent: Intent, retrieves: bool
 	return [
 		{ name: 'personal_reference', fired: personal, effect: personal ? 'profile opened for a personal reference' : 'no change' },
 		{ name: 'followup_research', fired: widen, effect: widen ? 'research memory added for a follow-up' : 'no change' },
+		{ name: 'past_reference', fired: past, effect: past ? `research memory added: the turn refers to earlier decisions ("${f.past_reference}")` : 'no change' },
 		{ name: 'privacy', fired: privacy, effect: privacy ? 'workspace and research closed (privacy)' : 'no change' },
 	];
 }

@@ -78,7 +78,7 @@ describe('decideTurn', () => {
 		const gates = r.trace.steps.filter((s) => s.kind === 'gate');
 		assert.deepEqual(
 			gates.map((g) => (g.kind === 'gate' ? g.gate : '')),
-			['followup', 'trigger', 'intent', 'behavior', 'policy', 'overlay:personal_reference', 'overlay:followup_research', 'overlay:privacy', 'retrieval_gate', 'volume', 'restricted', 'path', 'path_tiers', 'write'],
+			['followup', 'trigger', 'intent', 'behavior', 'policy', 'overlay:personal_reference', 'overlay:followup_research', 'overlay:past_reference', 'overlay:privacy', 'retrieval_gate', 'volume', 'restricted', 'path', 'path_tiers', 'write'],
 		);
 		for (const g of gates) {
 			if (g.kind !== 'gate') continue;

@@ -68,7 +68,8 @@ describe('hooks', () => {
 				p.tiers = p.tiers.filter((t) => t !== 'research');
 				p.route = 'experiment:no_research';
 			});
-			const r = decideTurn({ history: [], utterance: 'where is parseConfig defined?' }, { hooks });
+			// A code-base question about an earlier decision searches workspace and research.
+			const r = decideTurn({ history: [], utterance: 'why did we split parseConfig in two?' }, { hooks });
 			assert.deepEqual(r.tiers, ['workspace']);
 			assert.equal(r.policy.inject_qa_history, false);
 			assert.equal(r.route, 'experiment:no_research');
@@ -101,7 +102,7 @@ describe('hooks', () => {
 				p.policy.inject_profile = true;
 			});
 			const r = decideTurn({ history: [], utterance: 'where is parseConfig defined?' }, { hooks });
-			assert.deepEqual(r.tiers, ['workspace', 'research', 'profile']);
+			assert.deepEqual(r.tiers, ['workspace', 'profile']);
 			assert.equal(r.retrieve, true);
 		});
 

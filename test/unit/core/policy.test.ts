@@ -9,7 +9,7 @@ import type { FollowupResult, TurnInput } from '../../../src/core/types';
 
 const NO_FOLLOWUP: FollowupResult = { score: 0, is_followup: false, signals: [] };
 const FOLLOWUP: FollowupResult = { score: 0.9, is_followup: true, signals: [] };
-const NO_FEATURES = { about_user: false, personal_reference: false, workspace: null };
+const NO_FEATURES = { about_user: false, personal_reference: false, workspace: null, past_reference: null };
 
 function decide(utterance: string, extra: Partial<TurnInput> = {}) {
 	return decideTurn({ history: [], utterance, ...extra });
@@ -29,7 +29,7 @@ describe('policy engine', () => {
 			assert.equal(basePolicy('general', 'question', T).rag_k, 4);
 		});
 		it('opens the tiers each intent needs', () => {
-			assert.deepEqual(tiersOf(basePolicy('workspace_question', 'question', T)), ['workspace', 'research']);
+			assert.deepEqual(tiersOf(basePolicy('workspace_question', 'question', T)), ['workspace']);
 			assert.deepEqual(tiersOf(basePolicy('continuation', 'question', T)), ['workspace', 'research']);
 			assert.deepEqual(tiersOf(basePolicy('general', 'question', T)), ['workspace']);
 			assert.deepEqual(tiersOf(basePolicy('profile_question', 'question', T)), ['profile']);
@@ -80,9 +80,29 @@ describe('policy engine', () => {
 		});
 	});
 
+	describe('research memory', () => {
+		it('a fresh code-location question searches only the workspace', () => {
+			for (const u of ['where is the retry budget configured?', 'which file registers the webhook routes?', 'what does normalizeEmail return for an empty string?']) {
+				assert.deepEqual(decide(u).tiers, ['workspace'], u);
+			}
+		});
+		it('a reference to earlier decisions or discussion adds research memory', () => {
+			for (const u of ['why did we cap the upload size in uploadHandler?', 'what was the reason for the custom logger in src/log.ts?', 'as you suggested, where should the cache invalidation live in our api?']) {
+				const r = decide(u);
+				assert.deepEqual(r.tiers, ['workspace', 'research'], u);
+				const step = r.trace.steps.find((s) => s.kind === 'gate' && s.gate === 'overlay:past_reference');
+				assert.ok(step && step.kind === 'gate' && step.fired, u);
+			}
+		});
+		it('a follow-up code question still adds research memory', () => {
+			const r = decide('and where is it reset?', { history: [{ role: 'user', content: 'where is the retry budget configured?' }] });
+			assert.deepEqual(r.tiers, ['workspace', 'research']);
+		});
+	});
+
 	describe('context', () => {
 		it('Restricted Mode closes workspace and research, keeps the profile', () => {
-			const d = basePolicy('workspace_question', 'question', T);
+			const d = basePolicy('continuation', 'question', T);
 			d.inject_profile = true;
 			assert.deepEqual(applyRestricted(d, { restricted: true }), ['workspace', 'research']);
 			assert.deepEqual(tiersOf(d), ['profile']);
@@ -100,7 +120,7 @@ describe('policy engine', () => {
 		});
 		it('an empty tier stays in the decision and is noted in the trace', () => {
 			const r = decide('where is parseConfig defined?', { context: { has_workspace_index: false, has_research_memory: true } });
-			assert.deepEqual(r.tiers, ['workspace', 'research']);
+			assert.deepEqual(r.tiers, ['workspace']);
 			const notes = r.trace.steps.filter((s) => s.kind === 'note');
 			assert.equal(notes.length, 1);
 			assert.match(notes[0].kind === 'note' ? notes[0].message : '', /workspace is searched but the host reports it empty/);
