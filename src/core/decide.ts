@@ -11,7 +11,7 @@ import { resolveDecision, type Draft } from './decision/resolveDecision';
 import { applyPolicyOverride } from './decision/policyOverride';
 import { scoreFollowup } from './followup/followupScorer';
 import { defaultClock, type HookRegistry } from './hooks';
-import { analyzeText } from './text/turnText';
+import { analyzeText, type TurnText } from './text/turnText';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds';
 import { TRACE_VERSION, type DecisionTrace } from './trace';
 import { classifyTrigger } from './trigger/classifyTrigger';
@@ -34,9 +34,9 @@ const STANDALONE: FollowupResult = { score: 0, is_followup: false, signals: [] }
  * The follow-up score, or "stands alone" with an error note if the scorer fails: a bug in one
  * signal must not take the chat down, and the trace makes it visible.
  */
-function safeFollowup(input: TurnInput, th: Thresholds, rec: TraceRecorder): FollowupResult {
+function safeFollowup(input: TurnInput, text: TurnText, th: Thresholds, rec: TraceRecorder): FollowupResult {
 	try {
-		return scoreFollowup(input.utterance, input.history, th);
+		return scoreFollowup(input.utterance, input.history, th, text);
 	} catch (e) {
 		rec.note('followup', 'error', `follow-up scorer failed, turn treated as standalone: ${e instanceof Error ? e.message : String(e)}`);
 		return { ...STANDALONE, signals: [] };
@@ -50,7 +50,7 @@ function classify(input: TurnInput, th: Thresholds, rec: TraceRecorder): Classif
 	rec.endStage('text');
 
 	let start = rec.now();
-	const followup = safeFollowup(input, th, rec);
+	const followup = safeFollowup(input, text, th, rec);
 	start = rec.gate({
 		gate: 'followup',
 		inputs: { history_turns: input.history.length, signals: followup.signals.map((s) => s.name) },

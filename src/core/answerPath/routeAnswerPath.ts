@@ -8,7 +8,7 @@ import { firstCue, type TurnText } from '../text/turnText';
 import type { TriggerResult } from '../trigger/classifyTrigger';
 import type { TurnFeatures } from '../intent/classifyIntent';
 import { isGenericTurn, refersToProject, type ThreadView } from '../thread/threadContext';
-import { CREATE_FROM_SCRATCH, DIAGNOSIS, EDIT_REQUEST, LIVE_STATE, PROVIDED_CONTEXT, SECRET_REQUEST, TRANSFORM_REPLY, VAGUE_REQUEST } from './pathCues';
+import { CREATE_FROM_SCRATCH, DIAGNOSIS, EDIT_REQUEST, LIVE_STATE, PROJECT_REFERENCE, PROVIDED_CONTEXT, SECRET_REQUEST, TRANSFORM_REPLY, VAGUE_REQUEST } from './pathCues';
 
 /** The path with the rule that produced it, for the trace. */
 export interface PathResult {
@@ -65,19 +65,20 @@ export function isEditRequest(t: TurnText): boolean {
  */
 function continuesGenericThread(t: TurnText, x: PathInputs): boolean {
 	if (!x.is_followup || !THREAD_INTENTS.has(x.intent) || x.trigger.rule.startsWith('problem_report')) return false;
-	if (x.features.workspace || x.features.personal_reference || refersToProject(t)) return false;
-	return x.thread.generic;
+	if (x.features.workspace || x.features.personal_reference) return false;
+	// The thread test usually fails on its cheap prefilter, so it runs before the project cue (the
+	// features already hold the workspace and personal cues; "our X", "the parser"… is left).
+	return x.thread.generic && !PROJECT_REFERENCE.test(t.text);
 }
 
 /** Live editor state, or a "why does it fail?" about the failure a live turn just showed. */
 function livePath(t: TurnText, x: PathInputs, edit: boolean): PathResult | null {
 	const live = firstCue(LIVE_STATE, t.text);
 	if (live) return path('tool', live.name, live.match, edit, edit || (x.features.workspace !== null && FAILURE_LIVE.has(live.name)));
-	if (x.is_followup && !x.features.workspace && x.thread.lastUserLive) {
-		const why = DIAGNOSIS.exec(t.core);
-		// The failure is in the tool output; explaining it needs the code it points at.
-		if (why) return path('tool', 'live_followup', why[0], edit, true);
-	}
+	// The failure is in the tool output; explaining it needs the code it points at. The cheap
+	// anchored cue runs before the thread is read.
+	const why = x.is_followup && !x.features.workspace ? DIAGNOSIS.exec(t.core) : null;
+	if (why && x.thread.lastUserLive) return path('tool', 'live_followup', why[0], edit, true);
 	return null;
 }
 

@@ -20,8 +20,8 @@ import {
 	type TurnView,
 } from './signals';
 import { joinWords, stem, tokenize, turnText, wordStems } from './text';
-import { analyzeText } from '../text/turnText';
-import { freestandingSocial } from '../trigger/socialCues';
+import { analyzeText, type TurnText } from '../text/turnText';
+import { couldStartSocial, freestandingSocial } from '../trigger/socialCues';
 
 type WeightName = keyof Thresholds & `followup_w_${string}`;
 
@@ -44,14 +44,15 @@ const MAX_SOCIAL_TOKENS = 12;
  * be a follow-up: score 0, no signals. A whole-message greeting or pure acknowledgement scores 0
  * with the single signal `social`. Otherwise the score is the clamped sum of the signals'
  * weights (negative weights are evidence that the turn stands alone), and `is_followup` is
- * score >= `followup_threshold`.
+ * score >= `followup_threshold`. `text` is the caller's analyzeText(utterance), when it has one.
  */
-export function scoreFollowup(utterance: string, history: readonly HistoryTurn[], t: Thresholds): FollowupResult {
+export function scoreFollowup(utterance: string, history: readonly HistoryTurn[], t: Thresholds, text?: TurnText): FollowupResult {
 	if (history.length === 0) return { score: 0, is_followup: false, signals: [] };
 	const tokens = tokenize(utterance);
 	// A greeting or pure acknowledgement ("thanks", "ok, that works") has nothing to resolve, even
 	// when it says "that": a veto, recorded as one signal, not a weight to balance against a pronoun.
-	const social = tokens.length <= MAX_SOCIAL_TOKENS ? freestandingSocial(analyzeText(utterance)) : null;
+	const maySocial = tokens.length <= MAX_SOCIAL_TOKENS && couldStartSocial(tokens[0]?.word);
+	const social = maySocial ? freestandingSocial(text ?? analyzeText(utterance)) : null;
 	if (social) return { score: 0, is_followup: false, signals: [{ name: 'social', weight: -1, match: social }] };
 	const words = tokens.map((x) => x.word);
 	const view: TurnView = { tokens, words, joined: joinWords(words), content: contentStems(tokens) };

@@ -61,14 +61,23 @@ export function ruleWindow(raw: string): string {
 	return raw.length <= HEAD_CHARS + TAIL_CHARS ? raw : `${raw.slice(0, HEAD_CHARS)}\n…\n${raw.slice(-TAIL_CHARS)}`;
 }
 
-/** Builds the shared text view of one utterance (of its first 1,500 and last 500 characters). */
-export function analyzeText(fullRaw: string): TurnText {
+/** The text forms most rules need, without the word list: for reading earlier turns cheaply. */
+export type TextForms = Pick<TurnText, 'raw' | 'text' | 'core'>;
+
+/** `raw`, `text` and `core` of an utterance (its rule window), as analyzeText would give them. */
+export function textForms(fullRaw: string): TextForms {
 	const raw = ruleWindow(fullRaw);
 	const text = normalizeText(raw);
+	return { raw, text, core: stripLeadingSocial(text) };
+}
+
+/** Builds the shared text view of one utterance (of its first 1,500 and last 500 characters). */
+export function analyzeText(fullRaw: string): TurnText {
+	const { raw, text, core } = textForms(fullRaw);
 	return {
 		raw,
 		text,
-		core: stripLeadingSocial(text),
+		core,
 		words: wordsOf(text),
 		endsWithQuestion: text.replace(TRAILING_DECOR, '').endsWith('?'),
 	};

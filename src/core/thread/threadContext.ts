@@ -5,7 +5,7 @@
  * per decision, over a bounded number of earlier user turns, so turns that need neither answer
  * pay nothing.
  */
-import { firstCue, analyzeText, type TurnText } from '../text/turnText';
+import { firstCue, ruleWindow, textForms, type TextForms } from '../text/turnText';
 import { PERSONAL_REFERENCE, WORKSPACE_CUES, identifierCue } from '../intent/intentCues';
 import { GENERAL_MARKER, GENERIC_SHAPE, LIVE_STATE, LOCAL_REFERENCE, PROJECT_REFERENCE, TECH_TERM } from '../answerPath/pathCues';
 import type { HistoryTurn } from '../types';
@@ -18,11 +18,14 @@ export interface ThreadView {
 	readonly lastUserLive: boolean;
 }
 
+/** Case-insensitive prefilter for genericShape: a generic question names a technology or says "in general". */
+const GENERIC_HINT = new RegExp(`${TECH_TERM.source}|${GENERAL_MARKER.source}`, 'i');
+
 /** Live-state cues whose output can show a failure to ask "why?" about (not git or editor actions). */
 const FAILURE_STATE = new Set(['diagnostics', 'build_now', 'output_now']);
 
 /** The turn ties itself to this project: a file, an identifier, "our X", "the parser", a personal fact. */
-export function refersToProject(t: TurnText): boolean {
+export function refersToProject(t: TextForms): boolean {
 	return (
 		PROJECT_REFERENCE.test(t.text) ||
 		PERSONAL_REFERENCE.test(t.text) ||
@@ -31,38 +34,44 @@ export function refersToProject(t: TurnText): boolean {
 	);
 }
 
-/**
- * Generic programming help on its own: a "how do I / what is" shape naming a technology, or an
- * explicit "in general", with nothing local referred to.
- */
-export function isGenericTurn(t: TurnText): boolean {
-	if (refersToProject(t)) return false;
-	if (GENERAL_MARKER.test(t.text)) return true;
-	return GENERIC_SHAPE.test(t.core) && TECH_TERM.test(t.text) && !LOCAL_REFERENCE.test(t.core);
+/** Generic phrasing: a "how do I / what is" shape naming a technology, or an explicit "in general". */
+function genericShape(t: TextForms): boolean {
+	return GENERAL_MARKER.test(t.text) || (GENERIC_SHAPE.test(t.core) && TECH_TERM.test(t.text) && !LOCAL_REFERENCE.test(t.core));
+}
+
+/** Generic programming help on its own: generic phrasing with nothing of the project referred to. */
+export function isGenericTurn(t: TextForms): boolean {
+	return genericShape(t) && !refersToProject(t);
 }
 
 /**
- * Walks back over at most `lookback` earlier user turns: a turn that refers to the project or to
- * live state ends the walk (not generic); a generic turn ends it (generic); a neutral follow-up
- * ("does it work with Maps?") is passed over. With no generic anchor in reach the thread is not
- * generic: retrieve on ambiguity.
+ * The thread is generic when the nearest generic question among the last `lookback` user turns
+ * is itself free of project references and no user turn since then refers to the project or to
+ * live state; neutral follow-ups in between ("does it work with Maps?") are passed over. With no
+ * generic anchor in reach the thread is not generic: retrieve on ambiguity. The cheap shape test
+ * runs first, so a thread without any generic question (the common case) costs a few regex tests.
  */
 function genericThread(history: readonly HistoryTurn[], lookback: number): boolean {
-	let seen = 0;
-	for (let i = history.length - 1; i >= 0 && seen < lookback; i--) {
+	const since: string[] = [];
+	for (let i = history.length - 1; i >= 0 && since.length < lookback; i--) {
 		if (history[i]!.role !== 'user') continue;
-		seen++;
-		const t = analyzeText(history[i]!.content);
-		if (firstCue(LIVE_STATE, t.text) || refersToProject(t)) return false;
-		if (isGenericTurn(t)) return true;
+		const raw = ruleWindow(history[i]!.content);
+		// Most earlier turns name no technology at all: one regex rules them out before any normalising.
+		const t = GENERIC_HINT.test(raw) ? textForms(raw) : null;
+		if (t && genericShape(t)) return !refersToProject(t) && since.every((s) => !touchesProjectOrLive(textForms(s)));
+		since.push(raw);
 	}
 	return false;
+}
+
+function touchesProjectOrLive(t: TextForms): boolean {
+	return firstCue(LIVE_STATE, t.text) !== null || refersToProject(t);
 }
 
 function lastUserLive(history: readonly HistoryTurn[]): boolean {
 	for (let i = history.length - 1; i >= 0; i--) {
 		if (history[i]!.role !== 'user') continue;
-		const live = firstCue(LIVE_STATE, analyzeText(history[i]!.content).text);
+		const live = firstCue(LIVE_STATE, textForms(history[i]!.content).text);
 		return live !== null && FAILURE_STATE.has(live.name);
 	}
 	return false;

@@ -61,6 +61,11 @@ const SOCIAL_FIRST_WORDS: ReadonlySet<string> = new Set([
 const MASH_OR_NUMBER = /^(?:\d|asdf|qwer|zxcv|jkl|[^aeiouy\d]{5,}$)/;
 const MAX_SOCIAL_WORDS = 12;
 
+/** A message starting with this word may be a social formula; any other first word rules it out. */
+export function couldStartSocial(word: string | undefined): boolean {
+	return word === undefined || SOCIAL_FIRST_WORDS.has(word) || MASH_OR_NUMBER.test(word);
+}
+
 function couldBeSocial(words: readonly string[]): boolean {
 	if (words.length === 0) return true;
 	if (words.length > MAX_SOCIAL_WORDS) return false;
