@@ -60,14 +60,18 @@ export const LIVE_STATE: CueTable = cueTable([
 const EDIT_LEAD = String.raw`^(?:(?:ok|okay|so|and|also|now|then|please|pls|just|go|first|next|great|good|cool|right)\s*,?\s+)*(?:(?:can|could|would|will) you (?:please |also |just )?|please |pls |(?:i|we) (?:want|need|would like|'d like) (?:you )?to |(?:i|we)(?:'d| would) like (?:you )?to |let's |let us |lets |we should |help me )?`;
 // Verbs that change or add code. "make" needs an object ("make it async"), not "make sure"; the
 // creation verbs (write, create…) count only when the project is named (see CREATE_FROM_SCRATCH).
-const EDIT_VERBS = String.raw`refactor|fix|write|create|generate|build|rename|update|change|modify|rewrite|implement|add|remove|delete|drop|extract|move|replace|optimi[sz]e|clean up|tidy up|simplify|convert|migrate|document|split|merge|inline|wrap|unwrap|bump|upgrade|downgrade|revert|undo|patch|port|insert|append|prepend|comment out|uncomment|reformat|format|restructure|reorgani[sz]e|dedupe|deduplicate|parametri[sz]e|generali[sz]e|hardcode|harden|memoi[sz]e|cache|make (?!sure\b|sense\b|a (?:list|summary|plan|note|table)\b)|write (?:(?:a|the|some|more|unit|integration|e2e|regression)\s+)*(?:tests?|specs?|docstrings?|jsdoc|comments?|types?) for|(?:cover|test) (?:it|this|that|them|the\s+\S+|\S+) with tests|write (?:(?:a|the|some|more|unit|integration|e2e|regression)\s+)*(?:tests?|specs?) (?:that|to|covering)`;
+const EDIT_VERBS = String.raw`refactor|fix|rename|update|change|modify|rewrite|implement|add|remove|delete|extract|replace|optimi[sz]e|clean up|tidy up|simplify|convert|migrate|inline|unwrap|bump|upgrade|downgrade|revert|undo|insert|append|prepend|comment out|uncomment|reformat|restructure|reorgani[sz]e|dedupe|deduplicate|parametri[sz]e|generali[sz]e|hardcode|harden|memoi[sz]e|write|create|generate|make (?!sure\b|sense\b|a (?:list|summary|plan|note|table)\b)|write (?:(?:a|the|some|more|unit|integration|e2e|regression)\s+)*(?:tests?|specs?|docstrings?|jsdoc|comments?|types?) for|(?:cover|test) (?:it|this|that|them|the\s+\S+|\S+) with tests`;
+// Verbs that are as often nouns at the start of a question ("move semantics in C++?", "build times
+// are slow", "cache invalidation…", "port 5432…"): imperatives only when an object follows.
+const NOUNISH_EDIT_VERBS = String.raw`move|build|merge|split|wrap|document|format|cache|port|patch|drop|test`;
+const EDIT_OBJECT = String.raw`(?:it|this|that|these|those|them|the|our|my|all|every|each|its|their|an?|some|any)\b|\S*[._/(]\S*`;
 
 /**
  * An imperative that changes code in the workspace ("fix it", "rename X to Y", "write a test for
  * parseArgs", "I want to split invoice.ts into…"): answered by the tool path, which reads the
  * file first. Matched on the turn's start (after social lead-ins).
  */
-export const EDIT_REQUEST = new RegExp(`${EDIT_LEAD}(?:${EDIT_VERBS})\\b`);
+export const EDIT_REQUEST = new RegExp(`${EDIT_LEAD}(?:(?:${EDIT_VERBS})\\b|(?:${NOUNISH_EDIT_VERBS}) (?:${EDIT_OBJECT}))`);
 
 /**
  * New code from scratch with nothing of the project named ("write a function that reverses a

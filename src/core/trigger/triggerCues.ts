@@ -90,7 +90,7 @@ const SYMPTOM_NOUNS = String.raw`\w*(?:error|exception)s?|warnings?|failures?|cr
  * turn, not only its start: the symptom is often at the end.
  */
 export const PROBLEM_CUES: CueTable = cueTable([
-	{ name: 'not_working', re: /\b(?:not working|(?:doesn't|does not|don't|do not|won't|will not|can't|cannot|couldn't|isn't|aren't|wasn't) (?:work|working|compile|build|start|run|load|find|resolve|connect|import|install|pass|render|save|show|update|respond|return)|(?:stopped|stops|quit) (?:working|responding|loading)|no longer (?:works?|compiles?|builds?|runs?|loads?|passes?)|does nothing|do nothing|doesn't do anything|nothing happens)\b/ },
+	{ name: 'not_working', re: /\b(?:not working|(?:doesn't|does not|don't|do not|won't|will not|can't|cannot|couldn't|isn't|aren't|wasn't) (?:work|working|compile|build|start|run|load|find|resolve|connect|import|install|pass|render|save|show|update|respond|return|open|close|submit|scroll|click|sync|deploy|log in|login)|(?:stopped|stops|quit) (?:working|responding|loading)|no longer (?:works?|compiles?|builds?|runs?|loads?|passes?)|does nothing|do nothing|doesn't do anything|nothing happens)\b/ },
 	{ name: 'failure_verb', re: new RegExp(String.raw`\b(?:${FAILURE_VERBS})\b`) },
 	// "I was wrong" corrects oneself; "the total is wrong" reports a problem.
 	{ name: 'bad_state', re: new RegExp(String.raw`(?<!\b(?:i|we|you)\s)\b(?:is|are|was|were|be|been|is still|are still|keeps? being|comes? (?:back|out)|stays?|stayed|remains?|remained|shows?|looks?|gets?|got|returns?|returned|become|became|turns?|turned) (?:(?:always|sometimes|still|now|all|completely|really|very|so|too|randomly|suddenly) )?(?:${BAD_STATES})\b`) },

@@ -54,6 +54,15 @@ describe('edit requests take the tool path', () => {
 		assert.equal(isEditRequest(analyzeText('write a helper for our date parsing')), true);
 	});
 
+	it('verbs that are often nouns are edits only with an object', () => {
+		for (const u of ['move semantics in C++?', 'build times are really slow', 'cache invalidation strategies?', 'format of the lockfile?']) {
+			assert.equal(isEditRequest(analyzeText(u)), false, u);
+		}
+		for (const u of ['move the backoff into its own module', 'merge the two config loaders', 'split invoice.ts in two', 'document it']) {
+			assert.equal(isEditRequest(analyzeText(u)), true, u);
+		}
+	});
+
 	it('"make sure" and questions about how to edit are not edit requests', () => {
 		for (const u of ['make sure the docs mention it', 'how do I rename a git branch?', 'what does the fix do?']) {
 			assert.equal(isEditRequest(analyzeText(u)), false, u);

@@ -146,6 +146,7 @@ describe('retrieval trigger', () => {
 				'the importer no longer compiles after the refactor',
 				'expected 3 rows but got 4 from the report query',
 				'checkout keeps timing out on mobile',
+				"the settings drawer won't open on Firefox",
 			]) {
 				const r = classifyTrigger(analyzeText(u));
 				assert.equal(r.trigger, 'question', u);
