@@ -36,27 +36,38 @@ function rng(seed: number): () => number {
 	};
 }
 
-const SYLLABLES = 'get set parse load save user token cache http request response config file path index query vector store search buffer stream error retry node tree list map key value item count size time date json text line word'.split(' ');
+const CONSONANTS = 'bcdfghjklmnprstvwz';
+const VOWELS = 'aeiou';
 
-/** A Zipf-ish vocabulary of identifiers and words, and texts drawn from it. */
+/**
+ * A synthetic code corpus with a natural-language-like vocabulary: 20,000 pseudo-words whose
+ * frequency follows Zipf's law (exponent 1), combined into camelCase and snake_case identifiers.
+ */
 function corpus(n: number, queries: number): { docs: IngestDoc[]; queries: QuerySets } {
 	const r = rng(42);
-	const vocab = Array.from({ length: 4000 }, (_, i) => {
-		const a = SYLLABLES[i % SYLLABLES.length];
-		const b = SYLLABLES[Math.floor(i / SYLLABLES.length) % SYLLABLES.length];
-		return i % 3 === 0 ? `${a}${b[0].toUpperCase()}${b.slice(1)}${i}` : i % 3 === 1 ? `${a}_${b}_${i}` : `${a}${i}`;
-	});
-	const zipf = () => vocab[Math.floor(vocab.length * Math.pow(r(), 2.2))];
-	const uniform = () => vocab[Math.floor(vocab.length * r())];
-	const text = (len: number, word = zipf) => Array.from({ length: len }, word).join(' ');
-	const docs = Array.from({ length: n }, (_, i) => ({ id: `c${i}`, text: `def fn_${i}(x):\n    ${text(30 + Math.floor(r() * 60))}`, path: `src/m${i % 500}/f${i}.py` }));
-	// "common": words as frequent in queries as in the corpus (a stress case: mostly very common
-	// words); "identifier": words drawn uniformly from the vocabulary, like looking up a name.
+	const syllable = () => CONSONANTS[Math.floor(r() * CONSONANTS.length)] + VOWELS[Math.floor(r() * VOWELS.length)];
+	const words = Array.from({ length: 20000 }, (_, i) => syllable() + syllable() + (i % 2 ? syllable() : '') + 'x'.repeat(i % 7 === 0 ? 1 : 0));
+	// Zipf(1) by inverse CDF over ranks: rank ≈ exp(u · ln(V)).
+	const zipf = () => words[Math.min(words.length - 1, Math.floor(Math.exp(r() * Math.log(words.length))) - 1)];
+	const uniform = () => words[Math.floor(r() * words.length)];
+	const identifier = () => {
+		const parts = Array.from({ length: 1 + Math.floor(r() * 3) }, zipf);
+		return r() < 0.5 ? parts.join('_') : parts.map((p, i) => (i ? p[0].toUpperCase() + p.slice(1) : p)).join('');
+	};
+	const line = () => Array.from({ length: 4 + Math.floor(r() * 6) }, identifier).join(' ');
+	const docs = Array.from({ length: n }, (_, i) => ({
+		id: `c${i}`,
+		text: `def ${identifier()}(x):\n${Array.from({ length: 6 + Math.floor(r() * 10) }, () => `    ${line()}`).join('\n')}`,
+		path: `src/m${i % 500}/f${i}.py`,
+	}));
+	// "common": query words as frequent as in the corpus; "identifier": words drawn uniformly from
+	// the vocabulary, like looking up a name.
+	const query = (len: number, word: () => string) => Array.from({ length: len }, word).join(' ');
 	return {
 		docs,
 		queries: {
-			common: Array.from({ length: queries }, () => text(2 + Math.floor(r() * 4))),
-			identifier: Array.from({ length: queries }, () => text(2 + Math.floor(r() * 3), uniform)),
+			common: Array.from({ length: queries }, () => query(2 + Math.floor(r() * 4), zipf)),
+			identifier: Array.from({ length: queries }, () => query(2 + Math.floor(r() * 3), uniform)),
 		},
 	};
 }
