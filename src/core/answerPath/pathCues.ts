@@ -71,7 +71,8 @@ const EDIT_OBJECT = String.raw`(?:it|this|that|these|those|them|the|our|my|all|e
  * parseArgs", "I want to split invoice.ts into…"): answered by the tool path, which reads the
  * file first. Matched on the turn's start (after social lead-ins).
  */
-export const EDIT_REQUEST = new RegExp(`${EDIT_LEAD}(?:(?:${EDIT_VERBS})\\b|(?:${NOUNISH_EDIT_VERBS}) (?:${EDIT_OBJECT}))`);
+// "change of plans", "update on the release": a verb followed by "of"/"on" is a noun.
+export const EDIT_REQUEST = new RegExp(`${EDIT_LEAD}(?:(?:${EDIT_VERBS})\\b(?! (?:of|on)\\b)|(?:${NOUNISH_EDIT_VERBS}) (?:${EDIT_OBJECT}))`);
 
 /**
  * New code from scratch with nothing of the project named ("write a function that reverses a

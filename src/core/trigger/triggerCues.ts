@@ -50,7 +50,8 @@ export const INSTRUCTION_CUES: CueTable = cueTable([
  * it tells, so it is a statement — written to research memory, never a search.
  */
 export const DECISION: CueTable = cueTable([
-	{ name: 'decision', re: new RegExp(LEAD + String.raw`(?:let's|let us|lets|we'll|we will|i'll|i will)\s+(?:go with|use|stick with|keep|pick|choose|adopt|switch to|stay with)\b`) },
+	// At the start, or after a lead clause ("change of plans, we'll use Redis").
+	{ name: 'decision', re: new RegExp(String.raw`(?:${LEAD}|[,;:.!]\s+)(?:let's|let us|lets|we'll|we will|i'll|i will)\s+(?:go with|use|stick with|keep|pick|choose|adopt|switch to|stay with)\b`) },
 	{ name: 'decided', re: /\b(?:we|i) (?:have |'ve )?(?:decided|agreed|settled on|chose|picked|went with|are going with|'re going with)\b/ },
 ]);
 

@@ -64,7 +64,7 @@ describe('edit requests take the tool path', () => {
 	});
 
 	it('"make sure" and questions about how to edit are not edit requests', () => {
-		for (const u of ['make sure the docs mention it', 'how do I rename a git branch?', 'what does the fix do?']) {
+		for (const u of ['make sure the docs mention it', 'how do I rename a git branch?', 'what does the fix do?', 'change of plans: the demo moves to Friday', 'update on the release?']) {
 			assert.equal(isEditRequest(analyzeText(u)), false, u);
 		}
 	});

@@ -160,6 +160,7 @@ describe('retrieval trigger', () => {
 				['the flaky upload test is gone now', 'statement'],
 				['our staging database lives in Frankfurt', 'statement'],
 				['we were wrong about the port, it is 5433', 'statement'],
+				["change of plans, we'll stick with SQLite for the prototype", 'statement'],
 			]);
 		});
 		it('retrieves on ambiguity: a fragment is a question', () => {
