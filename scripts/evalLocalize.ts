@@ -98,7 +98,7 @@ async function main(): Promise<void> {
 			best.push((await hybridSearch(db, r.query, { ...opts, k: 10, files: true })).hits.map((h) => h.path!));
 			const chunkHits = (await hybridSearch(db, r.query, { ...opts, k: 200 })).hits;
 			agg.push(aggregateFiles(chunkHits));
-			if (values.dump) appendFileSync(values.dump, JSON.stringify({ id: r.id, max_lines: lines, gold: r.gold_files, hits: chunkHits.map((h) => [h.path, h.fused, h.symbol]) }) + '\n');
+			if (values.dump) appendFileSync(values.dump, JSON.stringify({ id: r.id, max_lines: lines, gold: r.gold_files, hits: chunkHits.map((h) => [h.path, h.fused, h.symbol, h.arms.fts?.score ?? null]) }) + '\n');
 			ms.push(performance.now() - started);
 		}
 		const gold = present.map((r) => r.gold_files);

