@@ -28,6 +28,7 @@ const nodeEntries = [
 	{ in: 'src/cli/main.ts', out: 'dist/cli.js', banner: '#!/usr/bin/env node' },
 	{ in: 'src/models/inferenceWorker.ts', out: 'dist/inferenceWorker.js' },
 	{ in: 'src/store/ownerProcess.ts', out: 'dist/storeOwner.js' },
+	{ in: 'src/indexing/indexWorker.ts', out: 'dist/indexWorker.js' },
 	{ in: 'bench/benchGate.ts', out: 'dist/bench/benchGate.js' },
 	{ in: 'bench/benchModels.ts', out: 'dist/bench/benchModels.js' },
 	{ in: 'bench/benchStore.ts', out: 'dist/bench/benchStore.js' },
