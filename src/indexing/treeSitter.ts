@@ -58,5 +58,5 @@ export function loadGrammar(language: GrammarLanguage): Promise<LoadedGrammar> {
 	return loaded;
 }
 
-/** Every grammar file dist/wasm must hold (esbuild.mjs copies them; a test checks the list). */
+/** Every grammar file dist/wasm must hold (esbuild.mjs copies them; a unit test checks each resolves). */
 export const GRAMMAR_FILES: readonly string[] = (Object.keys(SYMBOL_QUERIES) as GrammarLanguage[]).map((l) => `tree-sitter-${l}.wasm`);

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chunkFile } from '../../src/indexing/chunkFile';
 import type { ChunkLimits } from '../../src/indexing/chunkTypes';
 import { chunkPlanFor } from '../../src/indexing/languages';
+import { GRAMMAR_FILES, wasmPath } from '../../src/indexing/treeSitter';
 import { FIXTURE_WS } from '../fixtures/indexing/workspace';
 
 // minLines 1: no merging, so each definition's own span is visible.
@@ -86,6 +87,10 @@ describe('indexing: Markdown and line windows', () => {
 		assert.deepEqual(r.chunks.map((c) => [c.startLine, c.endLine, c.kind]), [[1, 10, 'lines'], [9, 18, 'lines'], [17, 25, 'lines']]);
 		const wide = await chunkFile('min.js.txt', 'x'.repeat(2500), { maxLines: 10, maxChars: 1000, overlapLines: 0, minLines: 1 });
 		assert.deepEqual(wide.chunks.map((c) => c.content.length), [1000, 1000, 500]);
+	});
+	it('finds the runtime and every grammar in the installed packages (what esbuild.mjs copies to dist/wasm)', () => {
+		assert.equal(GRAMMAR_FILES.length, 10);
+		for (const f of ['tree-sitter.wasm', ...GRAMMAR_FILES]) assert.ok(existsSync(wasmPath(f, null)), f);
 	});
 	it('chooses the chunker by extension', () => {
 		assert.deepEqual(chunkPlanFor('a/b.tsx'), { kind: 'code', language: 'tsx' });
