@@ -3,7 +3,7 @@
  * PGlite and, when GMEM_TEST_PG_URL is set, a real server: JSON shapes and exit codes of CONTRACT.md.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT_OK, EXIT_STORE, EXIT_USAGE, type CliIo } from '../../src/cli/cliTypes';
 import { runCli } from '../../src/cli/main';
@@ -40,13 +40,17 @@ for (const engine of testEngines()) {
 		let db: string;
 		let dispose: () => Promise<void>;
 		const ws = tempStoreDir('gmem-ws-');
+		const queriesDir = tempStoreDir('gmem-q-');
 
 		before(async () => {
 			const created = await engine.create();
 			dispose = created.dispose;
 			db = created.location.kind === 'url' ? created.location.url : created.location.dir;
 		});
-		after(async () => dispose?.());
+		after(async () => {
+			await dispose?.();
+			for (const dir of [ws, queriesDir]) rmSync(dir, { recursive: true, force: true });
+		});
 
 		it('ingest --json prints documents, chunks and ms', async () => {
 			const r = await gmem(['ingest', DOCS, '--db', db, '--workspace', ws, '--json']);
@@ -82,7 +86,7 @@ for (const engine of testEngines()) {
 		});
 
 		it('batch --queries prints one line per query and reports a bad line', async () => {
-			const file = join(tempStoreDir('gmem-q-'), 'q.jsonl');
+			const file = join(queriesDir, 'q.jsonl');
 			writeFileSync(file, ['{"id": "q1", "query": "toml config file"}', 'not json', '{"id": "q2", "query": "pgvector hnsw decision"}'].join('\n'));
 			const r = await gmem(['search', '--queries', file, '--db', db, '--json', '--k', '2']);
 			assert.equal(r.code, EXIT_USAGE);

@@ -5,13 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { readLock } from '../../src/store/lockFile';
 import { openStore } from '../../src/store/openStore';
+import { stopOwner } from '../../src/store/ownerClient';
 import { mustOpen, serverUrl, tempStoreDir } from '../fixtures/store_engines';
 
 const run = promisify(execFile);
@@ -32,9 +33,20 @@ async function countDocs(dir: string): Promise<number> {
 
 describe('store ownership (PGlite folder)', function () {
 	this.timeout(180_000);
+	const dirs: string[] = [];
+	const scratch = () => {
+		dirs.push(tempStoreDir());
+		return dirs[dirs.length - 1];
+	};
+	after(async () => {
+		for (const dir of dirs) {
+			await stopOwner(dir);
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
 
 	it('two processes writing to one store lose nothing', async () => {
-		const dir = tempStoreDir();
+		const dir = scratch();
 		const [a, b] = await Promise.all([writer(dir, 'a', 60), writer(dir, 'b', 60)]);
 		assert.match(a.stdout, /a done/);
 		assert.match(b.stdout, /b done/);
@@ -46,7 +58,7 @@ describe('store ownership (PGlite folder)', function () {
 	});
 
 	it('serves the socket with 0600 permissions and records the owner pid', async () => {
-		const dir = tempStoreDir();
+		const dir = scratch();
 		const store = await mustOpen({ kind: 'folder', dir });
 		try {
 			assert.equal(statSync(join(dir, '.s.PGSQL.5432')).mode & 0o777, 0o600);
@@ -58,7 +70,7 @@ describe('store ownership (PGlite folder)', function () {
 	});
 
 	it('recovers the lock of a crashed owner and keeps the data', async () => {
-		const dir = tempStoreDir();
+		const dir = scratch();
 		const first = await mustOpen({ kind: 'folder', dir });
 		await first.db.query(`INSERT INTO profile_entries (workspace_id, key, value, kind) VALUES ('w', 'k', 'v', 'fact')`);
 		const owner = readLock(dir)!;
@@ -77,7 +89,7 @@ describe('store ownership (PGlite folder)', function () {
 	});
 
 	it('reports a store locked by a live process that does not answer', async () => {
-		const dir = tempStoreDir();
+		const dir = scratch();
 		const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
 		try {
 			writeFileSync(join(dir, 'owner.lock'), JSON.stringify({ pid: sleeper.pid, host: hostname(), created: new Date().toISOString() }));
@@ -94,7 +106,7 @@ describe('store ownership (PGlite folder)', function () {
 	});
 
 	it('reports a corrupt data folder and leaves it untouched', async () => {
-		const dir = tempStoreDir();
+		const dir = scratch();
 		mkdirSync(join(dir, 'pgdata'));
 		writeFileSync(join(dir, 'pgdata', 'PG_VERSION'), 'not a postgres version\n');
 		writeFileSync(join(dir, 'pgdata', 'precious.txt'), 'keep me');
