@@ -53,9 +53,14 @@ function parseLock(text: string): LockInfo {
 /** True if the process is alive (EPERM means it exists under another user). Other hosts count as alive. */
 export function holderAlive(info: LockInfo): boolean {
 	if (info.host !== hostname()) return true;
-	if (info.pid <= 0) return false;
+	return pidAlive(info.pid);
+}
+
+/** True if a process with this pid exists on this host (EPERM: it exists under another user). */
+export function pidAlive(pid: number): boolean {
+	if (pid <= 0) return false;
 	try {
-		process.kill(info.pid, 0);
+		process.kill(pid, 0);
 		return true;
 	} catch (e) {
 		return (e as NodeJS.ErrnoException).code === 'EPERM';

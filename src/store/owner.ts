@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { StoreError } from './errors';
-import { acquireLock, type LockHandle } from './lockFile';
+import { acquireLock, pidAlive, type LockHandle } from './lockFile';
 import { openPglite } from './pgliteQueryable';
 
 /** The Unix socket pg connects to with `{host: DIR, port: 5432}`. */
@@ -86,13 +86,4 @@ export function waitUntilIdle(owner: OwnerHandle, parentPid: number | null, ling
 			}
 		}, 200);
 	});
-}
-
-function pidAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (e) {
-		return (e as NodeJS.ErrnoException).code === 'EPERM';
-	}
 }
