@@ -7,6 +7,7 @@ import { StoreError, messageOf } from './errors';
 import type { StoreLocation } from './location';
 import { migrate } from './migrations';
 import { connectToOwner } from './ownerClient';
+import { reconnecting } from './reconnecting';
 import { connectPg, redactUrl } from './pgQueryable';
 import type { EngineKind, Queryable } from './queryable';
 import { SEARCH_SESSION_SQL, SEARCH_SETTINGS } from './searchQueries';
@@ -31,7 +32,7 @@ export interface OpenOptions {
 export async function openStore(location: StoreLocation, options: OpenOptions = {}): Promise<Result<Store, StoreError>> {
 	let db: Queryable | null = null;
 	try {
-		db = location.kind === 'url' ? await openServer(location.url) : await connectToOwner(location.dir, options.ownerTimeoutMs);
+		db = location.kind === 'url' ? await openServer(location.url) : await openFolder(location.dir, options.ownerTimeoutMs);
 		const schemaVersion = await migrate(db);
 		// PGlite has one session shared by every socket client; a server pool sets it per connection.
 		if (db.engine !== 'postgres') await db.query(SEARCH_SESSION_SQL);
@@ -49,6 +50,11 @@ export async function openStore(location: StoreLocation, options: OpenOptions = 
 		if (db) await db.close().catch((closeError: unknown) => void closeError); // the open error is the one to report
 		return err(e instanceof StoreError ? e : new StoreError('unreachable', messageOf(e), { cause: e }));
 	}
+}
+
+async function openFolder(dir: string, timeoutMs: number | undefined): Promise<Queryable> {
+	// A new owner is a new PGlite session: its session settings must be set again.
+	return reconnecting(dir, await connectToOwner(dir, timeoutMs), (q) => q.query(SEARCH_SESSION_SQL).then(() => undefined), timeoutMs);
 }
 
 async function openServer(url: string): Promise<Queryable> {

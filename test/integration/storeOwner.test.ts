@@ -88,6 +88,22 @@ describe('store ownership (PGlite folder)', function () {
 		}
 	});
 
+	it('reconnects to a new owner when its owner dies, data intact', async () => {
+		const dir = scratch();
+		const store = await mustOpen({ kind: 'folder', dir });
+		try {
+			await store.db.query(`INSERT INTO profile_entries (workspace_id, key, value, kind) VALUES ('w', 'editor', 'vim', 'preference')`);
+			const first = readLock(dir)!.pid;
+			process.kill(first, 'SIGKILL');
+			await new Promise((r) => setTimeout(r, 300));
+			const rows = await store.db.query<{ value: string }>(`SELECT value FROM profile_entries WHERE key = 'editor'`);
+			assert.deepEqual(rows.map((r) => r.value), ['vim']);
+			assert.notEqual(readLock(dir)!.pid, first, 'a new owner serves the store');
+		} finally {
+			await store.close();
+		}
+	});
+
 	it('reports a store locked by a live process that does not answer', async () => {
 		const dir = scratch();
 		const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
