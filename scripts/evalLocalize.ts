@@ -6,9 +6,10 @@
  *
  *   npx tsx scripts/evalLocalize.ts --db /tmp/loc-db [--package django] [--max-lines 60,30] [--arm fts|hybrid] [--py-only]
  *
- * Two file rankings are reported per run: `best` = best chunk per file (what `gmem search --files`
- * prints), and `agg` = the sum of a file's top chunk scores with decaying weights (1, 1/2, 1/4), so
- * a file matched by several chunks outranks one matched by a single lucky chunk.
+ * Three file rankings are reported per run: `best` = best chunk per file (what `gmem search --files`
+ * prints); `agg` = the sum of a file's top chunk RRF scores with decaying weights (1, 1/2, 1/4), so
+ * a file matched by several chunks outranks one matched by a single lucky chunk; `agg_bm25` = the
+ * same over the full-text arm's raw BM25 scores.
  */
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -40,12 +41,16 @@ export function recallAt(ranked: readonly string[][], gold: readonly string[][],
 	return out;
 }
 
-/** Files ranked by the decayed sum of their best chunk scores (1, 1/2, 1/4 for the top three). */
-export function aggregateFiles(hits: readonly SearchHit[]): string[] {
+/**
+ * Files ranked by the decayed sum of their best chunk scores (1, 1/2, 1/4 for the top three).
+ * `score` picks the chunk score: the fused RRF score, or the full-text arm's raw BM25 score
+ * (RRF flattens score gaps, so its sums mostly count chunks).
+ */
+export function aggregateFiles(hits: readonly SearchHit[], score: (h: SearchHit) => number = (h) => h.fused): string[] {
 	const perFile = new Map<string, number[]>();
-	for (const h of hits) if (h.path) perFile.set(h.path, [...(perFile.get(h.path) ?? []), h.fused]);
-	const score = (xs: number[]) => xs.sort((a, b) => b - a).slice(0, 3).reduce((s, x, i) => s + x / 2 ** i, 0);
-	return [...perFile.entries()].map(([p, xs]) => [p, score(xs)] as const).sort((a, b) => b[1] - a[1]).map(([p]) => p);
+	for (const h of hits) if (h.path) perFile.set(h.path, [...(perFile.get(h.path) ?? []), score(h)]);
+	const total = (xs: number[]) => xs.sort((a, b) => b - a).slice(0, 3).reduce((s, x, i) => s + x / 2 ** i, 0);
+	return [...perFile.entries()].map(([p, xs]) => [p, total(xs)] as const).sort((a, b) => b[1] - a[1]).map(([p]) => p);
 }
 
 async function indexCopy(db: Queryable, pkgDir: string, root: string, t: Thresholds, pyOnly: boolean, hashing: boolean): Promise<void> {
@@ -91,6 +96,7 @@ async function main(): Promise<void> {
 		const embedder = arm === 'fts' ? null : new HashingEmbedder(384, codeTokens);
 		const best: string[][] = [];
 		const agg: string[][] = [];
+		const aggBm25: string[][] = [];
 		const ms: number[] = [];
 		for (const r of present) {
 			const started = performance.now();
@@ -98,12 +104,13 @@ async function main(): Promise<void> {
 			best.push((await hybridSearch(db, r.query, { ...opts, k: 10, files: true })).hits.map((h) => h.path!));
 			const chunkHits = (await hybridSearch(db, r.query, { ...opts, k: 200 })).hits;
 			agg.push(aggregateFiles(chunkHits));
+			aggBm25.push(aggregateFiles(chunkHits, (h) => h.arms.fts?.score ?? 0));
 			if (values.dump) appendFileSync(values.dump, JSON.stringify({ id: r.id, max_lines: lines, gold: r.gold_files, hits: chunkHits.map((h) => [h.path, h.fused, h.symbol, h.arms.fts?.score ?? null]) }) + '\n');
 			ms.push(performance.now() - started);
 		}
 		const gold = present.map((r) => r.gold_files);
 		const p50 = [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)];
-		const result = { package: values.package, max_lines: lines, arm, py_only: values['py-only'], rows: present.length, skipped_rows: rows.length - present.length, best: recallAt(best, gold, [1, 5, 10]), agg: recallAt(agg, gold, [1, 5, 10]), p50_ms_both_searches: Math.round(p50) };
+		const result = { package: values.package, max_lines: lines, arm, py_only: values['py-only'], rows: present.length, skipped_rows: rows.length - present.length, best: recallAt(best, gold, [1, 5, 10]), agg: recallAt(agg, gold, [1, 5, 10]), agg_bm25: recallAt(aggBm25, gold, [1, 5, 10]), p50_ms_both_searches: Math.round(p50) };
 		process.stdout.write(JSON.stringify(result) + '\n');
 	}
 	await opened.value.close();
