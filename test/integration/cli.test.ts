@@ -5,24 +5,17 @@
 import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXIT_OK, EXIT_STORE, EXIT_USAGE, type CliIo } from '../../src/cli/cliTypes';
+import { EXIT_OK, EXIT_STORE, EXIT_USAGE } from '../../src/cli/cliTypes';
+import { captureIo } from '../fixtures/captureIo';
 import { runCli } from '../../src/cli/main';
 import { testEngines, tempStoreDir } from '../fixtures/store_engines';
 
 const DOCS = join(__dirname, '..', 'fixtures', 'store_docs.jsonl');
 
 async function gmem(args: string[], cwd = process.cwd()): Promise<{ code: number; out: string; err: string }> {
-	let out = '';
-	let err = '';
-	const io: CliIo = {
-		stdout: (t) => void (out += t),
-		stderr: (t) => void (err += t),
-		readStdin: async function* () {},
-		env: { ...process.env, GMEM_DB: '' },
-		cwd,
-	};
+	const { io, out, err } = captureIo(cwd, { ...process.env, GMEM_DB: '' });
 	const code = await runCli(args, io);
-	return { code, out, err };
+	return { code, out: out(), err: err() };
 }
 
 function lines(text: string): Record<string, unknown>[] {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { runCli } from '../../src/cli/main';
-import { captureIo } from '../fixtures/eval/captureIo';
+import { captureIo } from '../fixtures/captureIo';
 import { serverUrl } from '../fixtures/store_engines';
 
 const DIR = resolve(__dirname, '../fixtures/eval');

@@ -6,7 +6,7 @@ import { scoreGate } from '../../src/cli/evalGate';
 import { readLabelledTurns, type LabelledTurn, type Predictor, type TurnPrediction } from '../../src/cli/evalShared';
 import { seedPredict, seedTrigger } from '../../src/cli/seedBaseline';
 import { runCli } from '../../src/cli/main';
-import { captureIo } from '../fixtures/eval/captureIo';
+import { captureIo } from '../fixtures/captureIo';
 
 const CONVERSATIONS = resolve(__dirname, '../fixtures/eval/conversations.jsonl');
 

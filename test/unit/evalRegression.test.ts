@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { collectRegressionMetrics, findRegressions, type Baseline } from '../../src/cli/evalBaseline';
 import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
-import { captureIo } from '../fixtures/eval/captureIo';
+import { captureIo } from '../fixtures/captureIo';
 
 const ROOT = resolve(__dirname, '../..');
 const BASELINE = JSON.parse(readFileSync(resolve(ROOT, 'test/fixtures/eval/baseline.json'), 'utf8')) as Baseline;

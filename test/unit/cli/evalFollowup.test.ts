@@ -2,24 +2,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { CliIo } from '../../../src/cli/cliTypes';
 import { seedReferenceScore } from '../../../src/cli/evalFollowup';
 import { runCli } from '../../../src/cli/main';
+import { captureIo } from '../../fixtures/captureIo';
 
 const FIXTURE = resolve(__dirname, '../../fixtures/followup_small.jsonl');
 
-function capture(): { io: CliIo; out: () => string; err: () => string } {
-	let out = '';
-	let err = '';
-	const io: CliIo = {
-		stdout: (t) => void (out += t),
-		stderr: (t) => void (err += t),
-		readStdin: async function* () {},
-		env: {},
-		cwd: process.cwd(),
-	};
-	return { io, out: () => out, err: () => err };
-}
+const capture = () => captureIo(process.cwd());
 
 function tempJson(value: unknown): string {
 	const file = join(mkdtempSync(join(tmpdir(), 'gmem-eval-')), 'config.json');
