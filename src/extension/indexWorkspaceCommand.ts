@@ -25,8 +25,23 @@ function progressText(p: IndexProgress): string {
 	return `${p.files_done}${total} files, ${p.chunks} chunks`;
 }
 
+let running = false;
+
 /** Runs Index Workspace (the trusted case; Restricted Mode is handled by the caller). */
 export async function indexWorkspace(memory: WorkspaceMemory, log: vscode.LogOutputChannel): Promise<void> {
+	if (running) {
+		void vscode.window.showInformationMessage('Gated Memory: the workspace is already being indexed.');
+		return;
+	}
+	running = true;
+	try {
+		await indexOnce(memory, log);
+	} finally {
+		running = false;
+	}
+}
+
+async function indexOnce(memory: WorkspaceMemory, log: vscode.LogOutputChannel): Promise<void> {
 	const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 	if (!folders.length) {
 		void vscode.window.showInformationMessage('Gated Memory: open a folder to index it.');
