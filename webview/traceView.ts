@@ -3,7 +3,7 @@
  * lookup plan (tiers, k, floors), a timeline of every step (gates: value vs threshold, fired,
  * effect, µs) and the stage timings. Everything is set as text.
  */
-import type { DecisionTrace, JsonValue, TraceDecisionSummary, TraceStep } from '../src/core/protocol';
+import type { DecisionTrace, JsonValue, TraceDecisionSummary, TraceHit, TraceStep } from '../src/core/protocol';
 import { el } from './dom';
 
 /** A number as the trace shows it: integers as is, fractions to two places. */
@@ -66,6 +66,15 @@ function stepLine(step: TraceStep): { name: string; detail: string; effect: stri
 	}
 }
 
+/** One retrieved hit in words: "src/a.ts:1-3 parseConfig · fts #1 (2.31) · vector — · fused 0.0164". */
+export function hitLine(hit: TraceHit): string {
+	const lines = hit.start_line === null ? '' : hit.end_line !== null && hit.end_line !== hit.start_line ? `:${hit.start_line}-${hit.end_line}` : `:${hit.start_line}`;
+	const where = `${hit.path ?? hit.id}${lines}${hit.symbol ? ` ${hit.symbol}` : ''}`;
+	const arm = (name: string, a: TraceHit['arms']['fts']) => (a ? `${name} #${a.rank} (${formatNumber(a.score)})` : `${name} —`);
+	const rerank = hit.rerank ? ` · rerank ${formatNumber(hit.rerank.score)} (${hit.rerank.status})` : '';
+	return `${where} · ${arm('fts', hit.arms.fts)} · ${arm('vector', hit.arms.vector)} · fused ${hit.fused.toFixed(4)}${rerank}`;
+}
+
 /** A gate's inputs as a hover title ("words: 3, cues: [\"it\"]"), so the rule's evidence is one hover away. */
 export function stepInputsTitle(step: TraceStep): Record<string, string> {
 	if (step.kind !== 'gate') return {};
@@ -87,6 +96,9 @@ function timeline(steps: TraceStep[]): HTMLElement {
 				line.detail ? el('span', { className: 'step-detail' }, line.detail) : null,
 				line.us ? el('span', { className: 'step-time' }, line.us) : null,
 				line.effect ? el('span', { className: 'step-effect' }, line.effect) : null,
+				step.kind === 'retrieval' && step.hits.length
+					? el('ol', { className: 'step-hits', attrs: { 'aria-label': 'Retrieved chunks, best first' } }, ...step.hits.map((h) => el('li', { className: 'step-hit' }, hitLine(h))))
+					: null,
 			),
 		);
 	}

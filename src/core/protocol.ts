@@ -19,7 +19,7 @@ import {
 
 export * from './protocolGuards';
 /** The trace types the webview renders, re-exported so it imports this module only. */
-export type { DecisionTrace, JsonValue, TraceDecisionSummary, TraceStep } from './trace';
+export type { DecisionTrace, JsonValue, TraceDecisionSummary, TraceHit, TraceStep } from './trace';
 export type { Tier } from './types';
 
 /** A message with no parameters. */

@@ -5,9 +5,15 @@
  */
 import type { HostToWebview, StateRestoreParams } from '../core/protocol';
 import type { Thresholds } from '../core/thresholds';
+import type { GateResult } from '../core/types';
 import { ConversationSession } from './conversationSession';
 import type { Logger } from './logger';
+import { describeRetrieval, decisionBody } from './replyText';
 import { runTurn, type DecideFn } from './turnRunner';
+import type { RetrievalReply } from './workspaceMemory';
+
+/** Searches the workspace tier for a turn (WorkspaceMemory.retrieve); never throws. */
+export type RetrieveFn = (query: string, result: GateResult, thresholds: Thresholds) => Promise<RetrievalReply>;
 
 /** Sends one host → webview message (a no-op while the panel is closed). */
 export type PostFn = <K extends keyof HostToWebview & string>(type: K, params: HostToWebview[K]) => void;
@@ -23,6 +29,8 @@ export interface ChatControllerDeps {
 	onFirstMessage?: () => void;
 	decide?: DecideFn;
 	now?: () => number;
+	/** Workspace retrieval; without it replies only describe the decision. */
+	retrieve?: RetrieveFn;
 }
 
 /** Owns the panel's ConversationSession and answers its messages. */
@@ -30,6 +38,8 @@ export class ChatController {
 	readonly session: ConversationSession;
 	private post: PostFn = () => undefined;
 	private warmed = false;
+	/** Bumped by clear(): a retrieval that finishes after New Conversation is dropped. */
+	private generation = 0;
 
 	constructor(private readonly deps: ChatControllerDeps) {
 		this.session = new ConversationSession(deps.now);
@@ -50,21 +60,26 @@ export class ChatController {
 		this.post('state/restore', this.restoreState());
 	}
 
-	/** Handles `chat/send`: decide, record, reply (or report the failure). */
-	send(turnId: string, text: string): void {
+	/**
+	 * Handles `chat/send`: decide, record, reply (or report the failure). A turn that retrieves the
+	 * workspace tier searches the store first (asynchronously); every other turn is answered
+	 * synchronously. Never rejects.
+	 */
+	async send(turnId: string, text: string): Promise<void> {
 		const utterance = text.trim();
 		if (!utterance) return;
 		const now = (this.deps.now ?? Date.now)();
 		const restricted = this.deps.isRestricted();
+		const thresholds = this.deps.thresholds();
 		const outcome = runTurn(
 			{
 				turnId,
 				utterance,
 				history: this.session.history(),
-				// Store facts (has_workspace_index, …) stay unknown until the store lands, so the
-				// core decides on the words and the conversation alone.
+				// Store facts (has_workspace_index, …) stay unknown here, so the core decides on the
+				// words and the conversation alone; the search itself says when nothing is indexed.
 				context: { user_turn_times: this.session.userTurnTimes, now, restricted },
-				thresholds: this.deps.thresholds(),
+				thresholds,
 			},
 			this.deps.log,
 			this.deps.decide,
@@ -72,13 +87,30 @@ export class ChatController {
 		const first = this.session.entries.length === 0;
 		this.session.addUser(turnId, utterance, now);
 		if (first) this.deps.onFirstMessage?.();
-		if (outcome.ok) {
-			const entry = this.session.addAssistant(turnId, utterance, outcome.markdown, outcome.result.trace, outcome.historyText);
-			if (entry.kind === 'assistant') this.post('chat/reply', { turnId, markdown: entry.markdown, trace: entry.trace });
-		} else {
+		if (!outcome.ok) {
 			this.session.addError(turnId, outcome.message);
 			this.post('chat/error', { turnId, message: outcome.message });
+			return;
 		}
+		let { markdown, historyText } = outcome;
+		let trace = outcome.result.trace;
+		const retrieve = this.deps.retrieve;
+		if (retrieve && !restricted && outcome.result.retrieve && outcome.result.tiers.includes('workspace')) {
+			const generation = this.generation;
+			let reply: RetrievalReply;
+			try {
+				reply = await retrieve(utterance, outcome.result, thresholds);
+			} catch (e) {
+				// RetrieveFn should not throw; if it does, the turn still gets an answer.
+				reply = { status: 'error', message: e instanceof Error ? e.message : String(e), steps: [] };
+			}
+			if (generation !== this.generation) return; // New Conversation while searching
+			markdown = describeRetrieval(outcome.result, utterance, restricted, reply);
+			historyText = decisionBody(outcome.result, restricted, true);
+			trace = { ...trace, steps: [...trace.steps, ...reply.steps] };
+		}
+		const entry = this.session.addAssistant(turnId, utterance, markdown, trace, historyText);
+		if (entry.kind === 'assistant') this.post('chat/reply', { turnId, markdown: entry.markdown, trace: entry.trace });
 	}
 
 	/**
@@ -112,6 +144,7 @@ export class ChatController {
 
 	/** New Conversation: forget everything and clear the panel. */
 	clear(): void {
+		this.generation++;
 		this.session.clear();
 		this.post('chat/clear', {});
 		this.deps.log.info('new conversation');

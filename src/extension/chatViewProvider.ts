@@ -107,7 +107,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
 			this.log.warn(`ignored a malformed message from the webview: ${JSON.stringify(data)?.slice(0, 200)}`),
 		);
 		messenger.on('webview/ready', () => this.controller.sendState());
-		messenger.on('chat/send', (p) => this.controller.send(p.turnId, p.text));
+		messenger.on('chat/send', (p) => void this.controller.send(p.turnId, p.text));
 		this.messenger = messenger;
 		this.controller.attach((type, params) => messenger.send(type, params));
 		view.onDidDispose(() => {

@@ -5,8 +5,10 @@
 import * as vscode from 'vscode';
 import type { ChatController } from './chatController';
 import type { ChatViewProvider } from './chatViewProvider';
+import { indexWorkspace } from './indexWorkspaceCommand';
 import type { MemoryStateDocuments } from './inspectMemoryState';
 import { errorMessage, type Logger } from './logger';
+import type { WorkspaceMemory } from './workspaceMemory';
 
 /** Command ids contributed in package.json. */
 export const COMMANDS = {
@@ -29,6 +31,7 @@ export interface CommandDeps {
 	controller: ChatController;
 	provider: ChatViewProvider;
 	memoryState: MemoryStateDocuments;
+	memory: WorkspaceMemory;
 }
 
 function guarded(log: Logger, name: string, run: () => unknown): () => Promise<void> {
@@ -44,7 +47,7 @@ function guarded(log: Logger, name: string, run: () => unknown): () => Promise<v
 
 /** Registers every command. */
 export function registerCommands(context: vscode.ExtensionContext, deps: CommandDeps): void {
-	const { log, controller, provider, memoryState } = deps;
+	const { log, controller, provider, memoryState, memory } = deps;
 	let tracesOpen = false;
 	const register = (id: string, name: string, run: () => unknown) =>
 		context.subscriptions.push(vscode.commands.registerCommand(id, guarded(log, name, run)));
@@ -56,10 +59,8 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
 	});
 	register(COMMANDS.inspectMemoryState, 'Inspect Memory State', () => memoryState.show(log));
 	register(COMMANDS.indexWorkspace, 'Index Workspace', () => {
-		const message = vscode.workspace.isTrusted
-			? 'Workspace indexing lands with the memory store; nothing was indexed yet. Until then, replies show what would be searched.'
-			: 'Indexing is off in Restricted Mode: trust this workspace to index it.';
-		void vscode.window.showInformationMessage(`Gated Memory: ${message}`);
+		if (vscode.workspace.isTrusted) return indexWorkspace(memory, log);
+		void vscode.window.showInformationMessage('Gated Memory: Indexing is off in Restricted Mode: trust this workspace to index it.');
 	});
 	register(COMMANDS.toggleTraces, 'Toggle Decision Traces', () => {
 		tracesOpen = !tracesOpen;

@@ -12,6 +12,7 @@ import { COMMANDS, registerCommands, registerWelcome } from './commands';
 import { registerMemoryStateDocuments } from './inspectMemoryState';
 import { errorMessage } from './logger';
 import { ThresholdSettings } from './settings';
+import { extensionStoreLocation, WorkspaceMemory } from './workspaceMemory';
 
 /** Activates Gated Memory; failures are logged and offered to the user with an "Open Log" action. */
 export function activate(context: vscode.ExtensionContext): void {
@@ -34,11 +35,19 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 	const settings = new ThresholdSettings(log);
 	context.subscriptions.push(settings);
 	const markWelcomeDone = registerWelcome(context);
+	// Nothing opens here: the store and the indexing worker start on first use.
+	const memory = new WorkspaceMemory({
+		log,
+		location: () => extensionStoreLocation(vscode.workspace.getConfiguration('gatedMemory').get<string>('storage.path'), process.env),
+		folders: () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+	});
+	context.subscriptions.push({ dispose: () => void memory.dispose() });
 	const controller = new ChatController({
 		log,
 		thresholds: () => settings.current(),
 		isRestricted: () => !vscode.workspace.isTrusted,
 		onFirstMessage: markWelcomeDone,
+		retrieve: (query, result, thresholds) => memory.retrieve(query, result, thresholds),
 	});
 	const provider = new ChatViewProvider(context.extensionUri, controller, log);
 	context.subscriptions.push(
@@ -51,7 +60,7 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		thresholds: settings.rows(),
 		restricted: !vscode.workspace.isTrusted,
 	}));
-	registerCommands(context, { log, controller, provider, memoryState });
+	registerCommands(context, { log, controller, provider, memoryState, memory });
 	registerChatParticipant(context, { log, settings });
 	log.debug(`commands: ${Object.values(COMMANDS).join(', ')}`);
 }

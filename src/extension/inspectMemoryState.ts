@@ -55,7 +55,7 @@ export function renderMemoryState(input: MemoryStateInput): string {
 		'',
 		`- Store folder: \`${input.storage.path}\` (from ${input.storage.source})`,
 		`- Server database: ${input.databaseUrl ? `\`${input.databaseUrl}\`` : 'not set (embedded store)'}`,
-		'- Tiers workspace / research / profile: not connected yet — retrieval lands with the memory store.',
+		'- Tiers: workspace is searched on turns that retrieve it (lexical-only, after Gated Memory: Index Workspace); research / profile not connected yet.',
 		'',
 		'## Thresholds in force',
 		'',

@@ -3,6 +3,7 @@
  * Pure (no `vscode`), so the panel and the `@memory` participant say exactly the same thing.
  */
 import type { GateResult, Tier, Trigger } from '../core/types';
+import type { EvidenceChunk, RetrievalReply } from './workspaceMemory';
 
 /** Longest excerpt of the user's message quoted at the top of a reply. */
 const QUOTE_LIMIT = 160;
@@ -36,7 +37,7 @@ export function describeTier(tier: Tier, result: GateResult): string {
 }
 
 /** The headline: what the turn would do, in one sentence. */
-export function decisionHeadline(result: GateResult): string {
+export function decisionHeadline(result: GateResult, searched = false): string {
 	switch (result.path) {
 		case 'refuse':
 			return `**Declined:** a rule says not to answer this (route \`${result.route}\`).`;
@@ -49,6 +50,10 @@ export function decisionHeadline(result: GateResult): string {
 		return `**No lookup needed:** this reads as ${TRIGGER_WORDS[result.trigger]}.`;
 	}
 	const tiers = result.tiers.map((t) => describeTier(t, result)).join(' + ');
+	if (searched) {
+		const others = result.tiers.filter((t) => t !== 'workspace');
+		return `**Searched the workspace** (k=${result.policy.rag_k}).${others.length ? ` Not searched yet: ${others.join(' + ')}.` : ''}`;
+	}
 	return `**Would search** ${tiers} — retrieval lands with the memory store.`;
 }
 
@@ -68,8 +73,8 @@ function quote(utterance: string): string {
  * remembered, and Restricted Mode when it applies. This is what the history window carries for
  * the assistant turn (the quote would only echo the user's words back to the follow-up scorer).
  */
-export function decisionBody(result: GateResult, restricted: boolean): string {
-	const lines = [decisionHeadline(result), ''];
+export function decisionBody(result: GateResult, restricted: boolean, searched = false): string {
+	const lines = [decisionHeadline(result, searched), ''];
 	const details: string[] = [];
 	if (result.path === 'tool') details.push('Answer path: **tool** — it would read live editor state (diagnostics, git, selection) first.');
 	else details.push(`Answer path: **${result.path}**.`);
@@ -87,4 +92,52 @@ export function decisionBody(result: GateResult, restricted: boolean): string {
  */
 export function describeDecision(result: GateResult, utterance: string, restricted: boolean): string {
 	return `${quote(utterance)}\n\n${decisionBody(result, restricted)}`;
+}
+
+/** A reply after the workspace was searched: the quote, what was found, then the decision. */
+export function describeRetrieval(result: GateResult, utterance: string, restricted: boolean, reply: RetrievalReply): string {
+	return `${quote(utterance)}\n\n${retrievalBody(reply)}\n\n${decisionBody(result, restricted, true)}`;
+}
+
+/** `path:start-end` for a chunk (escaped: a path is untrusted text). */
+export function citation(chunk: Pick<EvidenceChunk, 'path' | 'startLine' | 'endLine'>): string {
+	const lines = chunk.startLine === null ? '' : chunk.endLine !== null && chunk.endLine !== chunk.startLine ? `:${chunk.startLine}-${chunk.endLine}` : `:${chunk.startLine}`;
+	return escapeMarkdown(`${chunk.path ?? '(no path)'}${lines}`);
+}
+
+/** A fence longer than any backtick run in `text`, so a chunk can never close its own code block. */
+function fence(text: string): string {
+	const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+	return '`'.repeat(Math.max(3, longest + 1));
+}
+
+/**
+ * The retrieval part of a reply in evidence-only mode (no generator yet): the selected chunks
+ * quoted as code blocks under their `path:start-end` citations, or an honest "nothing found".
+ * Chunk text is untrusted: it only ever appears inside a fenced code block, and the panel renders
+ * Markdown through its sanitiser (HTML disabled).
+ */
+export function retrievalBody(reply: RetrievalReply): string {
+	switch (reply.status) {
+		case 'not_indexed':
+			return '**The workspace is not indexed yet** — run **Gated Memory: Index Workspace** to search it.';
+		case 'error':
+			return `**Searching the workspace failed:** ${escapeMarkdown(reply.message)}. Details are in the "Gated Memory" log.`;
+		case 'no_match':
+			return `**Nothing in this workspace's index matched.**${lexicalNote(reply.notes)}`;
+		case 'evidence': {
+			const n = reply.chunks.length;
+			const parts = [`**Found in this workspace** (${n} chunk${n === 1 ? '' : 's'}, quoted as stored; no model wrote this):${lexicalNote(reply.notes)}`];
+			for (const c of reply.chunks) {
+				const f = fence(c.text);
+				const symbol = c.symbol ? ` — ${escapeMarkdown(c.symbol)}` : '';
+				parts.push('', `${citation(c)}${symbol}`, '', f, c.text.replace(/\n+$/, ''), f);
+			}
+			return parts.join('\n');
+		}
+	}
+}
+
+function lexicalNote(notes: readonly string[]): string {
+	return notes.some((n) => n.startsWith('lexical-only')) ? '\n\n*Lexical-only search: no embedding model is set up, so matches are by words.*' : '';
 }

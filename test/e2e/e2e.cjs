@@ -103,7 +103,7 @@ async function trustedScenario(page, errors) {
 		await box.fill('');
 	});
 
-	await check('a coding question shows the tiers it would search', async () => {
+	await check('a coding question searches the workspace and says it is not indexed yet', async () => {
 		await send(web, 'How does parseConfig in src/config.ts handle invalid JSON input?');
 		const reply = await lastReply(web, 2);
 		const trace = reply.locator('vscode-collapsible.trace');
@@ -113,7 +113,8 @@ async function trustedScenario(page, errors) {
 		const plan = await trace.locator('.trace-plan').innerText();
 		// rag_k = 6 comes from the user's gatedMemory.thresholds setting (run.sh), not the default 4.
 		expect(/workspace k=6 floor/.test(plan), `lookup plan: ${plan}`);
-		expect(/Would search/.test(await reply.locator('.msg-markdown').innerText()), 'reply does not say what it would search');
+		const text = await reply.locator('.msg-markdown').innerText();
+		expect(/not indexed yet/.test(text) && /Index Workspace/.test(text), `reply: ${text}`);
 	});
 	mark('coding question answered');
 	// The README picture: the panel only, the second reply's trace open and in view.
@@ -184,6 +185,33 @@ async function trustedScenario(page, errors) {
 		await web.locator('#empty').waitFor({ state: 'visible', timeout: 15000 });
 		expect((await web.locator('article.msg').count()) === 0, 'transcript not cleared');
 	});
+
+	await check('"Gated Memory: Index Workspace" indexes the folder and reports the counts', async () => {
+		await page.locator('.monaco-workbench .part.editor').click({ position: { x: 400, y: 300 } });
+		await runCommand(page, 'Gated Memory: Index Workspace');
+		const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'workspace indexed' });
+		await toast.waitFor({ timeout: 60000 });
+		const text = await toast.innerText();
+		expect(/[1-9]\d* files indexed/.test(text) && /chunks written/.test(text), `toast: ${text}`);
+	});
+	mark('workspace indexed');
+
+	await check('a question about a function cites its file, and the trace lists the retrieved hits', async () => {
+		await send(web, 'How does retryWithBackoff in src/retry.ts work?');
+		const reply = await lastReply(web, 1);
+		const md = reply.locator('.msg-markdown');
+		await md.locator('pre code').first().waitFor({ timeout: 15000 });
+		const text = await md.innerText();
+		expect(/src\/retry\.ts:1-\d+/.test(text), `reply: ${text}`);
+		expect(/retryWithBackoff/.test(await md.locator('pre code').first().innerText()), 'the quoted chunk is not the function');
+		const trace = reply.locator('vscode-collapsible.trace');
+		await trace.evaluate((el) => (el.open = true));
+		const hits = await trace.locator('.step-retrieval .step-hit').allInnerTexts();
+		expect(hits.length > 0 && /^src\/retry\.ts:\d+-\d+ .*fts #1/.test(hits[0]), `trace hits: ${hits.join(' | ')}`);
+		expect((await trace.locator('.step-evidence').count()) === 1, 'trace has no evidence step');
+	});
+	mark('retrieval answered');
+	await page.screenshot({ path: path.join(OUT, 'retrieval.png') });
 
 	await check('no Content-Security-Policy violations', async () => {
 		const csp = errors.console.filter((m) => /Content Security Policy|Refused to/i.test(m));

@@ -103,6 +103,8 @@ run_scenario() {
 	rm -rf "$RUN" "$WS" && mkdir -p "$RUN/ext" "$RUN/data/User" "$WS/src"
 	printf '# demo workspace\n' > "$WS/README.md"
 	printf 'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}\n' > "$WS/src/config.ts"
+	# searched by the e2e after "Gated Memory: Index Workspace"
+	printf 'export async function retryWithBackoff<T>(run: () => Promise<T>, attempts = 3): Promise<T> {\n\tfor (let i = 1; ; i++) {\n\t\ttry {\n\t\t\treturn await run();\n\t\t} catch (e) {\n\t\t\tif (i >= attempts) throw e;\n\t\t\tawait new Promise((r) => setTimeout(r, 100 * 2 ** i));\n\t\t}\n\t}\n}\n' > "$WS/src/retry.ts"
 	cat > "$RUN/data/User/settings.json" <<JSON
 { "workbench.startupEditor": "none", "workbench.tips.enabled": false, "telemetry.telemetryLevel": "off",
   "extensions.autoCheckUpdates": false, "extensions.autoUpdate": false, "update.mode": "none",

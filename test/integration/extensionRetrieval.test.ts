@@ -1,0 +1,97 @@
+/**
+ * The extension host's retrieval path against a real PGlite store (through its owner process):
+ * WorkspaceMemory indexes a temp workspace in the indexing worker thread (lexical-only), then a
+ * ChatController turn searches it, runs the evidence stage and replies with cited chunks.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resolveThresholds, type Thresholds } from '../../src/core/thresholds';
+import type { RetrievalStep } from '../../src/core/trace';
+import { ChatController } from '../../src/extension/chatController';
+import type { Logger } from '../../src/extension/logger';
+import { WorkspaceMemory } from '../../src/extension/workspaceMemory';
+import { testEngines } from '../fixtures/store_engines';
+
+const [pglite] = testEngines();
+const quiet: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+describe('extension: workspace retrieval in a chat turn (PGlite)', function () {
+	this.timeout(120_000);
+	let base: string;
+	let ws: string;
+	let dispose: () => Promise<void>;
+	let memory: WorkspaceMemory;
+	let thresholds: Thresholds;
+	const replies: { markdown: string; trace: { steps: { kind: string }[] } }[] = [];
+	let controller: ChatController;
+
+	before(async () => {
+		base = mkdtempSync(join(tmpdir(), 'gmem-ext-'));
+		ws = join(base, 'ws');
+		mkdirSync(join(ws, 'src'), { recursive: true });
+		writeFileSync(join(ws, 'src', 'config.ts'), 'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}\n');
+		writeFileSync(join(ws, 'src', 'money.ts'), 'export function formatEuro(cents: number): string {\n\treturn `€${(cents / 100).toFixed(2)}`;\n}\n');
+		const created = await pglite.create();
+		dispose = created.dispose;
+		const t = resolveThresholds({});
+		assert.ok(t.ok);
+		thresholds = t.value;
+		memory = new WorkspaceMemory({
+			log: quiet,
+			location: () => created.location,
+			folders: () => [ws],
+			workerScript: join(__dirname, '..', '..', 'src', 'indexing', 'indexWorker.ts'),
+		});
+		controller = new ChatController({
+			log: quiet,
+			thresholds: () => thresholds,
+			isRestricted: () => false,
+			retrieve: (q, r, th) => memory.retrieve(q, r, th),
+		});
+		controller.attach((type, params) => {
+			if (type === 'chat/reply') replies.push(params as never);
+		});
+	});
+	after(async () => {
+		await memory?.dispose();
+		await dispose?.();
+		rmSync(base, { recursive: true, force: true });
+	});
+
+	it('opens nothing until used', () => {
+		assert.equal(memory.opened, false);
+	});
+
+	it('says the workspace is not indexed yet before Index Workspace', async () => {
+		await controller.send('t1', 'How does parseConfig in src/config.ts handle invalid JSON input?');
+		assert.match(replies.at(-1)!.markdown, /The workspace is not indexed yet/);
+		assert.match(replies.at(-1)!.markdown, /Index Workspace/);
+	});
+
+	it('indexes in the worker, then a turn cites the right file with a retrieval step in the trace', async () => {
+		const [r] = await memory.indexFolders([ws]);
+		assert.equal(r.files_indexed, 2);
+		assert.ok(r.chunks >= 2);
+		await controller.send('t2', 'How does parseConfig in src/config.ts handle invalid JSON input?');
+		const reply = replies.at(-1)!;
+		// Citations are escaped Markdown: src/config\.ts:1\-3
+		assert.match(reply.markdown, /src\/config\\\.ts:1\\-3/);
+		assert.match(reply.markdown, /```\nexport function parseConfig/);
+		assert.doesNotMatch(reply.markdown, /money/);
+		const kinds = reply.trace.steps.map((s) => s.kind);
+		assert.ok(kinds.includes('retrieval') && kinds.includes('evidence'), `steps: ${kinds.join(',')}`);
+		const step = reply.trace.steps.find((s) => s.kind === 'retrieval') as RetrievalStep;
+		assert.equal(step.tier, 'workspace');
+		assert.equal(step.hits[0].path, 'src/config.ts');
+		assert.ok(step.hits[0].arms.fts && step.hits[0].arms.fts.rank === 1);
+	});
+
+	it('says so honestly when nothing matches', async () => {
+		await controller.send('t3', 'Where is the zebraquokka webhook retried in the codebase?');
+		const reply = replies.at(-1)!;
+		assert.match(reply.markdown, /Nothing in this workspace's index matched/);
+		assert.ok(reply.trace.steps.some((s) => s.kind === 'retrieval'));
+	});
+});
