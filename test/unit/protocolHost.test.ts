@@ -81,16 +81,16 @@ function harness(decide?: (input: TurnInput) => GateResult, restricted = false) 
 }
 
 describe('host side of the protocol (ChatController)', () => {
-	it('answers chat/send with a guarded chat/reply that states the decision', () => {
+	it('answers chat/send with a guarded chat/reply that states the decision', async () => {
 		const { controller, posted, inputs } = harness(fakeResult);
-		controller.send('t1', 'How does parseConfig work?');
+		await controller.send('t1', 'How does parseConfig work?');
 		assert.equal(posted.length, 1);
 		const reply = posted[0];
 		assert.equal(reply.type, 'chat/reply');
 		if (reply.type !== 'chat/reply') return;
 		assert.match(reply.params.markdown, /\*\*Would search\*\* workspace \(k=4, floor 0\.45\) \+ research \(k=4, floor 0\.65\)/);
 		assert.equal(inputs[0].history.length, 0, 'a turn is not its own history');
-		controller.send('t2', 'and the tests?');
+		await controller.send('t2', 'and the tests?');
 		assert.deepEqual(
 			inputs[1].history.map((h) => h.role),
 			['user', 'assistant'],
@@ -101,23 +101,23 @@ describe('host side of the protocol (ChatController)', () => {
 		assert.match(inputs[1].history[1].content, /^\*\*Would search\*\*/);
 	});
 
-	it('quotes the message escaped, so HTML in it stays text in the Markdown', () => {
+	it('quotes the message escaped, so HTML in it stays text in the Markdown', async () => {
 		const { controller, posted } = harness(fakeResult);
-		controller.send('t1', 'What does <img src=x onerror=alert(1)> do?');
+		await controller.send('t1', 'What does <img src=x onerror=alert(1)> do?');
 		const reply = posted[0];
 		assert.ok(reply.type === 'chat/reply');
 		assert.ok(reply.params.markdown.includes('\\<img src=x onerror=alert\\(1\\)\\>'));
 	});
 
-	it('reports a failing core as chat/error and keeps going', () => {
+	it('reports a failing core as chat/error and keeps going', async () => {
 		let calls = 0;
 		const { controller, posted, log } = harness(() => {
 			calls++;
 			if (calls === 1) throw new Error('rule table corrupt');
 			return fakeResult({ history: [], utterance: '' });
 		});
-		controller.send('t1', 'first');
-		controller.send('t2', 'second');
+		await controller.send('t1', 'first');
+		await controller.send('t2', 'second');
 		assert.deepEqual(
 			posted.map((m) => m.type),
 			['chat/error', 'chat/reply'],
@@ -126,9 +126,9 @@ describe('host side of the protocol (ChatController)', () => {
 		assert.equal(controller.session.entries.length, 4);
 	});
 
-	it('passes Restricted Mode to the core and clears on New Conversation', () => {
+	it('passes Restricted Mode to the core and clears on New Conversation', async () => {
 		const { controller, posted, inputs } = harness(fakeResult, true);
-		controller.send('t1', 'hello');
+		await controller.send('t1', 'hello');
 		assert.equal(inputs[0].context?.restricted, true);
 		assert.match(posted[0].type === 'chat/reply' ? posted[0].params.markdown : '', /Restricted Mode/);
 		controller.clear();
@@ -147,10 +147,10 @@ describe('host side of the protocol (ChatController)', () => {
 		assert.equal(escapeMarkdown('*a* [b](c) <d>'), '\\*a\\* \\[b\\]\\(c\\) \\<d\\>');
 	});
 
-	it('with the real decision core: a greeting needs no lookup, a code question names tiers', () => {
+	it('with the real decision core: a greeting needs no lookup, a code question names tiers', async () => {
 		const { controller, posted } = harness();
-		controller.send('t1', 'hello');
-		controller.send('t2', 'How does parseConfig in src/config.ts handle invalid JSON input?');
+		await controller.send('t1', 'hello');
+		await controller.send('t2', 'How does parseConfig in src/config.ts handle invalid JSON input?');
 		const [hello, code] = posted;
 		assert.ok(hello.type === 'chat/reply' && code.type === 'chat/reply', JSON.stringify(posted).slice(0, 300));
 		assert.match(hello.params.markdown, /No lookup needed/);
