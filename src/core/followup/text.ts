@@ -78,8 +78,27 @@ const WORD_RE = /[\p{L}\p{N}_$][\p{L}\p{N}_$'’./\\-]*/gu;
  * earlier turns (long assistant replies included) are read on every call.
  */
 export function wordStems(text: string, into: Set<string>): Set<string> {
-	for (const m of text.matchAll(WORD_RE)) into.add(stem(m[0].replace(/[.'’-]+$/u, '').toLowerCase().replace(/’/g, "'")));
+	for (const s of stemsOf(text)) into.add(s);
 	return into;
+}
+
+/**
+ * Earlier turns are re-read on every turn of a conversation, so their stems are memoised by text.
+ * The memo is bounded (oldest entries dropped first) and holds derived data only: the result is
+ * the same with or without it.
+ */
+const STEM_MEMO = new Map<string, readonly string[]>();
+const STEM_MEMO_MAX = 256;
+
+function stemsOf(text: string): readonly string[] {
+	const hit = STEM_MEMO.get(text);
+	if (hit) return hit;
+	const stems = new Set<string>();
+	for (const m of text.matchAll(WORD_RE)) stems.add(stem(m[0].replace(/[.'’-]+$/u, '').toLowerCase().replace(/’/g, "'")));
+	const list = [...stems];
+	if (STEM_MEMO.size >= STEM_MEMO_MAX) STEM_MEMO.delete(STEM_MEMO.keys().next().value as string);
+	STEM_MEMO.set(text, list);
+	return list;
 }
 
 /** The content of a history turn, whichever form it came in. */
