@@ -4,22 +4,18 @@
  * (plain objects, numbers, strings, Float32Array) so the same protocol runs over a worker_threads
  * port or a child process IPC channel with `serialization: 'advanced'`.
  */
+import type { ModelManifest } from './manifests';
 
-/** The part of a manifest the worker needs to load and check a model. */
-export interface ModelSpec {
-	kind: 'embedder' | 'reranker';
+/** The part of a manifest the worker needs to load and check a model, plus where its files are. */
+export type ModelSpec = Pick<
+	ModelManifest,
+	'kind' | 'dim' | 'pooling' | 'normalize' | 'maxTokens' | 'requiredInputs' | 'optionalInputs' | 'output'
+> & {
 	/** Folder holding tokenizer.json, tokenizer_config.json and the ONNX file. */
 	dir: string;
 	/** ONNX file path relative to `dir`. */
 	onnxPath: string;
-	dim: number;
-	pooling: 'mean' | 'cls' | 'none';
-	normalize: boolean;
-	maxTokens: number;
-	requiredInputs: readonly string[];
-	optionalInputs: readonly string[];
-	output: string;
-}
+};
 
 /** Session options; 1 intra-op thread by default (steadier than 2 under CPU contention, measured). */
 export interface SessionSettings {

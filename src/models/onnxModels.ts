@@ -29,23 +29,24 @@ export function abortError(message = 'cancelled'): Error {
 	return e;
 }
 
-/** Sentence embedder (all-MiniLM-L6-v2 by default): mean pooling + L2 norm. */
-export class OnnxEmbedder implements Embedder {
+/** What both ONNX models share: a lazily loaded model in the inference worker, and its lifecycle. */
+abstract class OnnxModelHandle {
 	readonly id: string;
-	readonly dim: number;
-	readonly semantic = true;
-	private readonly model: LazyModel;
-	private readonly client: InferenceClient;
+	protected readonly model: LazyModel;
 
-	constructor(client: InferenceClient, manifest: ModelManifest, locate: ModelLocator, options?: LazyModelOptions) {
-		if (manifest.kind !== 'embedder') throw new TypeError(`${manifest.name} is not an embedder manifest`);
+	protected constructor(
+		protected readonly client: InferenceClient,
+		manifest: ModelManifest,
+		kind: ModelManifest['kind'],
+		locate: ModelLocator,
+		options?: LazyModelOptions,
+	) {
+		if (manifest.kind !== kind) throw new TypeError(`${manifest.name} is not ${kind === 'embedder' ? 'an' : 'a'} ${kind} manifest`);
 		this.id = embedderId(manifest);
-		this.dim = manifest.dim;
 		this.model = new LazyModel(client, manifest, locate, options);
-		this.client = client;
 	}
 
-	/** Loads the model now (e.g. to report availability); normally the first embed does this. */
+	/** Loads the model now (e.g. to report availability); normally the first use does this. */
 	load(signal?: AbortSignal): Promise<Result<LoadedModelInfo, ModelError>> {
 		return this.model.ensure(signal);
 	}
@@ -58,6 +59,17 @@ export class OnnxEmbedder implements Embedder {
 	/** Loaded, loading, idle, or failed with the reason (for the panel and `gmem inspect`). */
 	state(): ModelState {
 		return this.model.state();
+	}
+}
+
+/** Sentence embedder (all-MiniLM-L6-v2 by default): mean pooling + L2 norm. */
+export class OnnxEmbedder extends OnnxModelHandle implements Embedder {
+	readonly dim: number;
+	readonly semantic = true;
+
+	constructor(client: InferenceClient, manifest: ModelManifest, locate: ModelLocator, options?: LazyModelOptions) {
+		super(client, manifest, 'embedder', locate, options);
+		this.dim = manifest.dim;
 	}
 
 	/** Embeds texts; failures as a Result value. */
@@ -76,34 +88,9 @@ export class OnnxEmbedder implements Embedder {
 }
 
 /** Cross-encoder reranker (ms-marco-MiniLM-L-6-v2 by default): logits and sigmoid probabilities. */
-export class OnnxReranker implements Reranker {
-	readonly id: string;
-	private readonly model: LazyModel;
-
-	constructor(
-		private readonly client: InferenceClient,
-		manifest: ModelManifest,
-		locate: ModelLocator,
-		options?: LazyModelOptions,
-	) {
-		if (manifest.kind !== 'reranker') throw new TypeError(`${manifest.name} is not a reranker manifest`);
-		this.id = embedderId(manifest);
-		this.model = new LazyModel(client, manifest, locate, options);
-	}
-
-	/** Loads the model now; normally the first rerank does this. */
-	load(signal?: AbortSignal): Promise<Result<LoadedModelInfo, ModelError>> {
-		return this.model.ensure(signal);
-	}
-
-	/** Forgets a failed or loaded state so the next call locates and loads again. */
-	reset(): void {
-		this.model.reset();
-	}
-
-	/** Loaded, loading, idle, or failed with the reason (for the panel and `gmem inspect`). */
-	state(): ModelState {
-		return this.model.state();
+export class OnnxReranker extends OnnxModelHandle implements Reranker {
+	constructor(client: InferenceClient, manifest: ModelManifest, locate: ModelLocator, options?: LazyModelOptions) {
+		super(client, manifest, 'reranker', locate, options);
 	}
 
 	/** Scores every passage against the query; any failure yields passthrough with the reason. */
