@@ -1,5 +1,5 @@
 // Flat config. The zones below enforce the layer arrows of docs/architecture.md:
-// extension | cli → retrieval | indexing → store | models → core; webview → core/protocol only.
+// extension | cli → generation | retrieval | indexing → store | models → core; webview → core/protocol only.
 import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'net', 'worker_threads', 'crypto', 'http', 'https'];
@@ -38,11 +38,15 @@ export default tseslint.config(
 		rules: restrict(['vscode', '**/extension/**', '**/cli/**'], 'retrieval/indexing must not import the VS Code layer or the CLI.'),
 	},
 	{
+		files: ['src/generation/**/*.ts'],
+		rules: restrict(['vscode', '**/store/**', '**/indexing/**', '**/extension/**', '**/cli/**'], 'generation depends on core (and retrieval types) only; vscode.lm is adapted in src/extension.'),
+	},
+	{
 		files: ['src/cli/**/*.ts'],
 		rules: restrict(['vscode', '**/extension/**'], 'the CLI never imports vscode.'),
 	},
 	{
 		files: ['webview/**/*.ts'],
-		rules: restrict(['vscode', ...nodeBuiltins, '**/src/store/**', '**/src/models/**', '**/src/retrieval/**', '**/src/indexing/**', '**/src/extension/**', '**/src/cli/**'], 'the webview imports only src/core/protocol.ts.'),
+		rules: restrict(['vscode', ...nodeBuiltins, '**/src/store/**', '**/src/models/**', '**/src/retrieval/**', '**/src/indexing/**', '**/src/generation/**', '**/src/extension/**', '**/src/cli/**'], 'the webview imports only src/core/protocol.ts.'),
 	},
 );

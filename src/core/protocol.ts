@@ -14,6 +14,8 @@ import {
 	isString,
 	nullable,
 	object,
+	oneOf,
+	optional,
 	type Guard,
 } from './protocolGuards';
 
@@ -31,31 +33,112 @@ export interface ChatSendParams {
 	text: string;
 }
 
+/** How a reply treated retrieval: as decided, or forced on / off by "retry with retrieval …". */
+export type RetrievalOverride = 'auto' | 'force' | 'skip';
+export const RETRIEVAL_OVERRIDES = ['auto', 'force', 'skip'] as const;
+
+/** A `[n]` marker of a reply and what it points at; `uri` (a file URI) opens at the lines. */
+export interface Citation {
+	n: number;
+	/** e.g. "src/config.ts:10-24 (parseConfig)" or "research memory, 2026-11-30". */
+	label: string;
+	/** A `file:` URI inside a workspace folder, or null for memories (not openable). */
+	uri: string | null;
+	startLine: number | null;
+	endLine: number | null;
+}
+
+/** How a reply ended: complete, stopped by the user midway, or (evidence-only) without a model. */
+export type ReplyStatus = 'done' | 'stopped';
+
 /** The assistant's reply to one turn: Markdown (rendered sanitised) plus the decision trace. */
 export interface ChatReplyParams {
 	turnId: string;
 	markdown: string;
 	/** Null when the turn produced no decision (the panel then shows no trace). */
 	trace: DecisionTrace | null;
+	/** What each `[n]` in `markdown` refers to. */
+	citations?: Citation[];
+	status?: ReplyStatus;
+	/** The generator's label ("Evidence only", "llama3 via OpenAI-compatible"…). */
+	generator?: string;
+	/** Set when this reply retries an earlier turn (its turnId), with the retrieval override used. */
+	retryOf?: string;
+	retrieval?: RetrievalOverride;
+}
+
+/** A reply starts streaming: the panel shows an assistant entry with a Stop button. */
+export interface ChatStartParams {
+	turnId: string;
+	generator: string;
+	retryOf?: string;
+}
+
+/** A piece of streamed reply text, appended in order to the entry of `turnId`. */
+export interface ChatDeltaParams {
+	turnId: string;
+	text: string;
+}
+
+/** What the host is doing for a turn before text arrives ("Searching workspace…"). */
+export interface ChatProgressParams {
+	turnId: string;
+	message: string;
 }
 
 /** A failure to show in the panel instead of a reply; the conversation goes on. */
 export interface ChatErrorParams {
 	turnId: string | null;
 	message: string;
+	/** True when "Retry" may succeed (offline, rate limited…); the user's message is kept either way. */
+	retryable?: boolean;
 }
 
 /** One line of the transcript, as the host keeps it and the webview persists it. */
 export type TranscriptEntry =
 	| { kind: 'user'; turnId: string; text: string; at: number }
-	| { kind: 'assistant'; turnId: string; markdown: string; trace: DecisionTrace | null; at: number }
-	| { kind: 'error'; turnId: string | null; message: string; at: number };
+	| {
+			kind: 'assistant';
+			turnId: string;
+			markdown: string;
+			trace: DecisionTrace | null;
+			at: number;
+			citations?: Citation[];
+			status?: ReplyStatus;
+			generator?: string;
+			retryOf?: string;
+			retrieval?: RetrievalOverride;
+	  }
+	| { kind: 'error'; turnId: string | null; message: string; at: number; retryable?: boolean };
+
+/** The generator in use, for the panel header. */
+export interface GeneratorInfoParams {
+	kind: 'lm' | 'openai' | 'evidence';
+	label: string;
+}
+
+/** One past conversation in the history list. */
+export interface ConversationSummary {
+	id: string;
+	title: string;
+	/** Last activity, ms since epoch. */
+	at: number;
+	turns: number;
+}
+
+/** The conversation history list and which one is open. */
+export interface HistoryListParams {
+	conversations: ConversationSummary[];
+	activeId: string;
+}
 
 /** The host's view of the conversation, sent when the panel (re)loads. */
 export interface StateRestoreParams {
 	entries: TranscriptEntry[];
 	/** Restricted Mode: chat over the conversation only (the panel says so). */
 	restricted: boolean;
+	generator?: GeneratorInfoParams;
+	history?: HistoryListParams;
 }
 
 /** Messages the extension host sends to the webview, by name → parameters. */
@@ -66,6 +149,11 @@ export interface HostToWebview {
 	'chat/focus': NoParams;
 	'state/restore': StateRestoreParams;
 	'trace/toggle': { open: boolean };
+	'chat/start': ChatStartParams;
+	'chat/delta': ChatDeltaParams;
+	'chat/progress': ChatProgressParams;
+	'generator/info': GeneratorInfoParams;
+	'history/list': HistoryListParams;
 }
 
 /** Messages the webview sends to the extension host, by name → parameters. */
@@ -73,6 +161,19 @@ export interface WebviewToHost {
 	/** The panel's script has loaded and listens; the host answers with `state/restore`. */
 	'webview/ready': NoParams;
 	'chat/send': ChatSendParams;
+	/** Stop the streaming reply of `turnId` (cancels the request end to end). */
+	'chat/stop': { turnId: string };
+	/** Answer the user message of `turnId` again as a new reply `newTurnId` (minted by the webview). */
+	'chat/retry': { turnId: string; newTurnId: string; retrieval: RetrievalOverride };
+	/** Code-block actions: copy to the clipboard, insert at the active editor's cursor, open as a new file. */
+	'code/copy': { code: string };
+	'code/insert': { code: string };
+	'code/newFile': { code: string; language: string | null };
+	/** Open a cited file at its lines (the host checks the URI is inside a workspace folder). */
+	'citation/open': { uri: string; startLine: number | null; endLine: number | null };
+	/** Switch to a past conversation, or start a new one. */
+	'history/open': { id: string };
+	'history/new': NoParams;
 }
 
 /** The envelope of any message of a direction map `M`: `{ type, params }`, discriminated on `type`. */
@@ -85,6 +186,25 @@ export type MessageGuards<M> = { [K in keyof M & string]: Guard<M[K]> };
 
 const isNoParams: Guard<NoParams> = (x): x is NoParams => isRecord(x);
 
+const isRetrievalOverride = oneOf(RETRIEVAL_OVERRIDES);
+const isReplyStatus = oneOf(['done', 'stopped'] as const);
+const isNullableNumber = nullable(isNumber);
+
+export const isCitation: Guard<Citation> = object<Citation>({
+	n: isNumber,
+	label: isString,
+	uri: nullable(isString),
+	startLine: isNullableNumber,
+	endLine: isNullableNumber,
+});
+
+const isGeneratorInfo = object<GeneratorInfoParams>({ kind: oneOf(['lm', 'openai', 'evidence'] as const), label: isString });
+
+const isHistoryList = object<HistoryListParams>({
+	conversations: arrayOf(object<ConversationSummary>({ id: isString, title: isString, at: isNumber, turns: isNumber })),
+	activeId: isString,
+});
+
 /** Validates a transcript entry field by field. */
 export const isTranscriptEntry: Guard<TranscriptEntry> = (x): x is TranscriptEntry => {
 	if (!isRecord(x)) return false;
@@ -92,26 +212,71 @@ export const isTranscriptEntry: Guard<TranscriptEntry> = (x): x is TranscriptEnt
 		case 'user':
 			return isString(x.turnId) && isString(x.text) && isNumber(x.at);
 		case 'assistant':
-			return isString(x.turnId) && isString(x.markdown) && nullable(isDecisionTrace)(x.trace) && isNumber(x.at);
+			return (
+				isString(x.turnId) &&
+				isString(x.markdown) &&
+				nullable(isDecisionTrace)(x.trace) &&
+				isNumber(x.at) &&
+				optional(arrayOf(isCitation))(x.citations) &&
+				optional(isReplyStatus)(x.status) &&
+				optional(isString)(x.generator) &&
+				optional(isString)(x.retryOf) &&
+				optional(isRetrievalOverride)(x.retrieval)
+			);
 		case 'error':
-			return nullable(isString)(x.turnId) && isString(x.message) && isNumber(x.at);
+			return nullable(isString)(x.turnId) && isString(x.message) && isNumber(x.at) && optional(isBoolean)(x.retryable);
 		default:
 			return false;
 	}
 };
 
 const HOST_TO_WEBVIEW_GUARDS: MessageGuards<HostToWebview> = {
-	'chat/reply': object<ChatReplyParams>({ turnId: isString, markdown: isString, trace: nullable(isDecisionTrace) }),
-	'chat/error': object<ChatErrorParams>({ turnId: nullable(isString), message: isString }),
+	'chat/reply': object<ChatReplyParams>({
+		turnId: isString,
+		markdown: isString,
+		trace: nullable(isDecisionTrace),
+		citations: optional(arrayOf(isCitation)),
+		status: optional(isReplyStatus),
+		generator: optional(isString),
+		retryOf: optional(isString),
+		retrieval: optional(isRetrievalOverride),
+	}),
+	'chat/error': object<ChatErrorParams>({ turnId: nullable(isString), message: isString, retryable: optional(isBoolean) }),
 	'chat/clear': isNoParams,
 	'chat/focus': isNoParams,
-	'state/restore': object<StateRestoreParams>({ entries: arrayOf(isTranscriptEntry), restricted: isBoolean }),
+	'state/restore': object<StateRestoreParams>({
+		entries: arrayOf(isTranscriptEntry),
+		restricted: isBoolean,
+		generator: optional(isGeneratorInfo),
+		history: optional(isHistoryList),
+	}),
 	'trace/toggle': object<{ open: boolean }>({ open: isBoolean }),
+	'chat/start': object<ChatStartParams>({ turnId: isString, generator: isString, retryOf: optional(isString) }),
+	'chat/delta': object<ChatDeltaParams>({ turnId: isString, text: isString }),
+	'chat/progress': object<ChatProgressParams>({ turnId: isString, message: isString }),
+	'generator/info': isGeneratorInfo,
+	'history/list': isHistoryList,
 };
 
 const WEBVIEW_TO_HOST_GUARDS: MessageGuards<WebviewToHost> = {
 	'webview/ready': isNoParams,
 	'chat/send': object<ChatSendParams>({ turnId: isString, text: isString }),
+	'chat/stop': object<{ turnId: string }>({ turnId: isString }),
+	'chat/retry': object<{ turnId: string; newTurnId: string; retrieval: RetrievalOverride }>({
+		turnId: isString,
+		newTurnId: isString,
+		retrieval: isRetrievalOverride,
+	}),
+	'code/copy': object<{ code: string }>({ code: isString }),
+	'code/insert': object<{ code: string }>({ code: isString }),
+	'code/newFile': object<{ code: string; language: string | null }>({ code: isString, language: nullable(isString) }),
+	'citation/open': object<{ uri: string; startLine: number | null; endLine: number | null }>({
+		uri: isString,
+		startLine: isNullableNumber,
+		endLine: isNullableNumber,
+	}),
+	'history/open': object<{ id: string }>({ id: isString }),
+	'history/new': isNoParams,
 };
 
 function messageGuard<M>(guards: MessageGuards<M>): Guard<MessageOf<M>> {

@@ -89,10 +89,27 @@ describe('protocol guards', () => {
 				entries: [
 					{ kind: 'user', turnId: 't1', text: 'hello', at: 1 },
 					{ kind: 'assistant', turnId: 't1', markdown: 'hi', trace: null, at: 2 },
+					{
+						kind: 'assistant',
+						turnId: 't1-r1',
+						markdown: 'see [1]',
+						trace: null,
+						at: 2,
+						citations: [{ n: 1, label: 'a.ts:1-3', uri: 'file:///w/a.ts', startLine: 1, endLine: 3 }],
+						status: 'stopped',
+						generator: 'Evidence only',
+						retryOf: 't1',
+						retrieval: 'skip',
+					},
 					{ kind: 'error', turnId: null, message: 'x', at: 3 },
 				],
 			},
 			'trace/toggle': { open: true },
+			'chat/start': { turnId: 't2', generator: 'Evidence only', retryOf: 't1' },
+			'chat/delta': { turnId: 't2', text: 'par' },
+			'chat/progress': { turnId: 't2', message: 'Searching workspace…' },
+			'generator/info': { kind: 'openai', label: 'llama3 via OpenAI-compatible' },
+			'history/list': { activeId: 'c1', conversations: [{ id: 'c1', title: 'hello', at: 5, turns: 2 }] },
 		};
 		assert.deepEqual(Object.keys(valid).sort(), [...HOST_TO_WEBVIEW_TYPES].sort());
 		for (const [type, params] of Object.entries(valid)) {
@@ -106,6 +123,14 @@ describe('protocol guards', () => {
 		const valid: { [K in keyof WebviewToHost]: WebviewToHost[K] } = {
 			'webview/ready': {},
 			'chat/send': { turnId: 't1', text: 'hello' },
+			'chat/stop': { turnId: 't1' },
+			'chat/retry': { turnId: 't1', newTurnId: 't1-r1', retrieval: 'force' },
+			'code/copy': { code: 'x' },
+			'code/insert': { code: 'x' },
+			'code/newFile': { code: 'x', language: null },
+			'citation/open': { uri: 'file:///w/a.ts', startLine: 3, endLine: null },
+			'history/open': { id: 'c1' },
+			'history/new': {},
 		};
 		assert.deepEqual(Object.keys(valid).sort(), [...WEBVIEW_TO_HOST_TYPES].sort());
 		for (const [type, params] of Object.entries(valid)) assert.ok(isWebviewToHostMessage({ type, params }), type);
@@ -128,10 +153,16 @@ describe('protocol guards', () => {
 			{ type: 'chat/send', params: { turnId: 't1', text: null } },
 			{ type: 'chat/send', params: null },
 			{ type: 'webview/ready', params: [] },
+			{ type: 'chat/retry', params: { turnId: 't1', newTurnId: 't2', retrieval: 'always' } },
+			{ type: 'citation/open', params: { uri: 'file:///a', startLine: '3', endLine: null } },
+			{ type: 'code/newFile', params: { code: 'x' } },
 		];
 		for (const c of cases) assert.ok(!isWebviewToHostMessage(c), JSON.stringify(c));
 		assert.ok(!isHostToWebviewMessage({ type: 'chat/error', params: { message: 'x' } }), 'turnId must be present (null allowed)');
 		assert.ok(!isHostToWebviewMessage({ type: 'trace/toggle', params: { open: 'yes' } }));
+		assert.ok(!isHostToWebviewMessage({ type: 'chat/reply', params: { turnId: 't', markdown: '', trace: null, status: 'halted' } }));
+		assert.ok(!isHostToWebviewMessage({ type: 'chat/reply', params: { turnId: 't', markdown: '', trace: null, citations: [{ n: 1, label: 'x' }] } }));
+		assert.ok(!isHostToWebviewMessage({ type: 'generator/info', params: { kind: 'gpt', label: 'x' } }));
 		assert.ok(
 			!isHostToWebviewMessage({ type: 'state/restore', params: { restricted: false, entries: [{ kind: 'user', turnId: 't', at: 1 }] } }),
 		);
