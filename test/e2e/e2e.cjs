@@ -213,6 +213,15 @@ async function trustedScenario(page, errors) {
 	mark('retrieval answered');
 	await page.screenshot({ path: path.join(OUT, 'retrieval.png') });
 
+	// Feature checks live in test/e2e/checks/*.cjs (one file per feature, run in name order), each
+	// exporting `run(ctx)`; they run after the core checks above, in the same workbench.
+	const checksDir = path.join(__dirname, 'checks');
+	const ctx = { page, web, errors, check, expect, mark, OUT, WS_DIR: process.env.WS_DIR, runCommand, send, lastReply };
+	for (const file of fs.existsSync(checksDir) ? fs.readdirSync(checksDir).filter((f) => f.endsWith('.cjs')).sort() : []) {
+		await require(path.join(checksDir, file)).run(ctx);
+		mark(`checks/${file}`);
+	}
+
 	await check('no Content-Security-Policy violations', async () => {
 		const csp = errors.console.filter((m) => /Content Security Policy|Refused to/i.test(m));
 		expect(csp.length === 0, csp.slice(0, 3).join(' | '));
