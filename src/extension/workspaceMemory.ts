@@ -8,7 +8,8 @@
 import { homedir } from 'node:os';
 import type { Thresholds } from '../core/thresholds';
 import type { EvidenceStep, RetrievalStep, TraceStep } from '../core/trace';
-import type { GateResult } from '../core/types';
+import type { GateResult, Tier } from '../core/types';
+import type { Embedder } from '../models/embedder';
 import { IndexWorkerClient } from '../indexing/indexWorkerClient';
 import type { FolderIndexResult, RunOptions } from '../indexing/indexer';
 import { runEvidenceStage } from '../retrieval/evidence/evidenceStage';
@@ -40,6 +41,7 @@ export interface WorkspaceMemoryOptions {
 
 /** One quoted chunk of evidence. */
 export interface EvidenceChunk {
+	tier: Tier;
 	path: string | null;
 	startLine: number | null;
 	endLine: number | null;
@@ -95,6 +97,14 @@ export class WorkspaceMemory {
 			onCrash: (m) => this.options.log.error(m),
 		});
 		return this.client.indexFolders(folders, run);
+	}
+
+	/**
+	 * The embedder used for queries and memory writes, or null in lexical-only mode (the write
+	 * path then stores rows without vectors).
+	 */
+	async embedder(): Promise<Embedder | null> {
+		return null;
 	}
 
 	/** Searches the workspace tier for a turn whose decision retrieves it; never throws. */
@@ -167,6 +177,6 @@ function byRank(selected: readonly SelectedEvidence[]): EvidenceChunk[] {
 		.sort((a, b) => a.rank - b.rank)
 		.map((s) => {
 			const h = s.candidate.hit;
-			return { path: h.path, startLine: h.start_line, endLine: h.end_line, symbol: h.symbol, text: s.candidate.text };
+			return { tier: s.candidate.tier, path: h.path, startLine: h.start_line, endLine: h.end_line, symbol: h.symbol, text: s.candidate.text };
 		});
 }
