@@ -12,7 +12,7 @@ describe('extension: evidence-only reply text', () => {
 
 	it('quotes chunks in a fence longer than any backtick run inside them', () => {
 		const text = 'const s = `a`;\n```\n<img src=x onerror=alert(1)>\n````';
-		const md = retrievalBody({ status: 'evidence', notes: [], steps: [], chunks: [{ path: 'x.ts', startLine: 1, endLine: 4, symbol: null, text }] });
+		const md = retrievalBody({ status: 'evidence', notes: [], steps: [], chunks: [{ tier: 'workspace', path: 'x.ts', startLine: 1, endLine: 4, symbol: null, text }] });
 		assert.match(md, /\n`````\nconst s = `a`;[\s\S]*````\n`````$/);
 	});
 
