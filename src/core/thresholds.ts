@@ -5,6 +5,7 @@
 import { err, ok, type Result } from './result';
 import { EVIDENCE_THRESHOLDS } from './thresholds/evidenceThresholds';
 import { FOLLOWUP_THRESHOLDS } from './thresholds/followupThresholds';
+import { GENERATION_THRESHOLDS } from './thresholds/generationThresholds';
 import { INDEXING_THRESHOLDS } from './thresholds/indexingThresholds';
 import { POLICY_THRESHOLDS } from './thresholds/policyThresholds';
 import { RETRIEVAL_THRESHOLDS } from './thresholds/retrievalThresholds';
@@ -18,6 +19,7 @@ export const THRESHOLD_TABLE = {
 	...RETRIEVAL_THRESHOLDS,
 	...EVIDENCE_THRESHOLDS,
 	...INDEXING_THRESHOLDS,
+	...GENERATION_THRESHOLDS,
 } as const;
 
 export type ThresholdName = keyof typeof THRESHOLD_TABLE;
