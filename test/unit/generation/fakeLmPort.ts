@@ -31,15 +31,16 @@ export class FakeLmPort implements LmPort {
 		this.sent.push({ model, messages, justification: options.justification });
 		if (this.error && this.failAfter === null) throw this.error;
 		signal.addEventListener('abort', () => (this.sawAbort = true), { once: true });
-		const self = this;
-		return (async function* () {
-			for (let i = 0; i < self.fragments.length; i++) {
-				if (self.failAfter !== null && i === self.failAfter && self.error) throw self.error;
-				if (self.delayMs) await new Promise((r) => setTimeout(r, self.delayMs));
-				// Like the LM API: a cancelled token ends the response with a CancellationError.
-				if (signal.aborted) throw Object.assign(new Error('Canceled'), { name: 'Canceled' });
-				yield self.fragments[i];
-			}
-		})();
+		return this.stream(signal);
+	}
+
+	private async *stream(signal: AbortSignal): AsyncIterable<string> {
+		for (let i = 0; i < this.fragments.length; i++) {
+			if (this.failAfter !== null && i === this.failAfter && this.error) throw this.error;
+			if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
+			// Like the LM API: a cancelled token ends the response with a CancellationError.
+			if (signal.aborted) throw Object.assign(new Error('Canceled'), { name: 'Canceled' });
+			yield this.fragments[i];
+		}
 	}
 }
