@@ -7,8 +7,10 @@
  */
 import DOMPurify, { type Config } from 'dompurify';
 import MarkdownIt from 'markdown-it';
+import { highlightCode } from './highlight';
 
-const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: false });
+// `highlight` returns escaped text in hljs spans (or '' for markdown-it's plain escaping).
+const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: false, highlight: highlightCode });
 
 /** Tags a reply may contain after sanitising; no images (tracking pixels), forms or media. */
 export const ALLOWED_TAGS = [

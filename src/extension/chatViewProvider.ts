@@ -9,10 +9,23 @@ import {
 	Messenger,
 	type HostToWebview,
 	type MessageTransport,
+	type RetrievalOverride,
 	type WebviewToHost,
 } from '../core/protocol';
 import type { ChatController } from './chatController';
+import { EditorActions } from './editorActions';
 import type { Logger } from './logger';
+
+/**
+ * Controller methods the panel's newer messages need. Declared optional so this file builds
+ * whether or not ChatController has them yet; a missing one is logged and the panel told.
+ */
+interface TurnControls {
+	stop?(turnId: string): unknown;
+	retry?(turnId: string, newTurnId: string, retrieval: RetrievalOverride): unknown;
+	openConversation?(id: string): unknown;
+	newConversation?(): unknown;
+}
 
 /** The view id contributed in package.json. */
 export const CHAT_VIEW_ID = 'gatedMemory.chat';
@@ -43,6 +56,11 @@ export function renderChatHtml(opts: { cspSource: string; nonce: string; scriptU
 </head>
 <body>
 <main id="app">
+	<header id="header" class="header">
+		<span id="generator" class="generator" title="The generator that writes the replies"></span>
+		<select id="history" class="history" aria-label="Conversation history" disabled></select>
+		<vscode-button id="new-conversation" secondary aria-label="New conversation" title="New conversation">New</vscode-button>
+	</header>
 	<p id="restricted" class="banner" role="status" hidden>Restricted Mode: chat over the conversation only — no indexing, no model download.</p>
 	<section id="transcript" role="log" aria-live="polite" aria-relevant="additions" aria-label="Conversation"></section>
 	<section id="empty" class="empty">
@@ -85,12 +103,15 @@ function webviewTransport(webview: vscode.Webview, log: Logger): MessageTranspor
 export class ChatViewProvider implements vscode.WebviewViewProvider {
 	private view: vscode.WebviewView | undefined;
 	private messenger: HostMessenger | undefined;
+	private readonly editor: EditorActions;
 
 	constructor(
 		private readonly extensionUri: vscode.Uri,
 		private readonly controller: ChatController,
 		private readonly log: Logger,
-	) {}
+	) {
+		this.editor = new EditorActions(log);
+	}
 
 	resolveWebviewView(view: vscode.WebviewView): void {
 		this.view = view;
@@ -108,6 +129,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
 		);
 		messenger.on('webview/ready', () => this.controller.sendState());
 		messenger.on('chat/send', (p) => void this.controller.send(p.turnId, p.text));
+		this.routeActions(messenger);
 		this.messenger = messenger;
 		this.controller.attach((type, params) => messenger.send(type, params));
 		view.onDidDispose(() => {
@@ -121,6 +143,35 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
 		// The panel is open, so a message is likely soon: warm the decision core off the critical path.
 		setTimeout(() => this.controller.warmUp(), 0);
 		this.log.debug('chat view resolved');
+	}
+
+	/** Routes the panel's turn controls to the controller and its editor actions to EditorActions. */
+	private routeActions(messenger: HostMessenger): void {
+		const turns: TurnControls = this.controller as ChatController & TurnControls;
+		const missing = (what: string, turnId: string | null) => {
+			this.log.warn(`the panel asked to ${what}, which this build does not support yet`);
+			if (turnId !== null) messenger.send('chat/error', { turnId, message: `Cannot ${what} in this build.` });
+		};
+		messenger.on('chat/stop', (p) => {
+			if (turns.stop) void turns.stop(p.turnId);
+			else missing('stop a reply', null);
+		});
+		messenger.on('chat/retry', (p) => {
+			if (turns.retry) void turns.retry(p.turnId, p.newTurnId, p.retrieval);
+			else missing('retry a reply', p.newTurnId);
+		});
+		messenger.on('history/open', (p) => {
+			if (turns.openConversation) void turns.openConversation(p.id);
+			else missing('open a past conversation', null);
+		});
+		messenger.on('history/new', () => {
+			if (turns.newConversation) void turns.newConversation();
+			else this.controller.clear();
+		});
+		messenger.on('code/copy', (p) => void this.editor.copy(p.code));
+		messenger.on('code/insert', (p) => void this.editor.insert(p.code));
+		messenger.on('code/newFile', (p) => void this.editor.newFile(p.code, p.language));
+		messenger.on('citation/open', (p) => void this.editor.openCitation(p.uri, p.startLine, p.endLine));
 	}
 
 	/** Sends a message to the panel when it is open. */

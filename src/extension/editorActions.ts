@@ -1,0 +1,85 @@
+/**
+ * What the chat panel's buttons do in the editor: copy code (or a trace) to the clipboard, insert
+ * code at the active editor's selection, open code as a new untitled file, and open a citation at
+ * its lines. A citation URI comes from the webview, so it is checked: only `file:` URIs inside a
+ * workspace folder are opened; anything else is refused with a logged warning.
+ */
+import * as vscode from 'vscode';
+import { citedRange, isInsideFolder, languageIdForFence } from './editorTargets';
+import { errorMessage, type Logger } from './logger';
+
+/** Editor actions for the panel; every method reports its own failures and never rejects. */
+export class EditorActions {
+	private knownLanguages: Set<string> | undefined;
+
+	constructor(private readonly log: Logger) {}
+
+	async copy(text: string): Promise<void> {
+		try {
+			await vscode.env.clipboard.writeText(text);
+			void vscode.window.setStatusBarMessage('Gated Memory: copied to the clipboard', 2000);
+		} catch (e) {
+			this.fail('copy to the clipboard', e);
+		}
+	}
+
+	/** Inserts at the active editor's selection (replacing it); with no editor, opens an untitled one. */
+	async insert(code: string): Promise<void> {
+		try {
+			const editor = vscode.window.activeTextEditor;
+			if (!editor) {
+				await this.newFile(code, null);
+				return;
+			}
+			const ok = await editor.edit((edit) => {
+				for (const selection of editor.selections) edit.replace(selection, code);
+			});
+			if (!ok) throw new Error('the editor refused the edit');
+			await vscode.window.showTextDocument(editor.document, editor.viewColumn);
+		} catch (e) {
+			this.fail('insert the code', e);
+		}
+	}
+
+	/** Opens `code` in a new untitled editor, in the language the fence names. */
+	async newFile(code: string, fence: string | null): Promise<void> {
+		try {
+			this.knownLanguages ??= new Set(await vscode.languages.getLanguages());
+			const document = await vscode.workspace.openTextDocument({ content: code, language: languageIdForFence(fence, this.knownLanguages) });
+			await vscode.window.showTextDocument(document, { preview: false });
+		} catch (e) {
+			this.fail('open the code in a new file', e);
+		}
+	}
+
+	/** Opens a cited file at its lines and selects them. */
+	async openCitation(uri: string, startLine: number | null, endLine: number | null): Promise<void> {
+		let target: vscode.Uri;
+		try {
+			target = vscode.Uri.parse(uri, true);
+		} catch {
+			this.log.warn(`refused to open a citation with an unreadable URI: ${uri.slice(0, 200)}`);
+			return;
+		}
+		const folders = vscode.workspace.workspaceFolders ?? [];
+		const inside = target.scheme === 'file' && folders.some((f) => f.uri.scheme === 'file' && isInsideFolder(target.fsPath, f.uri.fsPath));
+		if (!inside) {
+			this.log.warn(`refused to open a citation outside the workspace folders: ${target.toString(true).slice(0, 200)}`);
+			return;
+		}
+		try {
+			const document = await vscode.workspace.openTextDocument(target);
+			const { start, end } = citedRange(startLine, endLine, document.lineCount);
+			const range = new vscode.Range(start, 0, end, document.lineAt(end).text.length);
+			await vscode.window.showTextDocument(document, { selection: range, preview: true });
+			vscode.window.activeTextEditor?.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+		} catch (e) {
+			this.fail(`open ${vscode.workspace.asRelativePath(target)}`, e);
+		}
+	}
+
+	private fail(what: string, e: unknown): void {
+		this.log.warn(`could not ${what}: ${errorMessage(e)}`);
+		void vscode.window.showWarningMessage(`Gated Memory could not ${what}: ${errorMessage(e)}`);
+	}
+}
