@@ -29,10 +29,29 @@ export async function writeFiles(
 	signal?: AbortSignal,
 ): Promise<BatchOutcome> {
 	if (!files.length) return { chunks: 0, embedded: 0, reused: 0 };
+	const { docs, embedded, reused } = await embedFiles(db, workspaceId, files, embedder, existing, embedBatch, signal);
+	const chunks = await upsertDocuments(db, docs);
+	return { chunks, embedded, reused };
+}
+
+/**
+ * The embedding half of a write: the documents to upsert, vectors reused or computed. Kept apart
+ * from the upsert so a caller can embed first and then write several things in one short
+ * transaction (embedding inside a transaction would hold it open for seconds).
+ */
+export async function embedFiles(
+	db: Queryable,
+	workspaceId: string,
+	files: readonly PreparedFile[],
+	embedder: Embedder | null,
+	existing: ReadonlySet<string>,
+	embedBatch: number,
+	signal?: AbortSignal,
+): Promise<{ docs: DocumentInput[]; embedded: number; reused: number }> {
 	const vectors = files.map((f) => new Array<Float32Array | null>(f.chunks.length).fill(null));
 	let reused = 0;
 	let embedded = 0;
-	if (embedder) {
+	if (embedder && files.length) {
 		const stored = await storedChunkVectors(db, workspaceId, files.filter((f) => existing.has(f.relPath)).map((f) => f.relPath), embedder.id);
 		const todo: Array<{ file: number; chunk: number; text: string }> = [];
 		files.forEach((f, i) =>
@@ -74,6 +93,5 @@ export async function writeFiles(
 			embedding: vectors[i][j],
 		})),
 	}));
-	const chunks = await upsertDocuments(db, docs);
-	return { chunks, embedded, reused };
+	return { docs, embedded, reused };
 }

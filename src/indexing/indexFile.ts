@@ -60,23 +60,32 @@ export async function prepareIfChanged(
 	return prepared;
 }
 
-// The walk's rules for one path: null when it may be indexed, else the skip reason.
-async function excludedReason(ctx: FileContext, root: string, relPath: string): Promise<string | null> {
+/** Ignore rules per folder (relative path), shared by the paths of one batch so each .gitignore is read once. */
+export type IgnoreCache = Map<string, Promise<IgnoreStack>>;
+
+/** The walk's rules for one path: null when it may be indexed, else the skip reason. */
+export async function excludedReason(ctx: FileContext, root: string, relPath: string, cache: IgnoreCache = new Map()): Promise<string | null> {
 	const parts = relPath.split('/');
-	let rules = await IgnoreStack.forRoot(root, ctx.excludes);
+	const cached = (dir: string, make: () => Promise<IgnoreStack>) => {
+		let p = cache.get(dir);
+		if (!p) cache.set(dir, (p = make()));
+		return p;
+	};
+	let rules = await cached('', () => IgnoreStack.forRoot(root, ctx.excludes));
 	for (let i = 0; i < parts.length - 1; i++) {
 		const dir = parts.slice(0, i + 1).join('/');
 		if (isExcludedDir(parts[i])) return 'excluded-folder';
 		if (rules.excludes(dir, true)) return 'ignored';
-		rules = await rules.descend(root, dir);
+		const parent = rules;
+		rules = await cached(dir, () => parent.descend(root, dir));
 	}
 	if (isSecretFile(relPath)) return 'secret';
 	if (rules.excludes(relPath, false)) return 'ignored';
 	return isGeneratedFile(relPath) ? 'generated' : null;
 }
 
-// lstat first: a link is only followed when the walk would follow it.
-async function fileStat(ctx: FileContext, absPath: string): Promise<{ size: number; mtimeMs: number } | string> {
+/** lstat first: a link is only followed when the walk would follow it. A string is a skip reason. */
+export async function fileStat(ctx: FileContext, absPath: string): Promise<{ size: number; mtimeMs: number } | string> {
 	try {
 		const l = await lstat(absPath);
 		if (l.isSymbolicLink() && !ctx.followSymlinks) return 'symlink';

@@ -5,11 +5,10 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { resolveThresholds } from '../core/thresholds';
-import { HashingEmbedder } from '../models/hashingEmbedder';
-import { codeTokens } from '../retrieval/codeTokens';
 import { openStore } from '../store/openStore';
 import { Indexer } from './indexer';
 import type { IndexReply, IndexRequest, IndexWorkerConfig } from './indexWorkerProtocol';
+import { buildWorkerEmbedder } from './workerEmbedder';
 
 async function main(port: NonNullable<typeof parentPort>, config: IndexWorkerConfig): Promise<void> {
 	const thresholds = resolveThresholds(config.thresholds ?? {});
@@ -18,7 +17,7 @@ async function main(port: NonNullable<typeof parentPort>, config: IndexWorkerCon
 	if (!opened.ok) throw new Error(`cannot open the store (${opened.error.code}): ${opened.error.message}`);
 	const indexer = new Indexer({
 		db: opened.value.db,
-		embedder: config.embedder === 'hashing' ? new HashingEmbedder(384, codeTokens) : null,
+		embedder: await buildWorkerEmbedder(typeof config.embedder === 'string' ? { kind: config.embedder } : config.embedder),
 		thresholds: thresholds.value,
 		excludes: config.excludes ?? [],
 		followSymlinks: config.followSymlinks ?? false,
@@ -34,7 +33,9 @@ async function main(port: NonNullable<typeof parentPort>, config: IndexWorkerCon
 				? indexer.indexFolders(m.folders, { signal: ac.signal, onProgress: (progress) => send({ type: 'progress', id: m.id, progress }) })
 				: m.type === 'reindexFile'
 					? indexer.reindexFile(m.path, ac.signal)
-					: indexer.removeFile(m.path);
+					: m.type === 'reindexPaths'
+						? indexer.reindexPaths(m.paths, ac.signal, m.folders)
+						: indexer.removeFile(m.path);
 		work.then(
 			(result) => send({ type: 'done', id: m.id, result }),
 			(e: unknown) => send({ type: 'error', id: m.id, message: e instanceof Error ? e.message : String(e), cancelled: ac.signal.aborted }),

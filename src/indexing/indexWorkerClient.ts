@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FileOutcome } from './indexFile';
 import type { FolderIndexResult, RunOptions } from './indexer';
+import type { PathsIndexResult } from './reindexPaths';
 import { isIndexReply, type IndexReply, type IndexRequest, type IndexWorkerConfig } from './indexWorkerProtocol';
 
 /** Options of the client. */
@@ -51,6 +52,11 @@ export class IndexWorkerClient {
 	/** Indexer.reindexFile in the worker. */
 	reindexFile(path: string, signal?: AbortSignal): Promise<FileOutcome> {
 		return this.request((id) => ({ type: 'reindexFile', id, path }), { signal }) as Promise<FileOutcome>;
+	}
+
+	/** Indexer.reindexPaths in the worker: the whole batch is one request; `folders` = the workspace folders. */
+	reindexPaths(paths: readonly string[], folders: readonly string[], signal?: AbortSignal): Promise<PathsIndexResult> {
+		return this.request((id) => ({ type: 'reindexPaths', id, paths: [...paths], folders: [...folders] }), { signal }) as Promise<PathsIndexResult>;
 	}
 
 	/** Indexer.removeFile in the worker; resolves to the chunks removed. */

@@ -13,6 +13,7 @@ import { indexFileAt, prepareIfChanged, type FileContext, type FileOutcome } fro
 import { writeFiles } from './indexBatch';
 import { listIndexedFiles, removeIndexedFiles } from './indexStore';
 import { indexSettings, type IndexSettings, type PreparedFile } from './prepareFile';
+import { emptyPathsResult, reindexPathsIn, type PathsIndexResult } from './reindexPaths';
 import { walkFolder, type WalkEntry } from './walk';
 
 /** How the indexer is set up. */
@@ -167,6 +168,35 @@ export class Indexer {
 	async reindexFile(absPath: string, signal?: AbortSignal): Promise<FileOutcome> {
 		const { root, relPath } = this.locate(absPath);
 		return indexFileAt(this.context(), root, relPath, this.workspaceOf(root), signal);
+	}
+
+	/**
+	 * Re-indexes a batch of absolute paths (the file watcher's debounced events): per folder, one
+	 * read of what is stored, the walk's rules per path, embedding of what changed, then one write
+	 * transaction. `folders` adds workspace folders (a fresh worker knows none); paths outside
+	 * every known folder are counted as skipped ('outside').
+	 */
+	async reindexPaths(absPaths: readonly string[], signal?: AbortSignal, folders: readonly string[] = []): Promise<PathsIndexResult> {
+		const started = performance.now();
+		for (const f of folders) this.folders.add(resolve(f));
+		const out = emptyPathsResult();
+		const byRoot = new Map<string, string[]>();
+		for (const p of absPaths) {
+			let at: { root: string; relPath: string };
+			try {
+				at = this.locate(p);
+			} catch {
+				out.paths++;
+				out.skipped.outside = (out.skipped.outside ?? 0) + 1;
+				continue;
+			}
+			const list = byRoot.get(at.root) ?? [];
+			list.push(at.relPath);
+			byRoot.set(at.root, list);
+		}
+		for (const [root, rels] of byRoot) await reindexPathsIn(this.context(), root, this.workspaceOf(root), rels, out, signal);
+		out.ms = Math.round(performance.now() - started);
+		return out;
 	}
 
 	/** Removes one file from the index (deleted on disk, or "Forget This File"); returns chunks removed. */
