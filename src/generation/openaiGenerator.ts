@@ -159,7 +159,7 @@ class HttpCall {
 		} catch (e) {
 			if (this.outer.aborted) return null;
 			if (this.timedOut) {
-				throw new GenerationError('unavailable', `The model server did not answer within ${Math.round(this.timeoutMs / 1000)} s — it may still be loading the model; retry in a moment.`, true);
+				throw new GenerationError('unavailable', `The model server did not answer within ${seconds(this.timeoutMs)} s — it may still be loading the model; retry in a moment.`, true);
 			}
 			if (e instanceof GenerationError) throw e;
 			const mapped = onError(e);
@@ -242,6 +242,11 @@ function parse(text: string, bad: () => GenerationError): unknown {
 	} catch {
 		throw bad();
 	}
+}
+
+/** 0.3, 12, 120 — seconds as a person would say them. */
+function seconds(ms: number): string {
+	return ms < 10_000 ? String(Math.round(ms / 100) / 10) : String(Math.round(ms / 1000));
 }
 
 function hostOf(url: string): string {

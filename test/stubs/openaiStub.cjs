@@ -11,6 +11,7 @@
  *   stub-json     ignores stream: true, one JSON body stub-cutoff stream ends with no [DONE] / finish
  *   stub-429      429 + Retry-After: 7                stub-500    500
  *   stub-garbage  200 text/event-stream of non-JSON data lines
+ *   stub-hang     never answers (until close(); tests a client's timeout)
  *   anything else 404 {"error": {"message": "model \"x\" not found, try pulling it first"}}
  * With `apiKey` set, a request without `Authorization: Bearer <apiKey>` gets 401.
  * `script` overrides per model: { [model]: { tokens?: string[], delayMs?: number, status?: number } }.
@@ -86,7 +87,7 @@ function startOpenAiStub(options = {}) {
 			return sendJson(res, 401, { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } });
 		}
 		if (req.method === 'GET' && path === '/v1/models') {
-			const ids = ['stub-slow', 'stub-fast', 'stub-cite', 'stub-length', 'stub-split', 'stub-json', 'stub-cutoff', 'stub-429', 'stub-500', 'stub-garbage', ...Object.keys(opts.script)];
+			const ids = ['stub-slow', 'stub-fast', 'stub-cite', 'stub-length', 'stub-split', 'stub-json', 'stub-cutoff', 'stub-429', 'stub-500', 'stub-garbage', 'stub-hang', ...Object.keys(opts.script)];
 			return sendJson(res, 200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', owned_by: 'stub' })) });
 		}
 		if (req.method !== 'POST' || path !== '/v1/chat/completions') return sendJson(res, 404, { error: '404 page not found' });
@@ -114,6 +115,8 @@ function startOpenAiStub(options = {}) {
 				return sendJson(res, 429, { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } }, { 'Retry-After': '7' });
 			case 'stub-500':
 				return sendJson(res, 500, { error: { message: 'internal server error (stub)' } });
+			case 'stub-hang':
+				return undefined;
 			case 'stub-garbage':
 				res.writeHead(200, { 'Content-Type': 'text/event-stream' });
 				return res.end('data: {"choices": [ {"delta": \n\ndata: <html>not json</html>\n\n');
