@@ -2,6 +2,7 @@
  * What the store commands (ingest, search, inspect, forget) share: opening the store named by
  * `--db` / `$GMEM_DB` (exit 2 when it cannot be opened), choosing the embedder, and workspaces.
  */
+import { loadBuiltinEmbedder } from '../models/builtinEmbedder';
 import { HashingEmbedder } from '../models/hashingEmbedder';
 import { createModelServices } from '../models/modelServices';
 import type { Embedder } from '../models/embedder';
@@ -14,20 +15,26 @@ import { StoreUnavailableError, UsageError, type CliIo } from './cliTypes';
 /** Options every store command accepts. */
 export const STORE_OPTIONS = {
 	db: { type: 'string' },
+	// The user/team scope read and written (default: $GMEM_SCOPE, else 'local').
+	scope: { type: 'string' },
 	json: { type: 'boolean', default: false },
 } as const;
 
+/** `--db` alone, or the parsed `--db` and `--scope` options. */
+export type StoreArgs = string | undefined | { db?: string; scope?: string };
+
 /** Opens the store for a command; a failure becomes StoreUnavailableError (exit 2). */
-export async function openCliStore(db: string | undefined, io: CliIo): Promise<Store> {
-	const location = resolveStoreLocation(db, io.env, io.cwd);
+export async function openCliStore(args: StoreArgs, io: CliIo): Promise<Store> {
+	const { db, scope } = typeof args === 'object' ? args : { db: args, scope: undefined };
+	const location = resolveStoreLocation(db, io.env, io.cwd, scope);
 	const opened = await openStore(location);
 	if (!opened.ok) throw new StoreUnavailableError(`cannot open the store (${opened.error.code}): ${opened.error.message}`);
 	return opened.value;
 }
 
 /** Runs `fn` with an open store and always closes it. */
-export async function withStore<T>(db: string | undefined, io: CliIo, fn: (store: Store) => Promise<T>): Promise<T> {
-	const store = await openCliStore(db, io);
+export async function withStore<T>(args: StoreArgs, io: CliIo, fn: (store: Store) => Promise<T>): Promise<T> {
+	const store = await openCliStore(args, io);
 	try {
 		return await fn(store);
 	} finally {
@@ -35,7 +42,7 @@ export async function withStore<T>(db: string | undefined, io: CliIo, fn: (store
 	}
 }
 
-export const EMBEDDER_CHOICES = ['minilm', 'hashing', 'none'] as const;
+export const EMBEDDER_CHOICES = ['builtin', 'minilm', 'hashing', 'none'] as const;
 
 /** The embedder a command uses, and how to release it (the model worker). */
 export interface CliEmbedder {
@@ -59,12 +66,14 @@ export function cliEmbedder(choice: string | undefined, io: CliIo): Embedder | n
 }
 
 /**
- * Like cliEmbedder, plus `minilm`: the ONNX all-MiniLM-L6-v2 from the model cache or
+ * Like cliEmbedder, plus `builtin` (the shipped static model) and `minilm`: the ONNX all-MiniLM-L6-v2 from the model cache or
  * `$GMEM_MODEL_DIR` (never downloaded here). When it cannot load, the command runs lexical-only
  * and says why. Call `dispose` when done (it stops the model worker).
  */
 export async function openCliEmbedder(choice: string | undefined, io: CliIo): Promise<CliEmbedder> {
 	const name = choice ?? io.env.GMEM_EMBEDDER ?? 'hashing';
+	// The built-in static model ships with the extension (models/builtin/): no worker, no download.
+	if (name === 'builtin') return { embedder: await loadBuiltinEmbedder(), dispose: async () => undefined };
 	if (name !== 'minilm') return { embedder: cliEmbedder(name, io), dispose: async () => undefined };
 	const services = createModelServices({ reranker: null, allowDownload: false, ...(io.env.GMEM_MODEL_DIR ? { localModelDir: io.env.GMEM_MODEL_DIR } : {}) });
 	const loaded = services.embedder ? await services.embedder.load() : null;

@@ -24,6 +24,8 @@ export const DEFAULT_FTS_RANKING: FtsRanking = 'bm25';
 export interface SearchOptions {
 	tier: ChunkTier;
 	workspaceIds: readonly string[] | null;
+	/** User/team scope, filtered inside both arms' SQL; default: the connection's scope. */
+	scope?: string;
 	k: number;
 	arm: ArmMode;
 	/** Aggregate chunks into distinct files (best chunk per file). */
@@ -52,7 +54,7 @@ export interface SearchOutcome {
 /** Runs the search. Never floors fused scores; the floor applies to cosine only. */
 export async function hybridSearch(db: Queryable, query: string, opts: SearchOptions): Promise<SearchOutcome> {
 	const t = opts.thresholds;
-	const scope: SearchScope = { tier: opts.tier, workspaceIds: opts.workspaceIds };
+	const scope: SearchScope = { tier: opts.tier, workspaceIds: opts.workspaceIds, ...(opts.scope === undefined ? {} : { scope: opts.scope }) };
 	const fetch = opts.k * t.arm_fetch_multiplier * (opts.files ? 3 : 1);
 	const terms = salientTerms(query, t.fts_max_query_terms);
 	const searched = ftsQueryText(terms);

@@ -4,7 +4,7 @@
  * a re-ingest can never leave document frequencies that count text no longer stored.
  */
 import type { Queryable, TxQueryable } from './queryable';
-import { toVectorLiteral } from './queryable';
+import { scopeOf, toVectorLiteral } from './queryable';
 
 /** The tiers whose content is chunked and searched. */
 export type ChunkTier = 'workspace' | 'research';
@@ -26,6 +26,8 @@ export interface ChunkInput {
 /** One document with its chunks; re-writing a doc id replaces it. */
 export interface DocumentInput {
 	workspaceId: string;
+	/** User/team scope; default: the connection's. */
+	scope?: string;
 	tier: ChunkTier;
 	docId: string;
 	path: string | null;
@@ -36,8 +38,12 @@ export interface DocumentInput {
 	embedder: string | null;
 }
 
-/** Which rows a delete touches. Every field narrows; an empty scope means everything. */
+/**
+ * Which rows a delete touches. Every field narrows; an empty scope means everything of the
+ * user/team `scope` (default: the connection's) — never another scope's rows.
+ */
 export interface DeleteScope {
+	scope?: string;
 	workspaceId?: string;
 	tier?: ChunkTier;
 	docId?: string;
@@ -47,20 +53,20 @@ export interface DeleteScope {
 // Adds (sign 1) or removes (sign -1) the selected chunks to/from the corpus totals and the
 // document frequencies (terms whose df reaches 0 are dropped at the end of the transaction).
 const STATS_SQL = (sign: 1 | -1, where: string) => `
-WITH sel AS (SELECT c.workspace_id, c.tier, c.tsv FROM chunks c WHERE ${where}),
+WITH sel AS (SELECT c.scope, c.workspace_id, c.tier, c.tsv FROM chunks c WHERE ${where}),
 terms AS (
-	INSERT INTO term_df AS t (tier, term, workspace_id, df)
-	SELECT tier, term, workspace_id, ${sign} * count(*) FROM sel, unnest(tsvector_to_array(tsv)) AS term GROUP BY tier, term, workspace_id
-	ON CONFLICT (tier, term, workspace_id) DO UPDATE SET df = t.df + EXCLUDED.df
+	INSERT INTO term_df AS t (tier, term, scope, workspace_id, df)
+	SELECT tier, term, scope, workspace_id, ${sign} * count(*) FROM sel, unnest(tsvector_to_array(tsv)) AS term GROUP BY tier, term, scope, workspace_id
+	ON CONFLICT (tier, term, scope, workspace_id) DO UPDATE SET df = t.df + EXCLUDED.df
 	RETURNING 1)
-INSERT INTO corpus_stats AS s (workspace_id, tier, n_chunks, total_len)
-SELECT c.workspace_id, c.tier, ${sign} * count(*), ${sign} * coalesce(sum(c.doc_len), 0) FROM chunks c WHERE ${where} GROUP BY c.workspace_id, c.tier
-ON CONFLICT (workspace_id, tier) DO UPDATE SET n_chunks = s.n_chunks + EXCLUDED.n_chunks, total_len = s.total_len + EXCLUDED.total_len`;
+INSERT INTO corpus_stats AS s (scope, workspace_id, tier, n_chunks, total_len)
+SELECT c.scope, c.workspace_id, c.tier, ${sign} * count(*), ${sign} * coalesce(sum(c.doc_len), 0) FROM chunks c WHERE ${where} GROUP BY c.scope, c.workspace_id, c.tier
+ON CONFLICT (scope, workspace_id, tier) DO UPDATE SET n_chunks = s.n_chunks + EXCLUDED.n_chunks, total_len = s.total_len + EXCLUDED.total_len`;
 
 // The BM25 postings of the selected chunks (removed with them by ON DELETE CASCADE).
 const POSTINGS_SQL = (where: string) => `
-INSERT INTO chunk_terms (tier, term, workspace_id, chunk_id, tf, doc_len)
-SELECT c.tier, u.lexeme, c.workspace_id, c.id, coalesce(array_length(u.positions, 1), 1), c.doc_len
+INSERT INTO chunk_terms (tier, term, scope, workspace_id, chunk_id, tf, doc_len)
+SELECT c.tier, u.lexeme, c.scope, c.workspace_id, c.id, coalesce(array_length(u.positions, 1), 1), c.doc_len
 FROM chunks c CROSS JOIN LATERAL unnest(c.tsv) AS u WHERE ${where}`;
 
 /**
@@ -71,36 +77,38 @@ FROM chunks c CROSS JOIN LATERAL unnest(c.tsv) AS u WHERE ${where}`;
 export async function upsertDocuments(db: Queryable, docs: readonly DocumentInput[]): Promise<number> {
 	if (!docs.length) return 0;
 	const groups = new Map<string, Map<string, DocumentInput>>();
+	const defaultScope = scopeOf(db);
 	for (const d of docs) {
-		const key = JSON.stringify([d.workspaceId, d.tier]);
+		const key = JSON.stringify([d.scope ?? defaultScope, d.workspaceId, d.tier]);
 		if (!groups.has(key)) groups.set(key, new Map());
 		groups.get(key)!.set(d.docId, d);
 	}
 	return db.transaction(async (tx) => {
 		let n = 0;
-		for (const group of groups.values()) n += await writeGroup(tx, [...group.values()]);
+		for (const group of groups.values()) n += await writeGroup(tx, [...group.values()], defaultScope);
 		await tx.query('DELETE FROM term_df WHERE df <= 0');
 		return n;
 	});
 }
 
-// All docs share one workspace and tier.
-async function writeGroup(tx: TxQueryable, docs: DocumentInput[]): Promise<number> {
+// All docs share one scope, workspace and tier.
+async function writeGroup(tx: TxQueryable, docs: DocumentInput[], defaultScope: string): Promise<number> {
 	const { workspaceId, tier } = docs[0];
-	const scope = 'c.workspace_id = $1 AND c.tier = $2 AND c.doc_id = ANY($3::text[])';
-	const scopeParams = [workspaceId, tier, docs.map((d) => d.docId)];
+	const userScope = docs[0].scope ?? defaultScope;
+	const scope = 'c.workspace_id = $1 AND c.tier = $2 AND c.doc_id = ANY($3::text[]) AND c.scope = $4';
+	const scopeParams = [workspaceId, tier, docs.map((d) => d.docId), userScope];
 	await deleteWhere(tx, scope, scopeParams);
 	await tx.query(
-		`INSERT INTO documents (workspace_id, tier, doc_id, path, content_hash, mtime_ms, metadata)
-		 SELECT $1, $2, * FROM unnest($3::text[], $4::text[], $5::text[], $6::bigint[], $7::jsonb[])`,
-		[workspaceId, tier, docs.map((d) => d.docId), docs.map((d) => d.path), docs.map((d) => d.contentHash), docs.map((d) => d.mtimeMs), docs.map((d) => JSON.stringify(d.metadata))],
+		`INSERT INTO documents (scope, workspace_id, tier, doc_id, path, content_hash, mtime_ms, metadata)
+		 SELECT $8, $1, $2, * FROM unnest($3::text[], $4::text[], $5::text[], $6::bigint[], $7::jsonb[])`,
+		[workspaceId, tier, docs.map((d) => d.docId), docs.map((d) => d.path), docs.map((d) => d.contentHash), docs.map((d) => d.mtimeMs), docs.map((d) => JSON.stringify(d.metadata)), userScope],
 	);
 	const rows = docs.flatMap((d) => d.chunks.map((c, i) => ({ d, c, i })));
 	if (!rows.length) return 0;
 	const col = <T>(f: (r: (typeof rows)[number]) => T) => rows.map(f);
 	await tx.query(
-		`INSERT INTO chunks (workspace_id, tier, doc_id, chunk_no, path, start_line, end_line, symbol, kind, language, content, content_hash, search_text, doc_len, embedding, embedder)
-		 SELECT $1, $2, u.doc_id, u.chunk_no, u.path, u.start_line, u.end_line, u.symbol, u.kind, u.language, u.content, u.content_hash, u.search_text,
+		`INSERT INTO chunks (scope, workspace_id, tier, doc_id, chunk_no, path, start_line, end_line, symbol, kind, language, content, content_hash, search_text, doc_len, embedding, embedder)
+		 SELECT $16, $1, $2, u.doc_id, u.chunk_no, u.path, u.start_line, u.end_line, u.symbol, u.kind, u.language, u.content, u.content_hash, u.search_text,
 			(SELECT coalesce(sum(array_length(positions, 1)), 0) FROM unnest(to_tsvector('english', u.search_text))), u.embedding::vector, u.embedder
 		 FROM unnest($3::text[], $4::int[], $5::text[], $6::int[], $7::int[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
 			AS u(doc_id, chunk_no, path, start_line, end_line, symbol, kind, language, content, content_hash, search_text, embedding, embedder)`,
@@ -120,6 +128,7 @@ async function writeGroup(tx: TxQueryable, docs: DocumentInput[]): Promise<numbe
 			col((r) => r.c.searchText),
 			col((r) => (r.c.embedding ? toVectorLiteral(r.c.embedding) : null)),
 			col((r) => (r.c.embedding ? r.d.embedder : null)),
+			userScope,
 		],
 	);
 	await tx.query(STATS_SQL(1, scope), scopeParams);
@@ -145,11 +154,12 @@ export async function deleteDocuments(db: Queryable, scope: DeleteScope): Promis
 		params.push(v);
 		conds.push(`c.${col} = $${params.length}`);
 	};
+	add('scope', scope.scope ?? scopeOf(db));
 	add('workspace_id', scope.workspaceId);
 	add('tier', scope.tier);
 	add('doc_id', scope.docId);
 	add('path', scope.path);
-	const where = conds.length ? conds.join(' AND ') : 'TRUE';
+	const where = conds.join(' AND ');
 	return db.transaction(async (tx) => {
 		const n = await deleteWhere(tx, where, params);
 		await tx.query(`DELETE FROM corpus_stats WHERE n_chunks <= 0`);

@@ -9,6 +9,7 @@ export type StoreErrorCode =
 	| 'no-vector' // the server has no pgvector extension (or we may not create it)
 	| 'newer-schema' // the database was written by a newer Gated Memory
 	| 'migration-failed'
+	| 'bad-scope' // the configured user/team scope is not a valid name
 	| 'owner-failed'; // the owner child process could not start
 
 /** A typed store failure; `code` lets callers branch without parsing messages. */

@@ -1,10 +1,11 @@
 /**
  * Forgetting: a document, a file path, a workspace, or everything — from every table that holds
  * it (chunks and their index entries, BM25 statistics, research memory, profile, conversation),
- * in one transaction, then VACUUM so the space and dead index entries are reclaimed.
+ * in one transaction, then VACUUM so the space and dead index entries are reclaimed. Only the
+ * connection's user/team scope is touched: "everything" means everything of that scope.
  */
 import { deleteDocuments, type DeleteScope } from './chunkRepo';
-import type { Queryable } from './queryable';
+import { scopeOf, type Queryable } from './queryable';
 
 /** What to forget. */
 export type ForgetTarget =
@@ -32,15 +33,16 @@ export async function forget(db: Queryable, target: ForgetTarget): Promise<Forge
 					? { workspaceId: target.workspaceId, path: target.path }
 					: { workspaceId: target.workspaceId, docId: target.docId };
 	const chunks = await deleteDocuments(db, scope);
+	const userScope = scopeOf(db);
 	const counts = await db.transaction(async (tx) => {
 		const count = async (sql: string, params: unknown[]) =>
 			(await tx.query<{ n: number }>(`WITH d AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM d`, params))[0]?.n ?? 0;
 		if (target.kind === 'document') {
-			return { research_memory: await count('DELETE FROM research_memory WHERE workspace_id = $1 AND doc_id = $2', [target.workspaceId, target.docId]), profile_entries: 0, conversation_turns: 0 };
+			return { research_memory: await count('DELETE FROM research_memory WHERE scope = $3 AND workspace_id = $1 AND doc_id = $2', [target.workspaceId, target.docId, userScope]), profile_entries: 0, conversation_turns: 0 };
 		}
 		if (target.kind === 'path') return { research_memory: 0, profile_entries: 0, conversation_turns: 0 };
-		const where = target.kind === 'all' ? 'TRUE' : 'workspace_id = $1';
-		const params = target.kind === 'all' ? [] : [target.workspaceId];
+		const where = target.kind === 'all' ? 'scope = $1' : 'scope = $1 AND workspace_id = $2';
+		const params = target.kind === 'all' ? [userScope] : [userScope, target.workspaceId];
 		return {
 			research_memory: await count(`DELETE FROM research_memory WHERE ${where}`, params),
 			profile_entries: await count(`DELETE FROM profile_entries WHERE ${where}`, params),

@@ -5,6 +5,7 @@
 import { StoreError, messageOf } from './errors';
 import type { Queryable, TxQueryable } from './queryable';
 import { SCHEMA_001 } from './schema001';
+import { SCHEMA_002 } from './schema002';
 
 /** One numbered, append-only schema step. Never edit a released step; add the next number. */
 export interface Migration {
@@ -13,7 +14,10 @@ export interface Migration {
 	sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'four tiers, hybrid search', sql: SCHEMA_001 }];
+export const MIGRATIONS: readonly Migration[] = [
+	{ version: 1, name: 'four tiers, hybrid search', sql: SCHEMA_001 },
+	{ version: 2, name: 'user/team scope on every row', sql: SCHEMA_002 },
+];
 
 /** The schema version this build writes and understands. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

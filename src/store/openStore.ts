@@ -9,7 +9,8 @@ import { migrate } from './migrations';
 import { connectToOwner } from './ownerClient';
 import { reconnecting } from './reconnecting';
 import { connectPg, redactUrl } from './pgQueryable';
-import type { EngineKind, Queryable } from './queryable';
+import { DEFAULT_SCOPE, withScope, type EngineKind, type Queryable } from './queryable';
+import { scopeNameError } from './location';
 import { SEARCH_SESSION_SQL, SEARCH_SETTINGS } from './searchQueries';
 
 /** An open, migrated store. */
@@ -20,6 +21,8 @@ export interface Store {
 	readonly where: string;
 	readonly folder: string | null;
 	readonly schemaVersion: number;
+	/** The user/team scope every statement through `db` reads and writes. */
+	readonly scope: string;
 	close(): Promise<void>;
 }
 
@@ -31,15 +34,19 @@ export interface OpenOptions {
 /** Opens and migrates the store; every expected failure is a StoreError value, never a throw. */
 export async function openStore(location: StoreLocation, options: OpenOptions = {}): Promise<Result<Store, StoreError>> {
 	let db: Queryable | null = null;
+	const scope = location.scope ?? DEFAULT_SCOPE;
+	const badScope = scopeNameError(scope);
+	if (badScope) return err(new StoreError('bad-scope', badScope));
 	try {
 		db = location.kind === 'url' ? await openServer(location.url) : await openFolder(location.dir, options.ownerTimeoutMs);
 		const schemaVersion = await migrate(db);
 		// PGlite has one session shared by every socket client; a server pool sets it per connection.
 		if (db.engine !== 'postgres') await db.query(SEARCH_SESSION_SQL);
 		if ('registerVectorType' in db && typeof db.registerVectorType === 'function') await db.registerVectorType();
-		const opened = db;
+		const opened = withScope(db, scope);
 		return ok({
 			db: opened,
+			scope,
 			engine: opened.engine,
 			where: location.kind === 'url' ? redactUrl(location.url) : location.dir,
 			folder: location.kind === 'folder' ? location.dir : null,

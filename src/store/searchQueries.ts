@@ -1,10 +1,10 @@
 /**
- * The two search arms as SQL. Every statement filters by tier and workspace inside the query,
- * before ranking (seed 002's pre-filter), and takes all inputs as parameters.
+ * The two search arms as SQL. Every statement filters by tier, user/team scope and workspace
+ * inside the query, before ranking (seed 002's pre-filter), and takes all inputs as parameters.
  */
 import type { ChunkTier } from './chunkRepo';
 import type { Queryable } from './queryable';
-import { toVectorLiteral } from './queryable';
+import { scopeOf, toVectorLiteral } from './queryable';
 
 /** A chunk as an arm returns it, with the arm's raw score. */
 export interface ArmRow {
@@ -19,17 +19,22 @@ export interface ArmRow {
 	score: number;
 }
 
-/** Which chunks an arm may see. `workspaceIds: null` = every workspace in the store. */
+/**
+ * Which chunks an arm may see. `workspaceIds: null` = every workspace of the scope; `scope`
+ * (user/team) defaults to the connection's. No arm ever reads another scope's rows.
+ */
 export interface SearchScope {
 	tier: ChunkTier;
 	workspaceIds: readonly string[] | null;
+	scope?: string;
 }
 
 /** How the full-text arm turns text into a tsquery and ranks matches. */
 export type FtsMode = 'websearch' | 'or' | 'bm25';
 
 const COLS = `c.id::text AS chunk_pk, c.doc_id, c.chunk_no, c.path, c.start_line, c.end_line, c.symbol, c.content`;
-const SCOPE = `c.tier = $1 AND ($2::text[] IS NULL OR c.workspace_id = ANY($2::text[]))`;
+// $1 tier, $2 workspace ids (null = all), and the scope's parameter number.
+const SCOPE = (scopeParam: number) => `c.tier = $1 AND c.scope = $${scopeParam} AND ($2::text[] IS NULL OR c.workspace_id = ANY($2::text[]))`;
 // The OR query of a text's lexemes; 'english' so already-stemmed lexemes are not stemmed again.
 const OR_QUERY = `(SELECT to_tsquery('english', string_agg(quote_literal(lexeme), ' | ')) FROM unnest(to_tsvector('english', $3)))`;
 
@@ -55,13 +60,13 @@ export const BM25 = { k1: 1.2, b: 0.75 };
  * BM25 ignores websearch syntax (phrases, -negation): it ranks the query's lexemes.
  */
 export async function ftsArm(db: Queryable, scope: SearchScope, text: string, mode: FtsMode, limit: number, bm25: Bm25Limits = DEFAULT_BM25_LIMITS): Promise<ArmRow[]> {
-	const params = [scope.tier, scope.workspaceIds, text, limit];
+	const params = [scope.tier, scope.workspaceIds, text, limit, scope.scope ?? scopeOf(db)];
 	if (mode === 'bm25') return bm25Arm(db, params, bm25.commonDf, bm25.maxCandidates);
 	const q = mode === 'websearch' ? `websearch_to_tsquery('english', $3)` : OR_QUERY;
 	return db.query<ArmRow>(
 		`SELECT ${COLS}, ts_rank_cd(c.tsv, q.q, 1)::float8 AS score
 		 FROM chunks c, (SELECT ${q} AS q) q
-		 WHERE ${SCOPE} AND c.tsv @@ q.q
+		 WHERE ${SCOPE(5)} AND c.tsv @@ q.q
 		 ORDER BY score DESC, c.id LIMIT $4`,
 		params,
 	);
@@ -75,23 +80,23 @@ function bm25Arm(db: Queryable, params: unknown[], commonDf: number, maxCandidat
 		`WITH ql AS MATERIALIZED (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', $3))),
 		st AS MATERIALIZED (
 			SELECT greatest(sum(n_chunks), 1)::float8 AS n, greatest(sum(total_len), 1)::float8 / greatest(sum(n_chunks), 1) AS avgdl
-			FROM corpus_stats c WHERE ${SCOPE}),
+			FROM corpus_stats c WHERE ${SCOPE(5)}),
 		idf AS MATERIALIZED (
 			SELECT ql.lexeme AS term, d.df, ln(1 + (st.n - d.df + 0.5) / (d.df + 0.5)) AS idf
 			FROM ql CROSS JOIN st CROSS JOIN LATERAL (
 				SELECT coalesce(sum(t.df), 0)::float8 AS df FROM term_df t
-				WHERE t.tier = $1 AND t.term = ql.lexeme AND ($2::text[] IS NULL OR t.workspace_id = ANY($2::text[]))) d
+				WHERE t.tier = $1 AND t.term = ql.lexeme AND t.scope = $5 AND ($2::text[] IS NULL OR t.workspace_id = ANY($2::text[]))) d
 			WHERE d.df > 0),
 		sel AS MATERIALIZED (
 			SELECT term FROM idf ORDER BY df, term
-			LIMIT greatest(1, (SELECT count(*) FROM idf CROSS JOIN st WHERE idf.df <= $5 * st.n))),
+			LIMIT greatest(1, (SELECT count(*) FROM idf CROSS JOIN st WHERE idf.df <= $6 * st.n))),
 		cand AS MATERIALIZED (
 			-- impact-ordered: each selective term's postings by tf / length, highest first, so the
 			-- index scan stops after maxCandidates even for a term found in most chunks
 			SELECT DISTINCT x.chunk_id FROM sel CROSS JOIN LATERAL (
 				SELECT t.chunk_id FROM chunk_terms t
-				WHERE t.tier = $1 AND t.term = sel.term AND ($2::text[] IS NULL OR t.workspace_id = ANY($2::text[]))
-				ORDER BY t.tf::float8 / greatest(t.doc_len, 1) DESC LIMIT $6) x),
+				WHERE t.tier = $1 AND t.term = sel.term AND t.scope = $5 AND ($2::text[] IS NULL OR t.workspace_id = ANY($2::text[]))
+				ORDER BY t.tf::float8 / greatest(t.doc_len, 1) DESC LIMIT $7) x),
 		terms AS MATERIALIZED (SELECT array_agg(term) AS all_terms FROM idf),
 		p AS (
 			-- one (chunk_id, term = ANY) index scan per candidate; OFFSET 0 keeps the planner from
@@ -123,10 +128,10 @@ export async function vectorArm(
 	return db.query<ArmRow>(
 		`SELECT chunk_pk, doc_id, chunk_no, path, start_line, end_line, symbol, content, (1 - d)::float8 AS score FROM (
 			SELECT ${COLS}, c.embedding <=> $3::vector AS d FROM chunks c
-			WHERE ${SCOPE} AND c.embedder = $5 AND c.embedding IS NOT NULL
+			WHERE ${SCOPE(7)} AND c.embedder = $5 AND c.embedding IS NOT NULL
 			ORDER BY c.embedding <=> $3::vector LIMIT $4) s
 		 WHERE 1 - d >= $6 ORDER BY d, chunk_pk`,
-		[scope.tier, scope.workspaceIds, toVectorLiteral(embedding), limit, embedder, floor],
+		[scope.tier, scope.workspaceIds, toVectorLiteral(embedding), limit, embedder, floor, scope.scope ?? scopeOf(db)],
 	);
 }
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { EXIT_OK, EXIT_STORE, EXIT_USAGE } from '../../src/cli/cliTypes';
 import { captureIo } from '../fixtures/captureIo';
 import { runCli } from '../../src/cli/main';
+import { SCHEMA_VERSION } from '../../src/store/migrations';
 import { testEngines, tempStoreDir } from '../fixtures/store_engines';
 
 const DOCS = join(__dirname, '..', 'fixtures', 'store_docs.jsonl');
@@ -102,7 +103,7 @@ for (const engine of testEngines()) {
 			assert.equal(r.code, EXIT_OK, r.err);
 			const o = lines(r.out)[0] as { engine: string; schema_version: number; tiers: { workspace: { documents: number } } };
 			assert.equal(o.engine, engine.name === 'pglite' ? 'pglite-socket' : 'postgres');
-			assert.equal(o.schema_version, 1);
+			assert.equal(o.schema_version, SCHEMA_VERSION);
 			assert.equal(o.tiers.workspace.documents, 5);
 		});
 

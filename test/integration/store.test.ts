@@ -8,7 +8,7 @@ import { codeTokens } from '../../src/retrieval/codeTokens';
 import { hybridSearch, type ArmMode } from '../../src/retrieval/hybridSearch';
 import { ingestDocuments } from '../../src/retrieval/ingest';
 import { forget } from '../../src/store/forget';
-import { SCHEMA_VERSION } from '../../src/store/migrations';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/migrations';
 import { openStore, type Store } from '../../src/store/openStore';
 import type { StoreLocation } from '../../src/store/location';
 import { mustOpen, testEngines } from '../fixtures/store_engines';
@@ -41,7 +41,7 @@ for (const engine of testEngines()) {
 			const again = await mustOpen(location);
 			await again.close();
 			const rows = await store.db.query<{ version: number }>('SELECT version FROM schema_version ORDER BY version');
-			assert.deepEqual(rows.map((r) => r.version), [1]);
+			assert.deepEqual(rows.map((r) => r.version), MIGRATIONS.map((m) => m.version));
 		});
 
 		it('re-ingesting an id replaces the document and its statistics', async () => {

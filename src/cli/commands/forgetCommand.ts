@@ -9,7 +9,7 @@ import { parseCommandArgs } from '../args';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cliTypes';
 import { STORE_OPTIONS, withStore, workspaceOf } from '../storeCli';
 
-const USAGE = `usage: gmem forget ID | --path PATH | --workspace DIR | --all [--db PATH|URL] [--json]
+const USAGE = `usage: gmem forget ID | --path PATH | --workspace DIR | --all [--db PATH|URL] [--scope NAME] [--json]
 
 Removes rows from every table and index. ID and --path are looked up in the workspace of the
 current directory (or of --workspace DIR); --workspace DIR alone forgets that whole workspace.
@@ -35,7 +35,7 @@ function targetOf(values: { path?: string; workspace?: string; all: boolean }, p
 async function run(argv: string[], io: CliIo): Promise<number> {
 	const { values, positionals } = parseCommandArgs(argv, OPTIONS);
 	const target = targetOf(values, positionals, io);
-	const removed = await withStore(values.db, io, (store) => forget(store.db, target));
+	const removed = await withStore(values, io, (store) => forget(store.db, target));
 	if (values.json) io.stdout(JSON.stringify({ removed }) + '\n');
 	else io.stdout(`forgot ${removed.chunks} chunks, ${removed.research_memory} memories, ${removed.profile_entries} profile entries, ${removed.conversation_turns} turns\n`);
 	return EXIT_OK;

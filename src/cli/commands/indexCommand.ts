@@ -9,10 +9,10 @@ import { Indexer, type FolderIndexResult, type IndexProgress } from '../../index
 import { parseCommandArgs } from '../args';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cliTypes';
 import { loadConfig } from './gateCommand';
-import { cliEmbedder, STORE_OPTIONS, withStore, workspaceOf } from '../storeCli';
+import { openCliEmbedder, STORE_OPTIONS, withStore, workspaceOf } from '../storeCli';
 
 const USAGE = `usage: gmem index DIR [--workspace DIR] [--exclude GLOB]... [--follow-symlinks]
-                  [--embedder hashing|none] [--config FILE] [--db PATH|URL] [--json]
+                  [--embedder builtin|minilm|hashing|none] [--config FILE] [--db PATH|URL] [--scope NAME] [--json]
 
 Indexes the files under DIR (paths relative to DIR) into the workspace tier. Honours .gitignore
 files (nested too) and .git/info/exclude; skips dependency and build folders, binary files, files
@@ -54,9 +54,9 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	if (positionals.length !== 1) throw new UsageError('expected exactly one DIR');
 	const root = resolve(io.cwd, positionals[0]);
 	const thresholds = loadConfig(values.config, io.cwd);
-	const embedder = cliEmbedder(values.embedder, io);
+	const { embedder, dispose } = await openCliEmbedder(values.embedder, io);
 	const workspace = workspaceOf(values.workspace ?? root, io);
-	const result = await withStore(values.db, io, async (store) => {
+	const result = await withStore(values, io, async (store) => {
 		const indexer = new Indexer({
 			db: store.db,
 			embedder,
@@ -67,7 +67,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 		});
 		const [r] = await indexer.indexFolders([root], { onProgress: progressLine(io) });
 		return r;
-	});
+	}).finally(dispose);
 	io.stderr('\n');
 	if (values.json) io.stdout(JSON.stringify(indexJson(result)) + '\n');
 	else {

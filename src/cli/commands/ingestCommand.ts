@@ -12,7 +12,7 @@ import { readLines } from '../jsonl';
 import { openCliEmbedder, STORE_OPTIONS, withStore, workspaceOf } from '../storeCli';
 
 const USAGE = `usage: gmem ingest FILE.jsonl [--tier workspace|research] [--text-field text] [--workspace DIR]
-                   [--embedder minilm|hashing|none] [--db PATH|URL] [--json]
+                   [--embedder minilm|hashing|none] [--db PATH|URL] [--scope NAME] [--json]
 
 Loads documents into the store. Rows: {"id", "text" (or the field named), "path"?, "metadata"?}.
 Re-ingesting an id replaces it. FILE "-" reads standard input.
@@ -61,7 +61,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	}
 	const { embedder, dispose } = await openCliEmbedder(values.embedder, io);
 	const started = performance.now();
-	const stats = await withStore(values.db, io, (store) =>
+	const stats = await withStore(values, io, (store) =>
 		ingestDocuments(store.db, docs, { workspaceId: workspaceOf(values.workspace, io), tier }, embedder, (done) =>
 			io.stderr(`\rgmem ingest: ${done}/${docs.length} documents`),
 		),

@@ -7,7 +7,7 @@ import { parseCommandArgs } from '../args';
 import { EXIT_OK, type CliCommand, type CliIo } from '../cliTypes';
 import { STORE_OPTIONS, withStore } from '../storeCli';
 
-const USAGE = `usage: gmem inspect [--db PATH|URL] [--json]
+const USAGE = `usage: gmem inspect [--db PATH|URL] [--scope NAME] [--json]
 
 Prints rows per tier, database size, engine, schema version and recent decisions.`;
 
@@ -36,7 +36,7 @@ function human(s: StoreStats): string {
 
 async function run(argv: string[], io: CliIo): Promise<number> {
 	const { values } = parseCommandArgs(argv, STORE_OPTIONS, false);
-	const stats = await withStore(values.db, io, (store) => storeStats(store));
+	const stats = await withStore(values, io, (store) => storeStats(store));
 	io.stdout(values.json ? JSON.stringify(stats) + '\n' : human(stats));
 	return EXIT_OK;
 }

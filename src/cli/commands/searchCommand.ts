@@ -17,8 +17,8 @@ import { openCliEmbedder, positiveInt, STORE_OPTIONS, withStore, workspaceOf } f
 
 const USAGE = `usage: gmem search QUERY | --queries FILE.jsonl [--k 10] [--tier workspace|research]
                    [--arm hybrid|fts|vector] [--files] [--no-rerank] [--workspace DIR]
-                   [--embedder minilm|hashing|none] [--fts-ranking bm25|ts_rank_cd] [--floor X]
-                   [--config FILE] [--db PATH|URL] [--json]
+                   [--embedder builtin|minilm|hashing|none] [--fts-ranking bm25|ts_rank_cd] [--floor X]
+                   [--config FILE] [--db PATH|URL] [--scope NAME] [--json]
 
 Searches the store: full-text (BM25 over a GIN index) + vector (pgvector HNSW cosine), fused by RRF.
   --queries FILE  JSON Lines {"id", "query"}; prints one JSON line per query
@@ -97,7 +97,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 		...(ranking ? { ftsRanking: ranking } : {}),
 	};
 	let bad = 0;
-	await withStore(values.db, io, async (store) => {
+	await withStore(values, io, async (store) => {
 		if (!values.queries) {
 			const notes = await searchOne(store.db, null, positionals[0], opts, io, values.json);
 			for (const n of notes) io.stderr(`gmem search: ${n}\n`);
