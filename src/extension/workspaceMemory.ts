@@ -10,14 +10,18 @@ import type { Thresholds } from '../core/thresholds';
 import type { EvidenceStep, RetrievalStep, TraceStep } from '../core/trace';
 import type { GateResult, Tier } from '../core/types';
 import type { Embedder } from '../models/embedder';
+import type { ModelManifest } from '../models/manifests';
 import { IndexWorkerClient } from '../indexing/indexWorkerClient';
+import type { WorkerEmbedderSpec } from '../indexing/workerEmbedder';
 import type { FolderIndexResult, RunOptions } from '../indexing/indexer';
+import { calibratedFloor } from '../retrieval/evidence/calibration';
 import { runEvidenceStage } from '../retrieval/evidence/evidenceStage';
 import type { SelectedEvidence } from '../retrieval/evidence/types';
 import { hybridSearch } from '../retrieval/hybridSearch';
 import { resolveStoreLocation, workspaceId, type StoreLocation } from '../store/location';
 import { openStore, type Store } from '../store/openStore';
 import { errorMessage, type Logger } from './logger';
+import type { ActiveEmbedder, ActiveReranker, ModelsRuntime } from './modelsRuntime';
 
 /**
  * The store location for the extension (CONTRACT.md "Stores"): the `gatedMemory.storage.path`
@@ -37,6 +41,10 @@ export interface WorkspaceMemoryOptions {
 	folders: () => readonly string[];
 	/** The indexing worker script (tests pass the .ts source); default: beside the bundle. */
 	workerScript?: string;
+	/** The embedder and reranker (absent: lexical-only, first-stage order). */
+	models?: ModelsRuntime;
+	/** Told once per missing model when a turn wanted it (the host offers the download). */
+	onModelsMissing?: (missing: ModelManifest[]) => void;
 }
 
 /** One quoted chunk of evidence. */
@@ -51,17 +59,29 @@ export interface EvidenceChunk {
 
 /** The retrieval half of a turn: what to say and the trace steps to append. */
 export type RetrievalReply =
-	| { status: 'evidence'; chunks: EvidenceChunk[]; notes: string[]; steps: TraceStep[] }
-	| { status: 'no_match'; notes: string[]; steps: TraceStep[] }
+	| { status: 'evidence'; chunks: EvidenceChunk[]; notes: string[]; steps: TraceStep[]; models?: ModelsUsed }
+	| { status: 'no_match'; notes: string[]; steps: TraceStep[]; models?: ModelsUsed }
 	| { status: 'not_indexed'; steps: TraceStep[] }
 	| { status: 'error'; message: string; steps: TraceStep[] };
+
+/** Which models a retrieval used: the id of the vectors searched (null: lexical-only) and the reranker's status. */
+export interface ModelsUsed {
+	embedder: string | null;
+	reranker: 'model' | 'passthrough';
+	/** Workspace chunks with vectors of the active embedder, of all chunks searched. */
+	embedded: number;
+	chunks: number;
+}
 
 /** Lazily opened store + indexing worker for the window's workspace folders. */
 export class WorkspaceMemory {
 	private store: Promise<Store> | null = null;
 	private client: IndexWorkerClient | null = null;
+	/** The embedder spec the running worker was started with (its vectors' id). */
+	private clientEmbedder = '';
 	private location: StoreLocation | null = null;
 	private disposed = false;
+	private readonly offered = new Set<string>();
 
 	constructor(private readonly options: WorkspaceMemoryOptions) {}
 
@@ -88,15 +108,30 @@ export class WorkspaceMemory {
 		return this.store;
 	}
 
-	/** Indexes the folders in the worker thread (lexical-only: no embedder). */
-	indexFolders(folders: readonly string[], run: RunOptions = {}): Promise<FolderIndexResult[]> {
-		if (this.disposed) return Promise.reject(new Error('workspace memory disposed'));
-		this.client ??= new IndexWorkerClient({
-			config: { store: this.where(), embedder: 'none' },
-			script: this.options.workerScript,
-			onCrash: (m) => this.options.log.error(m),
-		});
-		return this.client.indexFolders(folders, run);
+	/**
+	 * Indexes the folders in the worker thread with the active embedder. A worker started for
+	 * another embedder is replaced first, so one run never writes vectors of two models; files
+	 * whose vectors came from another embedder are re-embedded (their index key includes it).
+	 */
+	async indexFolders(folders: readonly string[], run: RunOptions = {}): Promise<FolderIndexResult[]> {
+		if (this.disposed) throw new Error('workspace memory disposed');
+		const client = await this.workerFor((await this.activeEmbedder()).worker);
+		return client.indexFolders(folders, run);
+	}
+
+	/**
+	 * Re-embeds the indexed folders when some chunks lack vectors of the active embedder (after
+	 * the embedder changed or a model arrived). Null when there is nothing to do.
+	 */
+	async reembedIfNeeded(run: RunOptions = {}): Promise<FolderIndexResult[] | null> {
+		const active = await this.activeEmbedder();
+		if (active.status !== 'ready') return null;
+		const folders = this.options.folders();
+		const store = await this.openStore();
+		const cov = await coverage(store, folders.map((f) => workspaceId(f)), active.id);
+		if (!cov.chunks || cov.embedded === cov.chunks) return null;
+		this.options.log.info(`re-embedding ${cov.chunks - cov.embedded} of ${cov.chunks} chunks with ${active.id}`);
+		return this.indexFolders(folders, run);
 	}
 
 	/**
@@ -104,12 +139,55 @@ export class WorkspaceMemory {
 	 * path then stores rows without vectors).
 	 */
 	async embedder(): Promise<Embedder | null> {
-		return null;
+		const active = await this.activeEmbedder();
+		return active.status === 'ready' ? active.embedder : null;
 	}
 
-	/** Searches the workspace tier for a turn whose decision retrieves it; never throws. */
+	/** The embedder the settings ask for, if it can run now (never downloads). */
+	async activeEmbedder(): Promise<ActiveEmbedder> {
+		if (!this.options.models) return { status: 'none', reason: 'no model layer configured', worker: { kind: 'none' } };
+		return this.options.models.activeEmbedder();
+	}
+
+	private activeReranker(): ActiveReranker {
+		return this.options.models?.activeReranker() ?? { status: 'none', reason: 'no model layer configured' };
+	}
+
+	/** The worker for this embedder spec, restarting one that was started for another. */
+	private async workerFor(spec: WorkerEmbedderSpec): Promise<IndexWorkerClient> {
+		const key = JSON.stringify(spec);
+		if (this.client && this.clientEmbedder !== key) {
+			const old = this.client;
+			this.client = null;
+			this.options.log.info('embedder changed: restarting the indexing worker');
+			await old.dispose().catch(() => undefined);
+		}
+		this.clientEmbedder = key;
+		this.client ??= new IndexWorkerClient({
+			config: { store: this.where(), embedder: spec },
+			script: this.options.workerScript,
+			onCrash: (m) => this.options.log.error(m),
+		});
+		return this.client;
+	}
+
+	/** Offers the download of models a turn wanted (once per model per session). */
+	private offerMissing(): void {
+		const missing = this.options.models?.missing().filter((m) => !this.offered.has(m.repo)) ?? [];
+		if (!missing.length || !this.options.onModelsMissing) return;
+		for (const m of missing) this.offered.add(m.repo);
+		this.options.onModelsMissing(missing);
+	}
+
+	/**
+	 * Searches the workspace tier for a turn whose decision retrieves it; never throws. The vector
+	 * arm runs with the active embedder over the chunks that carry its vectors (never another
+	 * model's); a missing, refused or failing model degrades to lexical-only / first-stage order,
+	 * and the trace says which model produced the vectors and what the reranker did.
+	 */
 	async retrieve(query: string, result: GateResult, thresholds: Thresholds): Promise<RetrievalReply> {
 		const steps: TraceStep[] = [];
+		const note = (message: string, level: 'info' | 'warn' = 'info') => steps.push({ kind: 'note', stage: 'retrieval', level, message });
 		try {
 			const store = await this.openStore();
 			const ids = this.options.folders().map((f) => workspaceId(f));
@@ -117,26 +195,46 @@ export class WorkspaceMemory {
 			const k = result.policy.rag_k;
 			const floor = result.policy.rag_min_similarity;
 			const t0 = performance.now();
-			// Lexical-only: the extension has no embedder yet, so the cosine floor cannot apply.
-			const out = await hybridSearch(store.db, query, { tier: 'workspace', workspaceIds: ids, k, arm: 'hybrid', embedder: null, cosineFloor: null, thresholds });
+			const active = await this.activeEmbedder();
+			const rerank = this.activeReranker();
+			if (active.status === 'none' || rerank.status === 'none') this.offerMissing();
+			const cov = await coverage(store, ids, active.status === 'ready' ? active.id : '');
+			let embedder: Embedder | null = null;
+			if (active.status === 'none') note(`lexical-only: ${active.reason}`);
+			else if (cov.embedded === 0) note(`lexical-only: no chunk has ${active.id} vectors yet (re-embedding runs in the background after a model change)`);
+			else {
+				try {
+					const [qv] = await active.embedder.embed([query]);
+					embedder = precomputed(active.embedder, qv);
+					note(`vector arm: ${active.id} (${active.label}), ${cov.embedded} of ${cov.chunks} chunks embedded`);
+					if (cov.embedded < cov.chunks) note(`re-embedding with ${active.id} is not finished: ${cov.chunks - cov.embedded} chunks without its vectors are searched lexical-only`);
+				} catch (e) {
+					note(`lexical-only: the query could not be embedded with ${active.id} (${errorMessage(e)})`, 'warn');
+				}
+			}
+			const cosine = embedder ? calibratedFloor(embedder, floor).floor : null;
+			// Retrieve wide, rank precise (seed 002): a reranker gets the wider pool, else k as before.
+			const pool = rerank.status === 'ready' ? Math.max(k, Math.min(thresholds.rerank_max_candidates, k * thresholds.arm_fetch_multiplier)) : k;
+			const out = await hybridSearch(store.db, query, { tier: 'workspace', workspaceIds: ids, k: pool, arm: 'hybrid', embedder, cosineFloor: cosine, thresholds });
 			const retrieval: RetrievalStep = {
 				kind: 'retrieval',
 				tier: 'workspace',
 				query,
 				searched_query: out.searched_query,
-				arm_mode: 'fts',
+				arm_mode: embedder ? 'hybrid' : 'fts',
 				k,
-				floor: null,
+				floor: cosine,
 				hits: out.hits.map(({ content: _content, ...hit }) => hit),
 				ms: Math.round(performance.now() - t0),
 			};
 			steps.push(retrieval);
-			for (const message of out.notes) steps.push({ kind: 'note', stage: 'retrieval', level: 'info', message });
+			for (const message of out.notes) note(message);
+			note(rerank.status === 'ready' ? `reranker: ${rerank.id} on ${out.hits.length} candidates` : `no reranking: ${rerank.reason}`);
 			const stage = await runEvidenceStage({
 				query,
 				candidates: out.hits.map((hit) => ({ hit, tier: 'workspace' as const, text: hit.content })),
-				reranker: null,
-				embedder: null,
+				reranker: rerank.status === 'ready' ? rerank.reranker : null,
+				embedder: embedder ? { id: embedder.id, semantic: embedder.semantic } : null,
 				cosineFloors: { workspace: floor },
 				k,
 				thresholds,
@@ -145,8 +243,9 @@ export class WorkspaceMemory {
 			const evidence: EvidenceStep = stage.evidence.step;
 			steps.push(evidence);
 			const notes = [...out.notes, ...stage.evidence.notes];
-			if (!stage.evidence.selected.length) return { status: 'no_match', notes, steps };
-			return { status: 'evidence', chunks: byRank(stage.evidence.selected), notes, steps };
+			const models: ModelsUsed = { embedder: embedder?.id ?? null, reranker: stage.rerankStep.status, embedded: cov.embedded, chunks: cov.chunks };
+			if (!stage.evidence.selected.length) return { status: 'no_match', notes, steps, models };
+			return { status: 'evidence', chunks: byRank(stage.evidence.selected), notes, steps, models };
 		} catch (e) {
 			const message = errorMessage(e);
 			this.options.log.error(`retrieval failed: ${message}`);
@@ -170,6 +269,20 @@ export class WorkspaceMemory {
 async function hasWorkspaceRows(store: Store, ids: readonly string[]): Promise<boolean> {
 	const rows = await store.db.query<{ n: number }>("SELECT count(*)::int AS n FROM documents WHERE tier = 'workspace' AND workspace_id = ANY($1::text[])", [ids]);
 	return (rows[0]?.n ?? 0) > 0;
+}
+
+/** How many of the folders' workspace chunks carry vectors of `embedder` (the vector arm sees only those). */
+async function coverage(store: Store, ids: readonly string[], embedder: string): Promise<{ embedded: number; chunks: number }> {
+	const rows = await store.db.query<{ embedded: number; chunks: number }>(
+		"SELECT count(*) FILTER (WHERE embedder = $2 AND embedding IS NOT NULL)::int AS embedded, count(*)::int AS chunks FROM chunks WHERE tier = 'workspace' AND workspace_id = ANY($1::text[])",
+		[ids, embedder],
+	);
+	return { embedded: rows[0]?.embedded ?? 0, chunks: rows[0]?.chunks ?? 0 };
+}
+
+/** An embedder that answers with the query vector already computed (the search embeds one text). */
+function precomputed(embedder: Embedder, vector: Float32Array): Embedder {
+	return { id: embedder.id, dim: embedder.dim, semantic: embedder.semantic, embed: async () => [vector] };
 }
 
 function byRank(selected: readonly SelectedEvidence[]): EvidenceChunk[] {
