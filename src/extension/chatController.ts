@@ -1,19 +1,24 @@
 /**
- * The panel's conversation logic, independent of how messages travel: takes `chat/send`, decides
- * the turn, records it in the session and answers through `post`. No `vscode` import (trust and
- * thresholds arrive as functions).
+ * The panel's conversation logic, independent of how messages travel: answers `chat/send` and
+ * `chat/retry` through the turn pipeline (decide → retrieve → generate, streamed), stops turns,
+ * keeps past conversations, and talks back through `post`. No `vscode` import (trust, settings,
+ * the generator and the store arrive as functions).
  */
-import type { HostToWebview, StateRestoreParams } from '../core/protocol';
+import type { HookRegistry } from '../core/hooks';
+import type { GeneratorInfoParams, HostToWebview, RetrievalOverride, StateRestoreParams } from '../core/protocol';
 import type { Thresholds } from '../core/thresholds';
-import type { GateResult } from '../core/types';
+import type { HistoryTurn } from '../core/types';
+import { EvidenceOnlyGenerator } from '../generation/evidenceOnlyGenerator';
+import type { ChatMessage, Generator } from '../generation/generator';
+import { ConversationHistory, type StatePort } from './conversationHistory';
 import { ConversationSession } from './conversationSession';
-import type { Logger } from './logger';
-import { describeRetrieval, decisionBody } from './replyText';
+import { errorMessage, type Logger } from './logger';
+import type { MemoryPort, RetrieveFn } from './turnEvidence';
+import type { PersistFn } from './turnPersistence';
+import { runPipeline, type PipelinePorts } from './turnPipeline';
 import { runTurn, type DecideFn } from './turnRunner';
-import type { RetrievalReply } from './workspaceMemory';
 
-/** Searches the workspace tier for a turn (WorkspaceMemory.retrieve); never throws. */
-export type RetrieveFn = (query: string, result: GateResult, thresholds: Thresholds) => Promise<RetrievalReply>;
+export type { RetrieveFn } from './turnEvidence';
 
 /** Sends one host → webview message (a no-op while the panel is closed). */
 export type PostFn = <K extends keyof HostToWebview & string>(type: K, params: HostToWebview[K]) => void;
@@ -29,20 +34,50 @@ export interface ChatControllerDeps {
 	onFirstMessage?: () => void;
 	decide?: DecideFn;
 	now?: () => number;
-	/** Workspace retrieval; without it replies only describe the decision. */
+	/** Workspace retrieval; without it the workspace tier is noted as not searched. */
 	retrieve?: RetrieveFn;
+	/** Research/profile recall and standing instructions. */
+	memory?: MemoryPort;
+	/** The write path after each reply. */
+	persist?: PersistFn;
+	/** Maps a cited workspace-relative path to a `file:` URI inside its folder. */
+	toUri?: (path: string) => string | null;
+	hooks?: HookRegistry;
+	/** The generator chosen in settings (created lazily); default: evidence-only. */
+	generator?: () => Promise<Generator>;
+	/** Where past conversations are kept (`context.workspaceState`); none: no history list. */
+	state?: StatePort;
+}
+
+const EVIDENCE_ONLY = new EvidenceOnlyGenerator();
+
+/** One turn to answer: a new message, or a retry of an earlier one. */
+interface TurnJob {
+	userTurnId: string;
+	replyTurnId: string;
+	utterance: string;
+	history: HistoryTurn[];
+	chat: ChatMessage[];
+	userTurnTimes: number[];
+	now: number;
+	retrieval: RetrievalOverride;
+	retryOf?: string;
 }
 
 /** Owns the panel's ConversationSession and answers its messages. */
 export class ChatController {
 	readonly session: ConversationSession;
+	private readonly history: ConversationHistory | null;
 	private post: PostFn = () => undefined;
 	private warmed = false;
-	/** Bumped by clear(): a retrieval that finishes after New Conversation is dropped. */
-	private generation = 0;
+	/** Bumped when the conversation changes: a turn that finishes afterwards is dropped. */
+	private epoch = 0;
+	private readonly inflight = new Map<string, AbortController>();
+	private generatorInfo: GeneratorInfoParams = EVIDENCE_ONLY.info;
 
 	constructor(private readonly deps: ChatControllerDeps) {
 		this.session = new ConversationSession(deps.now);
+		this.history = deps.state ? new ConversationHistory(deps.state) : null;
 	}
 
 	/** Connects the controller to the panel that is open now (or detaches with undefined). */
@@ -52,7 +87,9 @@ export class ChatController {
 
 	/** The state the panel should show after (re)loading. */
 	restoreState(): StateRestoreParams {
-		return { entries: this.session.entries, restricted: this.deps.isRestricted() };
+		const state: StateRestoreParams = { entries: this.session.entries, restricted: this.deps.isRestricted(), generator: this.generatorInfo };
+		if (this.history) state.history = this.history.summary(this.session.id);
+		return state;
 	}
 
 	/** Sends the current state to the panel. */
@@ -60,57 +97,100 @@ export class ChatController {
 		this.post('state/restore', this.restoreState());
 	}
 
-	/**
-	 * Handles `chat/send`: decide, record, reply (or report the failure). A turn that retrieves the
-	 * workspace tier searches the store first (asynchronously); every other turn is answered
-	 * synchronously. Never rejects.
-	 */
+	/** The generator changed (settings, key): remember its label and tell the panel's header. */
+	setGeneratorInfo(info: GeneratorInfoParams): void {
+		this.generatorInfo = { kind: info.kind, label: info.label };
+		this.post('generator/info', this.generatorInfo);
+	}
+
+	/** Turns still streaming (their ids). */
+	get inflightTurns(): string[] {
+		return [...this.inflight.keys()];
+	}
+
+	/** Handles `chat/send`: records the message, then answers it through the pipeline. Never rejects. */
 	async send(turnId: string, text: string): Promise<void> {
 		const utterance = text.trim();
 		if (!utterance) return;
 		const now = (this.deps.now ?? Date.now)();
-		const restricted = this.deps.isRestricted();
-		const thresholds = this.deps.thresholds();
-		const outcome = runTurn(
-			{
-				turnId,
-				utterance,
-				history: this.session.history(),
-				// Store facts (has_workspace_index, …) stay unknown here, so the core decides on the
-				// words and the conversation alone; the search itself says when nothing is indexed.
-				context: { user_turn_times: this.session.userTurnTimes, now, restricted },
-				thresholds,
-			},
-			this.deps.log,
-			this.deps.decide,
-		);
+		const windowTurns = this.deps.thresholds().conversation_window_turns;
+		const job: TurnJob = {
+			userTurnId: turnId,
+			replyTurnId: turnId,
+			utterance,
+			history: this.session.history(),
+			chat: this.session.chatWindow(windowTurns),
+			userTurnTimes: this.session.userTurnTimes,
+			now,
+			retrieval: 'auto',
+		};
 		const first = this.session.entries.length === 0;
 		this.session.addUser(turnId, utterance, now);
 		if (first) this.deps.onFirstMessage?.();
-		if (!outcome.ok) {
-			this.session.addError(turnId, outcome.message);
-			this.post('chat/error', { turnId, message: outcome.message });
+		await this.answer(job);
+	}
+
+	/**
+	 * Handles `chat/retry`: answers the user message of `turnId` (or of the reply `turnId` retried)
+	 * again as reply `newTurnId`, with retrieval as decided, forced or skipped. Never rejects.
+	 */
+	async retry(turnId: string, newTurnId: string, retrieval: RetrievalOverride): Promise<void> {
+		const userTurnId = this.userTurnOf(turnId);
+		const before = userTurnId === null ? null : this.session.historyBefore(userTurnId);
+		if (userTurnId === null || before === null) {
+			this.post('chat/error', { turnId: newTurnId, message: 'That message is no longer in this conversation, so it cannot be retried.', retryable: false });
 			return;
 		}
-		let { markdown, historyText } = outcome;
-		let trace = outcome.result.trace;
-		const retrieve = this.deps.retrieve;
-		if (retrieve && !restricted && outcome.result.retrieve && outcome.result.tiers.includes('workspace')) {
-			const generation = this.generation;
-			let reply: RetrievalReply;
-			try {
-				reply = await retrieve(utterance, outcome.result, thresholds);
-			} catch (e) {
-				// RetrieveFn should not throw; if it does, the turn still gets an answer.
-				reply = { status: 'error', message: e instanceof Error ? e.message : String(e), steps: [] };
-			}
-			if (generation !== this.generation) return; // New Conversation while searching
-			markdown = describeRetrieval(outcome.result, utterance, restricted, reply);
-			historyText = decisionBody(outcome.result, restricted, true);
-			trace = { ...trace, steps: [...trace.steps, ...reply.steps] };
+		await this.answer({
+			userTurnId,
+			replyTurnId: newTurnId,
+			utterance: before.text,
+			history: before.history,
+			chat: this.session.chatWindow(this.deps.thresholds().conversation_window_turns, undefined, userTurnId),
+			userTurnTimes: this.session.userTurnTimes.slice(0, -1),
+			now: (this.deps.now ?? Date.now)(),
+			retrieval,
+			retryOf: turnId,
+		});
+	}
+
+	/** Handles `chat/stop`: cancels that turn's retrieval wait and generation; its partial reply is kept. */
+	stop(turnId: string): void {
+		const controller = this.inflight.get(turnId);
+		if (!controller) return;
+		controller.abort();
+		this.deps.log.info(`turn ${turnId}: stopped by the user`);
+	}
+
+	/** New Conversation: stops what is streaming, keeps the old one in history, clears the panel. */
+	async newConversation(): Promise<void> {
+		this.switchAway();
+		this.session.clear();
+		this.post('chat/clear', {});
+		this.postHistory();
+		this.deps.log.info('new conversation');
+		await Promise.resolve();
+	}
+
+	/** The command's synchronous form (kept for callers that do not await). */
+	clear(): void {
+		void this.newConversation();
+	}
+
+	/** Handles `history/open`: switches to a past conversation (stopping what is streaming). */
+	async openConversation(id: string): Promise<void> {
+		if (id === this.session.id) return this.sendState();
+		const entries = this.history?.entries(id) ?? null;
+		if (!entries) {
+			this.post('chat/error', { turnId: null, message: 'That conversation is no longer kept (at most 50 are).', retryable: false });
+			this.postHistory();
+			return;
 		}
-		const entry = this.session.addAssistant(turnId, utterance, markdown, trace, historyText);
-		if (entry.kind === 'assistant') this.post('chat/reply', { turnId, markdown: entry.markdown, trace: entry.trace });
+		this.switchAway();
+		this.session.restore(id, entries);
+		this.sendState();
+		this.deps.log.info(`opened conversation ${id} (${entries.length} entries)`);
+		await Promise.resolve();
 	}
 
 	/**
@@ -142,11 +222,107 @@ export class ChatController {
 		this.deps.log.debug(`decision core warm-up: ${samples.length} turns, ${failures} failed, ${(performance.now() - t0).toFixed(1)} ms`);
 	}
 
-	/** New Conversation: forget everything and clear the panel. */
-	clear(): void {
-		this.generation++;
-		this.session.clear();
-		this.post('chat/clear', {});
-		this.deps.log.info('new conversation');
+	/** Runs the pipeline for one job and records/posts what it gives. Never rejects. */
+	private async answer(job: TurnJob): Promise<void> {
+		const epoch = this.epoch;
+		const live = () => epoch === this.epoch;
+		const abort = new AbortController();
+		this.inflight.set(job.replyTurnId, abort);
+		const restricted = this.deps.isRestricted();
+		const conversationId = this.session.id;
+		const retryFields = job.retryOf === undefined ? {} : { retryOf: job.retryOf };
+		try {
+			const generator = await this.currentGenerator();
+			const outcome = await runPipeline(
+				this.ports(),
+				{
+					turnId: job.replyTurnId,
+					utterance: job.utterance,
+					history: job.history,
+					chat: job.chat,
+					// Store facts (has_workspace_index, …) stay unknown here, so the core decides on the
+					// words and the conversation alone; the search itself says when nothing is indexed.
+					context: { user_turn_times: job.userTurnTimes, now: job.now, restricted },
+					thresholds: this.deps.thresholds(),
+					retrieval: job.retrieval,
+					generator,
+					signal: abort.signal,
+					conversationId,
+				},
+				{
+					progress: (message) => live() && this.post('chat/progress', { turnId: job.replyTurnId, message }),
+					start: (label) => live() && this.post('chat/start', { turnId: job.replyTurnId, generator: label, ...retryFields }),
+					delta: (text) => live() && this.post('chat/delta', { turnId: job.replyTurnId, text }),
+				},
+			);
+			if (!live()) return; // New Conversation / another conversation opened meanwhile
+			if (outcome.kind === 'error') {
+				this.session.addError(job.replyTurnId, outcome.message, outcome.retryable);
+				this.post('chat/error', { turnId: job.replyTurnId, message: outcome.message, retryable: outcome.retryable });
+				await this.saveHistory();
+				return;
+			}
+			const extra = { citations: outcome.citations, status: outcome.status, generator: outcome.generator, ...retryFields, ...(job.retryOf ? { retrieval: job.retrieval } : {}) };
+			const entry = this.session.addAssistant(job.replyTurnId, job.utterance, outcome.markdown, outcome.trace, outcome.historyText, extra);
+			this.post('chat/reply', { turnId: entry.turnId, markdown: entry.markdown, trace: entry.trace, ...extra });
+			await this.saveHistory();
+			const steps = await outcome.persist();
+			if (live() && steps.length) {
+				this.session.appendSteps(job.replyTurnId, steps);
+				await this.saveHistory();
+			}
+		} catch (e) {
+			// runPipeline never rejects; this guards the controller's own bookkeeping.
+			this.deps.log.error(e instanceof Error ? e : new Error(errorMessage(e)));
+			if (live()) this.post('chat/error', { turnId: job.replyTurnId, message: `This turn failed: ${errorMessage(e)}. Your message is kept.`, retryable: true });
+		} finally {
+			if (this.inflight.get(job.replyTurnId) === abort) this.inflight.delete(job.replyTurnId);
+		}
+	}
+
+	private ports(): PipelinePorts {
+		const d = this.deps;
+		return { log: d.log, retrieve: d.retrieve, memory: d.memory, persist: d.persist, toUri: d.toUri, hooks: d.hooks, decide: d.decide };
+	}
+
+	private async currentGenerator(): Promise<Generator> {
+		if (!this.deps.generator) return EVIDENCE_ONLY;
+		try {
+			const generator = await this.deps.generator();
+			if (generator.info.label !== this.generatorInfo.label) this.setGeneratorInfo(generator.info);
+			return generator;
+		} catch (e) {
+			this.deps.log.warn(`no generator (${errorMessage(e)}): answering in evidence-only mode`);
+			return EVIDENCE_ONLY;
+		}
+	}
+
+	/** The user message a turn id stands for: itself, or the message a retried reply answered. */
+	private userTurnOf(turnId: string): string | null {
+		const entries = this.session.entries;
+		if (entries.some((e) => e.kind === 'user' && e.turnId === turnId)) return turnId;
+		const reply = entries.find((e) => e.kind === 'assistant' && e.turnId === turnId);
+		return reply?.kind === 'assistant' && reply.retryOf !== undefined ? this.userTurnOf(reply.retryOf) : null;
+	}
+
+	/** Leaving the current conversation: stop its turns and drop their late results. */
+	private switchAway(): void {
+		this.epoch++;
+		for (const controller of this.inflight.values()) controller.abort();
+		this.inflight.clear();
+	}
+
+	private async saveHistory(): Promise<void> {
+		if (!this.history) return;
+		try {
+			await this.history.save(this.session.id, this.session.entries, (this.deps.now ?? Date.now)());
+		} catch (e) {
+			this.deps.log.warn(`conversation history not saved: ${errorMessage(e)}`);
+		}
+		this.postHistory();
+	}
+
+	private postHistory(): void {
+		if (this.history) this.post('history/list', this.history.summary(this.session.id));
 	}
 }

@@ -4,7 +4,8 @@
  * Memory State lists. Pure data; no `vscode`.
  */
 import type { TranscriptEntry } from '../core/protocol';
-import type { DecisionTrace } from '../core/trace';
+import type { DecisionTrace, TraceStep } from '../core/trace';
+import type { ChatMessage } from '../generation/generator';
 import type { HistoryTurn } from '../core/types';
 
 /** How many turns of history the decision core sees; older turns cannot change a rule's outcome. */
@@ -13,6 +14,13 @@ export const HISTORY_WINDOW = 20;
 export const TRANSCRIPT_LIMIT = 200;
 /** Decisions kept for Inspect Memory State. */
 export const RECENT_DECISIONS = 20;
+
+/** A reply as the transcript keeps it. */
+export type AssistantEntry = Extract<TranscriptEntry, { kind: 'assistant' }>;
+
+function cut(text: string, max: number): string {
+	return text.length > max ? `${text.slice(0, max)}…` : text;
+}
 
 /** A decision as Inspect Memory State shows it. */
 export interface RecentDecision {
@@ -31,14 +39,20 @@ export class ConversationSession {
 	private historyText = new Map<string, string>();
 	private started: number;
 	private generation = 0;
+	private idValue: string;
 
 	constructor(private readonly now: () => number = Date.now) {
 		this.started = now();
+		this.idValue = this.freshId();
 	}
 
-	/** Identifies this conversation; changes on `clear()`. */
+	/** Identifies this conversation; changes on `clear()` and `restore()`. */
 	get id(): string {
-		return `conversation-${this.started.toString(36)}-${this.generation}`;
+		return this.idValue;
+	}
+
+	private freshId(): string {
+		return `conversation-${this.started.toString(36)}-${this.generation}-${Math.random().toString(36).slice(2, 6)}`;
 	}
 
 	get startedAt(): number {
@@ -62,12 +76,38 @@ export class ConversationSession {
 
 	/** The last HISTORY_WINDOW user/assistant turns, in the shape the decision core takes. */
 	history(): HistoryTurn[] {
+		return this.historyOf(this.entriesList);
+	}
+
+	private historyOf(entries: readonly TranscriptEntry[]): HistoryTurn[] {
 		const turns: HistoryTurn[] = [];
-		for (const e of this.entriesList) {
+		for (const e of entries) {
 			if (e.kind === 'user') turns.push({ role: 'user', content: e.text });
 			else if (e.kind === 'assistant') turns.push({ role: 'assistant', content: this.historyText.get(e.turnId) ?? e.markdown });
 		}
 		return turns.slice(-HISTORY_WINDOW);
+	}
+
+	/**
+	 * The history window as the decision core saw it just before `turnId`'s user message (a retry
+	 * re-decides that turn as it stood), or null when the message is no longer in the transcript.
+	 */
+	historyBefore(turnId: string): { text: string; history: HistoryTurn[] } | null {
+		const i = this.entriesList.findIndex((e) => e.kind === 'user' && e.turnId === turnId);
+		if (i < 0) return null;
+		const user = this.entriesList[i];
+		return { text: user.kind === 'user' ? user.text : '', history: this.historyOf(this.entriesList.slice(0, i)) };
+	}
+
+	/** The last `turns` user/assistant messages for a model prompt (replies as shown, each cut to `maxChars`). */
+	chatWindow(turns: number, maxChars = 4000, before?: string): ChatMessage[] {
+		const end = before === undefined ? this.entriesList.length : this.entriesList.findIndex((e) => e.kind === 'user' && e.turnId === before);
+		const out: ChatMessage[] = [];
+		for (const e of this.entriesList.slice(0, end < 0 ? this.entriesList.length : end)) {
+			if (e.kind === 'user') out.push({ role: 'user', content: cut(e.text, maxChars) });
+			else if (e.kind === 'assistant') out.push({ role: 'assistant', content: cut(e.markdown, maxChars) });
+		}
+		return turns > 0 ? out.slice(-turns) : [];
 	}
 
 	/** Records the user's message (call after deciding, so the turn is not its own history). */
@@ -78,8 +118,15 @@ export class ConversationSession {
 	}
 
 	/** Records a reply, and its decision when it has one; `historyText` replaces it in history(). */
-	addAssistant(turnId: string, utterance: string, markdown: string, trace: DecisionTrace | null, historyText?: string): TranscriptEntry {
-		const entry: TranscriptEntry = { kind: 'assistant', turnId, markdown, trace, at: this.now() };
+	addAssistant(
+		turnId: string,
+		utterance: string,
+		markdown: string,
+		trace: DecisionTrace | null,
+		historyText?: string,
+		extra: Pick<AssistantEntry, 'citations' | 'status' | 'generator' | 'retryOf' | 'retrieval'> = {},
+	): AssistantEntry {
+		const entry: AssistantEntry = { kind: 'assistant', turnId, markdown, trace, at: this.now(), ...extra };
 		this.push(entry);
 		if (historyText !== undefined) this.historyText.set(turnId, historyText);
 		if (trace) {
@@ -89,9 +136,20 @@ export class ConversationSession {
 		return entry;
 	}
 
+	/** Adds steps to a recorded reply's trace (what persisting it wrote, after it was shown). */
+	appendSteps(turnId: string, steps: readonly TraceStep[]): void {
+		if (!steps.length) return;
+		for (let i = this.entriesList.length - 1; i >= 0; i--) {
+			const e = this.entriesList[i];
+			if (e.kind !== 'assistant' || e.turnId !== turnId) continue;
+			if (e.trace) this.entriesList[i] = { ...e, trace: { ...e.trace, steps: [...e.trace.steps, ...steps] } };
+			return;
+		}
+	}
+
 	/** Records a failure shown in place of a reply. */
-	addError(turnId: string | null, message: string): TranscriptEntry {
-		const entry: TranscriptEntry = { kind: 'error', turnId, message, at: this.now() };
+	addError(turnId: string | null, message: string, retryable?: boolean): TranscriptEntry {
+		const entry: TranscriptEntry = { kind: 'error', turnId, message, at: this.now(), ...(retryable === undefined ? {} : { retryable }) };
 		this.push(entry);
 		return entry;
 	}
@@ -104,6 +162,14 @@ export class ConversationSession {
 		this.historyText.clear();
 		this.started = this.now();
 		this.generation++;
+		this.idValue = this.freshId();
+	}
+
+	/** Reopens a past conversation: its id and transcript (turn times and decisions start empty). */
+	restore(id: string, entries: readonly TranscriptEntry[]): void {
+		this.clear();
+		this.idValue = id;
+		this.entriesList = entries.slice(-TRANSCRIPT_LIMIT);
 	}
 
 	private push(entry: TranscriptEntry): void {

@@ -4,6 +4,7 @@
  * extension host. No `vscode` import: the panel controller and the `@memory` participant share it.
  */
 import { decideTurn, type DecideOptions } from '../core/decide';
+import type { HookRegistry } from '../core/hooks';
 import type { Thresholds } from '../core/thresholds';
 import type { GateResult, HistoryTurn, TurnContext, TurnInput } from '../core/types';
 import { errorMessage, type Logger } from './logger';
@@ -19,6 +20,8 @@ export interface TurnRequest {
 	history: HistoryTurn[];
 	context: TurnContext;
 	thresholds: Thresholds;
+	/** `policy_override` hooks (e.g. "retry with retrieval forced"); their steps land in the trace. */
+	hooks?: HookRegistry;
 }
 
 /** A decided turn (reply Markdown + the core's result) or a failure to report. */
@@ -45,7 +48,7 @@ export function runTurn(request: TurnRequest, log: Logger, decide: DecideFn = de
 	};
 	const t0 = performance.now();
 	try {
-		const result = decide(input, { thresholds: request.thresholds });
+		const result = decide(input, { thresholds: request.thresholds, hooks: request.hooks });
 		const ms = performance.now() - t0;
 		log.debug(
 			`turn ${request.turnId}: trigger=${result.trigger} path=${result.path} tiers=[${result.tiers.join(',')}] route=${result.route} (${ms.toFixed(2)} ms)`,

@@ -135,7 +135,7 @@ describe('host side of the protocol (ChatController)', () => {
 		assert.equal(posted[1].type, 'chat/clear');
 		assert.equal(controller.session.entries.length, 0);
 		controller.sendState();
-		assert.deepEqual(posted[2], { type: 'state/restore', params: { entries: [], restricted: true } });
+		assert.deepEqual(posted[2], { type: 'state/restore', params: { entries: [], restricted: true, generator: { kind: 'evidence', label: 'Evidence only (no model)' } } });
 	});
 
 	it('says each answer path in words', () => {

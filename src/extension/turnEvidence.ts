@@ -1,0 +1,102 @@
+/**
+ * The retrieval half of a chat turn: searches only the tiers the decision named (the workspace
+ * through WorkspaceMemory, research and profile through memory recall when it is wired) and
+ * always reads the standing instructions. Evidence comes back in the pipeline's order (workspace
+ * first, then memories), ready for prompt assembly. Never throws: a failing tier becomes a trace
+ * note and the turn goes on with what the others found. No `vscode` import.
+ */
+import type { Thresholds } from '../core/thresholds';
+import type { TraceStep } from '../core/trace';
+import type { GateResult } from '../core/types';
+import type { EvidenceInput } from '../generation/promptAssembly';
+import { errorMessage, type Logger } from './logger';
+import type { RetrievalReply } from './workspaceMemory';
+
+/** Searches the workspace tier for a turn (WorkspaceMemory.retrieve); never throws. */
+export type RetrieveFn = (query: string, result: GateResult, thresholds: Thresholds) => Promise<RetrievalReply>;
+
+/** A recalled memory (research Q&A, correction, profile fact), quoted like a chunk. */
+export type RecalledMemory = EvidenceInput;
+
+/** Research/profile recall and standing instructions (src/retrieval/memoryRecall.ts behind the host's store). */
+export interface MemoryPort {
+	recall(query: string, tiers: ('research' | 'profile')[], result: GateResult, thresholds: Thresholds): Promise<{ chunks: RecalledMemory[]; steps: TraceStep[] }>;
+	/** The user's standing instructions ("keep answers short"), applied on every turn. */
+	instructions(): Promise<string[]>;
+}
+
+/** What the retrieval half found for a turn. */
+export interface TurnEvidence {
+	evidence: EvidenceInput[];
+	instructions: string[];
+	steps: TraceStep[];
+	/** The workspace search's answer, when the workspace tier was searched. */
+	workspace: RetrievalReply | null;
+}
+
+export interface EvidencePorts {
+	log: Logger;
+	retrieve?: RetrieveFn;
+	memory?: MemoryPort;
+}
+
+/**
+ * Retrieves the decision's tiers. `progress` is told what is being searched ("Searching
+ * workspace…") so the panel shows activity before any text arrives. Restricted Mode searches
+ * nothing and reads no instructions (chat over the conversation only).
+ */
+export async function gatherEvidence(
+	ports: EvidencePorts,
+	query: string,
+	result: GateResult,
+	thresholds: Thresholds,
+	restricted: boolean,
+	progress: (message: string) => void,
+): Promise<TurnEvidence> {
+	const out: TurnEvidence = { evidence: [], instructions: [], steps: [], workspace: null };
+	if (restricted) return out;
+	const tiers = result.retrieve ? result.tiers : [];
+	if (tiers.includes('workspace')) {
+		if (ports.retrieve) {
+			progress('Searching workspace…');
+			out.workspace = await safely(ports.log, 'workspace retrieval', () => ports.retrieve!(query, result, thresholds), (message) => ({ status: 'error', message, steps: [] }));
+			out.steps.push(...out.workspace.steps);
+			if (out.workspace.status === 'evidence') out.evidence.push(...out.workspace.chunks);
+		} else {
+			out.steps.push(note('info', 'workspace tier not searched: no workspace store in this host'));
+		}
+	}
+	const memoryTiers = tiers.filter((t): t is 'research' | 'profile' => t === 'research' || t === 'profile');
+	if (memoryTiers.length) {
+		if (ports.memory) {
+			progress(`Searching ${memoryTiers.join(' and ')} memory…`);
+			const recalled = await safely(ports.log, 'memory recall', () => ports.memory!.recall(query, memoryTiers, result, thresholds), (message) => ({ chunks: [], steps: [note('error', `memory recall failed: ${message}`)] }));
+			out.steps.push(...recalled.steps);
+			out.evidence.push(...recalled.chunks);
+		} else {
+			out.steps.push(note('info', `${memoryTiers.join(' + ')} not searched: memory recall is not wired in this build`));
+		}
+	}
+	if (ports.memory) {
+		out.instructions = await safely(ports.log, 'standing instructions', () => ports.memory!.instructions(), (message) => {
+			out.steps.push(note('warn', `standing instructions not read: ${message}`));
+			return [];
+		});
+		if (out.instructions.length) out.steps.push(note('info', `applied ${out.instructions.length} standing instruction${out.instructions.length === 1 ? '' : 's'}`));
+	}
+	return out;
+}
+
+function note(level: 'info' | 'warn' | 'error', message: string): TraceStep {
+	return { kind: 'note', stage: 'retrieval', level, message };
+}
+
+async function safely<T>(log: Logger, what: string, run: () => Promise<T>, fallback: (message: string) => T): Promise<T> {
+	try {
+		return await run();
+	} catch (e) {
+		// The ports should not throw; if one does, the turn still gets an answer.
+		log.error(`${what} failed: ${errorMessage(e)}`);
+		return fallback(errorMessage(e));
+	}
+}

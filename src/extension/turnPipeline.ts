@@ -1,0 +1,217 @@
+/**
+ * One chat turn end to end, shared by the panel and the `@memory` participant: decide → retrieve
+ * the decision's tiers → assemble the prompt → `before_generation` hooks → stream the generator →
+ * `after_generation` hooks → the reply (Markdown, citations, status, trace with a generation step).
+ * Persisting (`before_persist` hooks, then the write path) is handed back as a thunk the caller
+ * runs after showing the reply, so a slow or failing store never delays or loses it.
+ * No `vscode` import: ports arrive from the host, and tests drive it with a real store.
+ */
+import { HookRegistry } from '../core/hooks';
+import type { Citation, ReplyStatus, RetrievalOverride } from '../core/protocol';
+import type { Thresholds } from '../core/thresholds';
+import type { DecisionTrace, TraceStep } from '../core/trace';
+import type { GateResult, HistoryTurn, TurnContext, TurnInput } from '../core/types';
+import { citationsFor, stripInvalidCitations } from '../generation/citations';
+import { GenerationError, type AssembledPrompt, type ChatMessage, type GenerationResult, type Generator } from '../generation/generator';
+import { assemblePrompt } from '../generation/promptAssembly';
+import { errorMessage, type Logger } from './logger';
+import { decisionBody, describeDecision, retrievalBody } from './replyText';
+import { gatherEvidence, type MemoryPort, type RetrieveFn, type TurnEvidence } from './turnEvidence';
+import { persistReply, type PersistFn } from './turnPersistence';
+import { runTurn, type DecideFn } from './turnRunner';
+
+/** What the pipeline needs from its host. */
+export interface PipelinePorts {
+	log: Logger;
+	retrieve?: RetrieveFn;
+	memory?: MemoryPort;
+	persist?: PersistFn;
+	/** A workspace-relative path → a `file:` URI inside the folder it came from (null: not openable). */
+	toUri?: (path: string) => string | null;
+	/** Experiment hooks (all four points); a retry's one-shot `policy_override` is added per turn. */
+	hooks?: HookRegistry;
+	decide?: DecideFn;
+}
+
+/** One turn to answer. */
+export interface PipelineTurn {
+	turnId: string;
+	utterance: string;
+	/** The decision core's history window. */
+	history: HistoryTurn[];
+	/** Earlier messages for the model (the host trims them to `conversation_window_turns`). */
+	chat: ChatMessage[];
+	context: TurnContext;
+	thresholds: Thresholds;
+	retrieval: RetrievalOverride;
+	generator: Generator;
+	/** Aborted by Stop, New Conversation or switching conversations. */
+	signal: AbortSignal;
+	conversationId: string;
+}
+
+/** What the pipeline tells the panel while it works. */
+export interface TurnSink {
+	progress(message: string): void;
+	/** The reply starts streaming (the panel shows an entry with a Stop button). */
+	start(generator: string): void;
+	delta(text: string): void;
+}
+
+/** A reply (complete or stopped), or a failure to show with its user message kept. */
+export type PipelineOutcome =
+	| {
+			kind: 'reply';
+			markdown: string;
+			citations: Citation[];
+			status: ReplyStatus;
+			trace: DecisionTrace;
+			generator: string;
+			/** What the decision core's history window carries for this reply. */
+			historyText: string;
+			result: GateResult;
+			/** Runs `before_persist` and the writes; resolves to the steps to add to the trace. Never rejects. */
+			persist: () => Promise<TraceStep[]>;
+	  }
+	| { kind: 'error'; message: string; retryable: boolean; trace: DecisionTrace | null; result: GateResult | null };
+
+/** Tiers a forced retry searches: the workspace and research memory (profile only when decided). */
+const FORCED_TIERS = ['workspace', 'research'] as const;
+
+/** Answers one turn. Never rejects: every failure becomes an `error` outcome or a trace note. */
+export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink: TurnSink): Promise<PipelineOutcome> {
+	const restricted = turn.context.restricted === true;
+	const release = retrievalOverrideHook(ports, turn.retrieval);
+	const outcome = runTurn(
+		{ turnId: turn.turnId, utterance: turn.utterance, history: turn.history, context: turn.context, thresholds: turn.thresholds, hooks: release.hooks },
+		ports.log,
+		ports.decide,
+	);
+	release.dispose();
+	if (!outcome.ok) return { kind: 'error', message: outcome.message, retryable: false, trace: null, result: null };
+	const result = outcome.result;
+	const steps: TraceStep[] = [...result.trace.steps];
+	const traceNow = (): DecisionTrace => ({ ...result.trace, steps: [...steps] });
+
+	const found = await gatherEvidence(ports, turn.utterance, result, turn.thresholds, restricted, (m) => sink.progress(m));
+	steps.push(...found.steps);
+	if (turn.signal.aborted) return stoppedEarly(ports, turn, result, traceNow(), turn.generator.info.label);
+
+	const generator = turn.generator;
+	const evidenceOnly = generator.info.kind === 'evidence';
+	const searched = found.workspace !== null || found.evidence.length > 0;
+	// Evidence-only mode has nothing to say beyond the decision when no evidence search ran or it could not run.
+	if (evidenceOnly && (!searched || found.workspace?.status === 'not_indexed' || found.workspace?.status === 'error')) {
+		const markdown = found.workspace && found.evidence.length === 0 ? `${retrievalBody(found.workspace)}\n\n${decisionBody(result, restricted, true)}` : describeDecision(result, turn.utterance, restricted);
+		steps.push({ kind: 'generation', generator: generator.info.label, model: 'evidence-only', status: 'ok', ms: 0 });
+		return reply(ports, turn, result, traceNow(), { markdown, citations: [], status: 'done', generator: generator.info.label, historyText: decisionBody(result, restricted, searched) });
+	}
+
+	let prompt = assemblePrompt({
+		utterance: turn.utterance,
+		history: turn.chat,
+		evidence: found.evidence,
+		instructions: found.instructions,
+		budgetTokens: turn.thresholds.prompt_evidence_budget_tokens,
+		route: result.route,
+	});
+	if (prompt.dropped.length) steps.push({ kind: 'note', stage: 'prompt', level: 'info', message: `left out of the prompt: ${prompt.dropped.map((d) => `${d.source} (${d.reason})`).join('; ')}` });
+	prompt = beforeGeneration(ports, turn, result, prompt, found, steps);
+
+	sink.start(generator.info.label);
+	const t0 = performance.now();
+	let generated: GenerationResult;
+	try {
+		generated = await generator.generate({ prompt, signal: turn.signal, onDelta: (text) => sink.delta(text), maxTokens: turn.thresholds.generation_max_tokens });
+	} catch (e) {
+		const err = e instanceof GenerationError ? e : new GenerationError('unavailable', errorMessage(e), false);
+		ports.log.warn(`generation failed (${err.code}): ${err.message}`);
+		steps.push({ kind: 'generation', generator: generator.info.label, status: 'error', error: `${err.code}: ${err.message}`, ms: Math.round(performance.now() - t0) });
+		return { kind: 'error', message: err.message, retryable: err.retryable, trace: traceNow(), result };
+	}
+	const stopped = generated.finish === 'cancelled' || turn.signal.aborted;
+	steps.push({ kind: 'generation', generator: generator.info.label, model: generated.model, status: stopped ? 'cancelled' : 'ok', ms: Math.round(generated.ms) });
+	if (generated.finish === 'length') steps.push({ kind: 'note', stage: 'generation', level: 'warn', message: `reply cut at generation_max_tokens (${turn.thresholds.generation_max_tokens})` });
+
+	let text = generated.text;
+	if (ports.hooks && ports.hooks.count('after_generation') > 0) {
+		text = ports.hooks.run('after_generation', { turn: turnInput(turn), route: result.route, response: text }, { steps }).response;
+	}
+	const cleaned = stripInvalidCitations(text, prompt.evidence);
+	if (cleaned.removed.length) steps.push({ kind: 'note', stage: 'generation', level: 'warn', message: `removed citation markers with no evidence: ${cleaned.removed.map((n) => `[${n}]`).join(' ')}` });
+	const citations = citationsFor(cleaned.text, prompt.evidence, (p) => ports.toUri?.(p) ?? null);
+	const parts = [cleaned.text.trim() || (stopped ? '*Stopped before any text arrived.*' : '*The model returned no text.*')];
+	if (evidenceOnly) parts.push(decisionBody(result, restricted, true));
+	else if (found.workspace && found.workspace.status !== 'evidence' && found.workspace.status !== 'no_match') parts.push(`*${retrievalBody(found.workspace)}*`);
+	const markdown = parts.join('\n\n');
+	return reply(ports, turn, result, traceNow(), {
+		markdown,
+		citations,
+		status: stopped ? 'stopped' : 'done',
+		generator: generator.info.label,
+		historyText: evidenceOnly ? decisionBody(result, restricted, true) : cleaned.text,
+	});
+}
+
+/** Registers the retry's one-shot `policy_override` (shown in the trace as a hook step). */
+function retrievalOverrideHook(ports: PipelinePorts, retrieval: RetrievalOverride): { hooks: HookRegistry | undefined; dispose: () => void } {
+	if (retrieval === 'auto') return { hooks: ports.hooks, dispose: () => undefined };
+	const hooks = ports.hooks ?? new HookRegistry();
+	const dispose =
+		retrieval === 'force'
+			? hooks.register('policy_override', 'retry: retrieval forced', (p) => {
+					for (const t of FORCED_TIERS) if (!p.tiers.includes(t)) p.tiers.push(t);
+					if (p.path !== 'refuse') p.path = 'rag';
+				})
+			: hooks.register('policy_override', 'retry: retrieval skipped', (p) => {
+					p.tiers = [];
+					if (p.path === 'rag') p.path = 'direct';
+				});
+	return { hooks, dispose };
+}
+
+/** Runs `before_generation` hooks over the system prompt and evidence blocks; adopts their edits. */
+function beforeGeneration(ports: PipelinePorts, turn: PipelineTurn, result: GateResult, prompt: AssembledPrompt, found: TurnEvidence, steps: TraceStep[]): AssembledPrompt {
+	if (!ports.hooks || ports.hooks.count('before_generation') === 0) return prompt;
+	const system = prompt.messages[0]?.role === 'system' ? prompt.messages[0].content : '';
+	const blocks = prompt.evidence.map((e) => e.text);
+	const out = ports.hooks.run('before_generation', { turn: turnInput(turn), route: result.route, system_prompt: system, context_blocks: blocks }, { steps });
+	let next = prompt;
+	if (JSON.stringify(out.context_blocks) !== JSON.stringify(blocks)) {
+		// Blocks edited or dropped by a hook: re-assemble from them (extra blocks keep the last one's source).
+		const evidence = out.context_blocks.map((text, i) => {
+			const e = prompt.evidence[Math.min(i, prompt.evidence.length - 1)] ?? { tier: 'workspace' as const, path: null, startLine: null, endLine: null };
+			return { tier: e.tier, path: e.path, startLine: e.startLine, endLine: e.endLine, symbol: null, text, label: 'source' in e ? e.source : 'hook' };
+		});
+		next = assemblePrompt({ utterance: turn.utterance, history: turn.chat, evidence, instructions: found.instructions, budgetTokens: turn.thresholds.prompt_evidence_budget_tokens, route: result.route });
+	}
+	if (out.system_prompt !== system && next.messages[0]?.role === 'system') {
+		next = { ...next, messages: [{ role: 'system', content: out.system_prompt }, ...next.messages.slice(1)] };
+	}
+	return next;
+}
+
+function turnInput(turn: PipelineTurn): TurnInput {
+	return { id: turn.turnId, history: turn.history, utterance: turn.utterance, context: turn.context };
+}
+
+function stoppedEarly(ports: PipelinePorts, turn: PipelineTurn, result: GateResult, trace: DecisionTrace, label: string): PipelineOutcome {
+	trace.steps.push({ kind: 'generation', generator: label, status: 'cancelled', ms: 0 });
+	return reply(ports, turn, result, trace, { markdown: '*Stopped before any text arrived.*', citations: [], status: 'stopped', generator: label, historyText: '' });
+}
+
+function reply(
+	ports: PipelinePorts,
+	turn: PipelineTurn,
+	result: GateResult,
+	trace: DecisionTrace,
+	r: { markdown: string; citations: Citation[]; status: ReplyStatus; generator: string; historyText: string },
+): PipelineOutcome {
+	return {
+		kind: 'reply',
+		...r,
+		trace,
+		result,
+		persist: () => persistReply(ports, { turn, result, answer: r.markdown, status: r.status, trace }),
+	};
+}
