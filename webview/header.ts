@@ -6,6 +6,9 @@
 import type { ConversationSummary, GeneratorInfoParams, HistoryListParams } from '../src/core/protocol';
 import { el } from './dom';
 
+/** The option shown for a conversation the list does not hold yet (or before the host answers). */
+export const CURRENT = 'Current conversation';
+
 /** "Fix the retry loop · 14:05" today, "Fix the retry loop · 28 Nov" on an earlier day. */
 export function historyOptionLabel(c: ConversationSummary, now: number): string {
 	const at = new Date(c.at);
@@ -45,7 +48,7 @@ export class Header {
 		this.history.replaceChildren(
 			...conversations.map((c) => el('option', { attrs: { value: c.id, title: `${c.title} — ${c.turns} turn${c.turns === 1 ? '' : 's'}` } }, historyOptionLabel(c, now))),
 		);
-		if (!conversations.some((c) => c.id === list.activeId)) this.history.prepend(el('option', { attrs: { value: '' } }, 'Current conversation'));
+		if (!conversations.some((c) => c.id === list.activeId)) this.history.prepend(el('option', { attrs: { value: '' } }, CURRENT));
 		this.history.value = conversations.some((c) => c.id === list.activeId) ? list.activeId : '';
 		this.history.disabled = conversations.length === 0;
 	}

@@ -105,13 +105,13 @@ function stepLine(step: TraceStep): { name: string; detail: string; effect: stri
 		case 'hook':
 			return { name: `hook ${step.point}/${step.name}`, detail: step.status, effect: step.error ?? (step.changed.join(', ') || 'no change'), us: formatMicros(step.us), fired: step.changed.length > 0 };
 		case 'retrieval':
-			return { name: `retrieval ${step.tier}`, detail: `${step.hits.length} hits, k=${step.k}, floor ${step.floor ?? 'none'}, ${step.arm_mode}`, effect: step.searched_query, us: `${step.ms} ms`, fired: step.hits.length > 0 };
+			return { name: `retrieval ${step.tier}`, detail: `${step.hits.length} hits, k=${step.k}, floor ${step.floor === null ? 'none' : formatNumber(step.floor)}, ${step.arm_mode}`, effect: step.searched_query, us: formatMicros(step.ms * 1000), fired: step.hits.length > 0 };
 		case 'rerank':
-			return { name: 'rerank', detail: `${step.status}, ${step.pairs} pairs`, effect: step.reason ?? '', us: `${step.ms} ms`, fired: step.status === 'model' };
+			return { name: 'rerank', detail: `${step.status}, ${step.pairs} pairs`, effect: step.reason ?? '', us: formatMicros(step.ms * 1000), fired: step.status === 'model' };
 		case 'evidence':
 			return { name: 'evidence', detail: `${step.selected.length} selected, ${step.dropped.length} dropped, ${step.tokens}/${step.budget} tokens`, effect: step.reason, us: '', fired: !step.abstained };
 		case 'generation':
-			return { name: 'generation', detail: `${step.generator}${step.model ? ` (${step.model})` : ''}: ${step.status}`, effect: step.error ?? '', us: `${step.ms} ms`, fired: step.status === 'ok' };
+			return { name: 'generation', detail: `${step.generator}${step.model ? ` (${step.model})` : ''}: ${step.status}`, effect: step.error ?? '', us: formatMicros(step.ms * 1000), fired: step.status === 'ok' };
 		case 'note':
 			return { name: `${step.stage} (${step.level})`, detail: '', effect: step.message, us: '', fired: false };
 	}

@@ -58,7 +58,7 @@ export function renderChatHtml(opts: { cspSource: string; nonce: string; scriptU
 <main id="app">
 	<header id="header" class="header">
 		<span id="generator" class="generator" title="The generator that writes the replies"></span>
-		<select id="history" class="history" aria-label="Conversation history" disabled></select>
+		<select id="history" class="history" aria-label="Conversation history" disabled><option value="">Current conversation</option></select>
 		<vscode-button id="new-conversation" secondary aria-label="New conversation" title="New conversation">New</vscode-button>
 	</header>
 	<p id="restricted" class="banner" role="status" hidden>Restricted Mode: chat over the conversation only — no indexing, no model download.</p>

@@ -4,7 +4,10 @@
 // Screenshots: a streaming reply (panel-streaming.png) and the expanded timeline in dark and light
 // (panel-trace-dark.png, panel-trace-light.png).
 const path = require('path');
-const { setTheme } = require('../workbench.cjs');
+const { setTheme, contrastRatios } = require('../workbench.cjs');
+
+/** The panel's new text (highlighted tokens, toolbar and action buttons, labels), probed for 4.5:1 contrast. */
+const CONTRAST_SELECTORS = ['.hljs-keyword', '.hljs-number', '.hljs-title', '.code-lang', '.code-action', '.msg-action', '.msg-generator', '.step-evidence-item.kept'];
 
 async function run({ page, web, check, expect, OUT, runCommand }) {
 	const sidebar = page.locator('#workbench\\.parts\\.sidebar');
@@ -71,9 +74,20 @@ async function run({ page, web, check, expect, OUT, runCommand }) {
 		await reply.evaluate((el) => el.scrollIntoView({ block: 'start' }));
 		await page.waitForTimeout(200);
 		await shoot('panel-trace-dark.png');
-		await setTheme(page, 'Light Modern');
-		await shoot('panel-trace-light.png');
+	});
+
+	await check('highlighted code, buttons and labels keep a 4.5:1 contrast in dark, light and high-contrast themes', async () => {
+		const low = [];
+		for (const [key, theme] of [['dark', null], ['light', 'Light Modern'], ['hc', 'Dark High Contrast']]) {
+			if (theme) await setTheme(page, theme);
+			if (key === 'light') await shoot('panel-trace-light.png');
+			const ratios = await web.locator('body').evaluate(contrastRatios, CONTRAST_SELECTORS);
+			console.log(`     ${key}: ${JSON.stringify(ratios)}`);
+			expect(Object.keys(ratios).length === CONTRAST_SELECTORS.length, `missing: ${CONTRAST_SELECTORS.filter((s) => !(s in ratios)).join(', ')}`);
+			for (const [sel, r] of Object.entries(ratios)) if (r < 4.5) low.push(`${key} ${sel} ${r}`);
+		}
 		await setTheme(page, 'Dark Modern');
+		expect(low.length === 0, `low contrast: ${low.join(', ')}`);
 	});
 
 	await check('"Copy trace JSON" copies the reply\'s decision trace', async () => {
