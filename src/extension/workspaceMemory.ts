@@ -14,6 +14,7 @@ import type { ModelManifest } from '../models/manifests';
 import { IndexWorkerClient } from '../indexing/indexWorkerClient';
 import type { WorkerEmbedderSpec } from '../indexing/workerEmbedder';
 import type { FolderIndexResult, RunOptions } from '../indexing/indexer';
+import type { PathsIndexResult } from '../indexing/reindexPaths';
 import { calibratedFloor } from '../retrieval/evidence/calibration';
 import { runEvidenceStage } from '../retrieval/evidence/evidenceStage';
 import type { SelectedEvidence } from '../retrieval/evidence/types';
@@ -45,6 +46,10 @@ export interface WorkspaceMemoryOptions {
 	models?: ModelsRuntime;
 	/** Told once per missing model when a turn wanted it (the host offers the download). */
 	onModelsMissing?: (missing: ModelManifest[]) => void;
+	/** The indexing worker's excludes and threshold overrides from settings (read when a worker starts). */
+	indexConfig?: () => { excludes: string[]; thresholds: Record<string, number> };
+	/** Told when the indexing worker dies (the next request starts a new one). */
+	onIndexCrash?: (message: string) => void;
 }
 
 /** One quoted chunk of evidence. */
@@ -164,11 +169,28 @@ export class WorkspaceMemory {
 		}
 		this.clientEmbedder = key;
 		this.client ??= new IndexWorkerClient({
-			config: { store: this.where(), embedder: spec },
+			config: { store: this.where(), embedder: spec, ...this.options.indexConfig?.() },
 			script: this.options.workerScript,
-			onCrash: (m) => this.options.log.error(m),
+			onCrash: (m) => {
+				this.options.log.error(m);
+				this.options.onIndexCrash?.(m);
+			},
 		});
 		return this.client;
+	}
+
+	/** Re-indexes a batch of changed paths (the file watcher) as one worker request. */
+	async reindexPaths(paths: readonly string[], signal?: AbortSignal): Promise<PathsIndexResult> {
+		if (this.disposed) throw new Error('workspace memory disposed');
+		const client = await this.workerFor((await this.activeEmbedder()).worker);
+		return client.reindexPaths(paths, this.options.folders(), signal);
+	}
+
+	/** Stops the indexing worker, so the next request starts one with the current settings. */
+	async restartIndexer(): Promise<void> {
+		const old = this.client;
+		this.client = null;
+		await old?.dispose().catch(() => undefined);
 	}
 
 	/** Offers the download of models a turn wanted (once per model per session). */
