@@ -11,6 +11,7 @@ import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 import { COMMANDS, registerCommands, registerWelcome } from './commands';
 import { registerMemoryStateDocuments } from './inspectMemoryState';
 import { errorMessage } from './logger';
+import { createModelsRuntime, ModelsUi } from './modelsUi';
 import { ThresholdSettings } from './settings';
 import { extensionStoreLocation, WorkspaceMemory } from './workspaceMemory';
 
@@ -36,12 +37,17 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 	context.subscriptions.push(settings);
 	const markWelcomeDone = registerWelcome(context);
 	// Nothing opens here: the store and the indexing worker start on first use.
-	const memory = new WorkspaceMemory({
+	// Models load lazily in their own worker; a turn never downloads, it offers the download.
+	const models = createModelsRuntime(context, log);
+	const memory: WorkspaceMemory = new WorkspaceMemory({
 		log,
 		location: () => extensionStoreLocation(vscode.workspace.getConfiguration('gatedMemory').get<string>('storage.path'), process.env),
 		folders: () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+		models,
+		onModelsMissing: (missing) => modelsUi.offer(missing),
 	});
-	context.subscriptions.push({ dispose: () => void memory.dispose() });
+	const modelsUi = new ModelsUi(models, () => memory, log);
+	context.subscriptions.push({ dispose: () => void memory.dispose() }, modelsUi, { dispose: () => void models.dispose() });
 	const controller = new ChatController({
 		log,
 		thresholds: () => settings.current(),
