@@ -94,3 +94,15 @@ export async function countIndexedChunks(db: Queryable, workspaceId: string): Pr
 	);
 	return rows[0]?.n ?? 0;
 }
+
+/** Indexed files and chunks over several workspaces (the status bar's counts). */
+export async function indexedTotals(db: Queryable, workspaceIds: readonly string[]): Promise<{ files: number; chunks: number }> {
+	if (!workspaceIds.length) return { files: 0, chunks: 0 };
+	const rows = await db.query<{ files: number; chunks: number }>(
+		`SELECT (SELECT count(*)::int FROM documents WHERE tier = 'workspace' AND workspace_id = ANY($1::text[]) AND metadata->>'source' = $2) AS files,
+		        (SELECT count(*)::int FROM chunks c JOIN documents d USING (workspace_id, tier, doc_id)
+		         WHERE c.tier = 'workspace' AND c.workspace_id = ANY($1::text[]) AND d.metadata->>'source' = $2) AS chunks`,
+		[workspaceIds, INDEX_SOURCE],
+	);
+	return { files: rows[0]?.files ?? 0, chunks: rows[0]?.chunks ?? 0 };
+}

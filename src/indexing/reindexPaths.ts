@@ -37,7 +37,20 @@ export function emptyPathsResult(): PathsIndexResult {
 
 // The store's write functions open their own transaction; inside ours they join it instead.
 function joined(db: Queryable, tx: TxQueryable): Queryable {
-	return { engine: db.engine, query: (sql, params) => tx.query(sql, params), transaction: (fn) => fn(tx), close: async () => undefined };
+	return { engine: db.engine, scope: db.scope, query: (sql, params) => tx.query(sql, params), transaction: (fn) => fn(tx), close: async () => undefined };
+}
+
+// A deleted folder arrives as one event for the folder: it stands for every stored file below it.
+function withStoredChildren(relPaths: readonly string[], stored: ReadonlyMap<string, unknown>): Set<string> {
+	const out = new Set<string>();
+	let keys: string[] | null = null;
+	for (const p of relPaths) {
+		out.add(p);
+		if (stored.has(p)) continue;
+		keys ??= [...stored.keys()];
+		for (const k of keys) if (k.startsWith(`${p}/`)) out.add(k);
+	}
+	return out;
 }
 
 /** Re-indexes `relPaths` (root-relative, `/`-separated) of one folder into workspace `ws`. */
@@ -47,7 +60,7 @@ export async function reindexPathsIn(ctx: FileContext, root: string, ws: string,
 	const prepared: PreparedFile[] = [];
 	const gone: string[] = [];
 	const skip = (reason: string) => (out.skipped[reason] = (out.skipped[reason] ?? 0) + 1);
-	for (const relPath of new Set(relPaths)) {
+	for (const relPath of withStoredChildren(relPaths, stored)) {
 		signal?.throwIfAborted();
 		out.paths++;
 		const prev = stored.get(relPath);

@@ -43,6 +43,7 @@ function countingDb(db: Queryable): Queryable & { transactions: number } {
 	const out = {
 		transactions: 0,
 		engine: db.engine,
+		scope: db.scope,
 		query: <T extends object>(sql: string, params?: readonly unknown[]) => db.query<T>(sql, params),
 		transaction: <T>(fn: (tx: TxQueryable) => Promise<T>) => {
 			out.transactions++;
@@ -119,6 +120,16 @@ for (const engine of testEngines()) {
 			assert.deepEqual(await rowsOf(db, id, 'docs/guide.md'), NONE);
 			for (const p of ['src/sub/new.log', '.env.local', 'node_modules/leftpad/index.js']) assert.deepEqual(await rowsOf(db, id, p), NONE, p);
 			assert.ok((await rowsOf(db, id, 'pkg/mod299.py')).chunk_terms > 0, 'new files are searchable (postings written)');
+		});
+
+		it('a deleted folder (one event) removes every stored file below it', async () => {
+			const indexer = new Indexer({ db: store.db, embedder: null, thresholds: DEFAULT_THRESHOLDS });
+			await indexer.indexFolders([ws.root]);
+			rmSync(join(ws.root, 'src'), { recursive: true });
+			const r = await indexer.reindexPaths([join(ws.root, 'src')]);
+			assert.ok(r.files_removed >= 10, `removed ${r.files_removed}`);
+			const left = await store.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM documents WHERE workspace_id = $1 AND doc_id LIKE 'src/%'`, [workspaceId(ws.root)]);
+			assert.equal(left[0].n, 0);
 		});
 
 		it('an unchanged batch costs no embedding and no write', async () => {

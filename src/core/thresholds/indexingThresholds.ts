@@ -61,4 +61,18 @@ export const INDEXING_THRESHOLDS = {
 		integer: true,
 		rationale: 'Chunks embedded (and files written to the store) per batch: large enough for the ONNX embedder to use its batch throughput, small enough that progress and cancellation stay responsive.',
 	},
+	index_watch_debounce_ms: {
+		default: 1000,
+		min: 50,
+		max: 60000,
+		integer: true,
+		rationale: 'The file watcher re-indexes once no file event has arrived for this long: a save, a formatter and a build touching the same files, or a git checkout writing hundreds, become one batch (one worker request, one transaction); 1 s stays well inside "the answer knows my last save" while collapsing bursts.',
+	},
+	index_watch_max_wait_ms: {
+		default: 5000,
+		min: 100,
+		max: 600000,
+		integer: true,
+		rationale: 'Under a steady stream of events (a long build writing files) the batch is sent at the latest this long after its first event, so the index never falls arbitrarily behind.',
+	},
 } satisfies ThresholdSection;
