@@ -18,6 +18,8 @@ export const COMMANDS = {
 	indexWorkspace: 'gatedMemory.indexWorkspace',
 	toggleTraces: 'gatedMemory.toggleTraces',
 	showLog: 'gatedMemory.showLog',
+	setApiKey: 'gatedMemory.setApiKey',
+	clearApiKey: 'gatedMemory.clearApiKey',
 } as const;
 
 /** The welcome view shown until the first message (viewsWelcome needs a tree view). */

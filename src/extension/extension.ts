@@ -5,14 +5,21 @@
  * start lazily in their own worker or child process.
  */
 import * as vscode from 'vscode';
+import { HookRegistry } from '../core/hooks';
+import type { Thresholds } from '../core/thresholds';
+import type { GateResult } from '../core/types';
+import { workspaceId } from '../store/location';
 import { ChatController } from './chatController';
+import { citationUri } from './citationUris';
 import { registerChatParticipant } from './chatParticipant';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 import { COMMANDS, registerCommands, registerWelcome } from './commands';
 import { registerMemoryStateDocuments } from './inspectMemoryState';
+import { GeneratorSettings } from './generatorSettings';
 import { errorMessage } from './logger';
 import { createModelsRuntime, ModelsUi } from './modelsUi';
 import { ThresholdSettings } from './settings';
+import { storePersist } from './turnStore';
 import { extensionStoreLocation, WorkspaceMemory } from './workspaceMemory';
 
 /** Activates Gated Memory; failures are logged and offered to the user with an "Open Log" action. */
@@ -48,13 +55,31 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 	});
 	const modelsUi = new ModelsUi(models, () => memory, log);
 	context.subscriptions.push({ dispose: () => void memory.dispose() }, modelsUi, { dispose: () => void models.dispose() });
+	const folders = () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+	// The generator is created on first use and re-created when its settings change (header follows).
+	const generators = new GeneratorSettings(context.secrets, log, (info) => controller.setGeneratorInfo(info));
+	context.subscriptions.push(generators);
+	// One set of turn ports for the panel and @memory: the same retrieval, write path and hooks.
+	const turnPorts = {
+		retrieve: (query: string, result: GateResult, thresholds: Thresholds) => memory.retrieve(query, result, thresholds),
+		persist: storePersist({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds: () => folders().map((f) => workspaceId(f)), thresholds: () => settings.current() }),
+		toUri: citationUri(folders),
+		hooks: new HookRegistry(),
+	};
 	const controller = new ChatController({
 		log,
 		thresholds: () => settings.current(),
 		isRestricted: () => !vscode.workspace.isTrusted,
 		onFirstMessage: markWelcomeDone,
-		retrieve: (query, result, thresholds) => memory.retrieve(query, result, thresholds),
+		...turnPorts,
+		generator: () => generators.generator(),
+		state: context.workspaceState,
 	});
+	generators.refresh('activation');
+	context.subscriptions.push(
+		vscode.commands.registerCommand(COMMANDS.setApiKey, () => generators.setApiKey()),
+		vscode.commands.registerCommand(COMMANDS.clearApiKey, () => generators.clearApiKey()),
+	);
 	const provider = new ChatViewProvider(context.extensionUri, controller, log);
 	context.subscriptions.push(
 		vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
@@ -67,7 +92,7 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		restricted: !vscode.workspace.isTrusted,
 	}));
 	registerCommands(context, { log, controller, provider, memoryState, memory });
-	registerChatParticipant(context, { log, settings });
+	registerChatParticipant(context, { log, settings, ports: turnPorts });
 	log.debug(`commands: ${Object.values(COMMANDS).join(', ')}`);
 }
 
