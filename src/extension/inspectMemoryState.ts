@@ -1,117 +1,81 @@
 /**
- * "Gated Memory: Inspect Memory State": a read-only Markdown document (virtual, scheme
- * `gated-memory`) with the conversation state, every threshold in force (value, default, source,
- * rationale) and the recent decisions, plus the last trace as JSON.
+ * "Gated Memory: Inspect Memory State": wires the memory panel (memoryPanel.ts) to the window —
+ * the store, this session's decisions, the thresholds, index health — and registers the export /
+ * import commands. `gatedMemory.exportMemory` / `gatedMemory.importMemory` take an optional file
+ * path (scripts and the e2e pass one; without it they show the save / open dialog).
  */
 import * as vscode from 'vscode';
-import type { ConversationSession, RecentDecision } from './conversationSession';
+import type { IndexHealthView, ThresholdView } from '../core/memoryPanelProtocol';
+import { workspaceId } from '../store/location';
+import type { Store } from '../store/openStore';
+import type { RecentDecision } from './conversationSession';
 import type { Logger } from './logger';
-import { databaseUrlForDisplay, storageFolder, type ThresholdRow } from './settings';
+import { MemoryPanel } from './memoryPanel';
+import { storageFolder } from './settings';
 
-/** The virtual document's scheme; documents of a content provider are read-only. */
-export const MEMORY_STATE_SCHEME = 'gated-memory';
-/** The one virtual document this command opens. */
-export const MEMORY_STATE_URI = vscode.Uri.from({ scheme: MEMORY_STATE_SCHEME, path: '/Memory State.md' });
+/** Commands this module registers (contributed in package.json). */
+export const MEMORY_COMMANDS = {
+	exportMemory: 'gatedMemory.exportMemory',
+	importMemory: 'gatedMemory.importMemory',
+} as const;
 
-/** What the document shows; gathered by the caller so this module stays a formatter. */
-export interface MemoryStateInput {
-	session: ConversationSession;
-	thresholds: ThresholdRow[];
-	restricted: boolean;
-	storage: { path: string; source: string };
-	databaseUrl: string | null;
-	now: Date;
+/** What the panel reads from the rest of the extension. */
+export interface MemoryPanelWiring {
+	log: Logger;
+	openStore: () => Promise<Store>;
+	sessionDecisions: () => readonly RecentDecision[];
+	thresholds: () => ThresholdView[];
+	/** The indexer's health (IndexStatus.snapshot), when the host has one. */
+	indexHealth?: () => IndexHealthView | null;
+	/** Fires when index health changes, to refresh an open panel. */
+	onIndexChange?: vscode.Event<unknown>;
 }
 
-/** Markdown table cells cannot hold a bare `|` or a newline. */
-function cell(text: string): string {
-	return text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
+function fileFolders(): vscode.WorkspaceFolder[] {
+	return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
 }
 
-function decisionRow(d: RecentDecision): string {
-	const s = d.trace.decision;
-	const tiers = s.tiers.length ? s.tiers.join(' + ') : '—';
-	const utterance = d.utterance.length > 60 ? `${d.utterance.slice(0, 60)}…` : d.utterance;
-	return `| ${new Date(d.at).toISOString().slice(11, 19)} | ${cell(utterance)} | ${s.trigger} | ${s.path} | ${tiers} | \`${cell(s.route)}\` | ${Math.round(d.trace.total_us)} |`;
-}
-
-/** Renders the whole document. */
-export function renderMemoryState(input: MemoryStateInput): string {
-	const { session } = input;
-	const decisions = session.recentDecisions;
-	const lines = [
-		'# Gated Memory — memory state',
-		'',
-		`Generated ${input.now.toISOString()}. Read-only; run the command again to refresh.`,
-		'',
-		'## Conversation',
-		'',
-		`- Id: \`${session.id}\`, started ${new Date(session.startedAt).toISOString()}`,
-		`- Transcript entries: ${session.entries.length}; history window sent to the core: ${session.history().length} turns`,
-		`- User turn times recorded: ${session.userTurnTimes.length}`,
-		`- Restricted Mode: ${input.restricted ? 'yes — chat over the conversation only' : 'no'}`,
-		'',
-		'## Store',
-		'',
-		`- Store folder: \`${input.storage.path}\` (from ${input.storage.source})`,
-		`- Server database: ${input.databaseUrl ? `\`${input.databaseUrl}\`` : 'not set (embedded store)'}`,
-		'- Tiers: workspace is searched on turns that retrieve it (lexical-only, after Gated Memory: Index Workspace); research / profile not connected yet.',
-		'',
-		'## Thresholds in force',
-		'',
-		'| name | value | default | source | rationale |',
-		'|---|---:|---:|---|---|',
-		...input.thresholds.map((t) => `| \`${t.name}\` | ${t.value} | ${t.default} | ${t.source} | ${cell(t.rationale)} |`),
-		'',
-		`## Recent decisions (${decisions.length})`,
-		'',
-	];
-	if (decisions.length === 0) {
-		lines.push('No decisions yet: send a message in the Gated Memory panel.');
-	} else {
-		lines.push('| time (UTC) | message | trigger | path | tiers | route | µs |', '|---|---|---|---|---|---|---:|');
-		lines.push(...decisions.map(decisionRow));
-		const last = decisions[decisions.length - 1];
-		lines.push('', '## Last decision trace', '', '```json', JSON.stringify(last.trace, null, 2), '```');
+/** Builds the panel and registers its export / import commands; the caller binds the inspect command to `show`. */
+export function registerMemoryPanel(context: vscode.ExtensionContext, w: MemoryPanelWiring): MemoryPanel {
+	const workspaceIds = () => fileFolders().map((f) => workspaceId(f.uri.fsPath));
+	const restricted = () => !vscode.workspace.isTrusted;
+	const panel = new MemoryPanel({
+		extensionUri: context.extensionUri,
+		log: w.log,
+		sources: {
+			openStore: w.openStore,
+			workspaceIds,
+			sessionDecisions: w.sessionDecisions,
+			thresholds: w.thresholds,
+			restricted,
+			storeSource: () => storageFolder().source,
+			indexHealth: w.indexHealth,
+		},
+		actions: { openStore: w.openStore, workspaceIds, firstFolder: () => fileFolders()[0]?.uri, restricted },
+	});
+	const pathArg = (arg: unknown) => (typeof arg === 'string' && arg.trim() ? arg : undefined);
+	context.subscriptions.push(
+		panel,
+		vscode.commands.registerCommand(MEMORY_COMMANDS.exportMemory, (file?: unknown) => panel.runExport(pathArg(file))),
+		vscode.commands.registerCommand(MEMORY_COMMANDS.importMemory, (file?: unknown) => panel.runImport(pathArg(file))),
+		// Trust granted mid-session lifts the read-only view.
+		vscode.workspace.onDidGrantWorkspaceTrust(() => panel.refresh()),
+		vscode.workspace.onDidChangeConfiguration((e) => {
+			if (e.affectsConfiguration('gatedMemory')) panel.refresh();
+		}),
+	);
+	if (w.onIndexChange) {
+		// Progress fires often while indexing: one store read per burst is enough.
+		let timer: ReturnType<typeof setTimeout> | undefined;
+		context.subscriptions.push(
+			w.onIndexChange(() => {
+				timer ??= setTimeout(() => {
+					timer = undefined;
+					panel.refresh();
+				}, 1500);
+			}),
+			{ dispose: () => clearTimeout(timer) },
+		);
 	}
-	return lines.join('\n') + '\n';
-}
-
-/** Serves the virtual document and refreshes it on demand. */
-export class MemoryStateDocuments implements vscode.TextDocumentContentProvider {
-	private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-	readonly onDidChange = this.changed.event;
-
-	constructor(private readonly gather: () => MemoryStateInput) {}
-
-	provideTextDocumentContent(): string {
-		return renderMemoryState(this.gather());
-	}
-
-	/** Opens (or refreshes and reveals) the document beside the current editor. */
-	async show(log: Logger): Promise<void> {
-		this.changed.fire(MEMORY_STATE_URI);
-		const doc = await vscode.workspace.openTextDocument(MEMORY_STATE_URI);
-		await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.Active });
-		log.info('memory state opened');
-	}
-
-	dispose(): void {
-		this.changed.dispose();
-	}
-}
-
-/** Registers the provider; returns it for the command to call. */
-export function registerMemoryStateDocuments(
-	context: vscode.ExtensionContext,
-	gather: () => Omit<MemoryStateInput, 'storage' | 'databaseUrl' | 'now'>,
-): MemoryStateDocuments {
-	const docs = new MemoryStateDocuments(() => ({
-		...gather(),
-		storage: storageFolder(),
-		databaseUrl: databaseUrlForDisplay(),
-		now: new Date(),
-	}));
-	context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(MEMORY_STATE_SCHEME, docs), docs);
-	return docs;
+	return panel;
 }

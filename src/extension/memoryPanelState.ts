@@ -1,0 +1,89 @@
+/**
+ * Gathers what the memory panel shows: the store's part (memoryState.ts), this session's
+ * decisions, the thresholds in force, index health and the store's identity. No `vscode`
+ * import — the host passes small functions — so it is tested without a workbench. A store that
+ * cannot be opened is reported in the state, never thrown.
+ */
+import type { DecisionItem, IndexHealthView, MemoryPanelState, StoreInfo, ThresholdView } from '../core/memoryPanelProtocol';
+import { memoryState, type StoredMemoryState } from '../store/memoryState';
+import type { Store } from '../store/openStore';
+import type { RecentDecision } from './conversationSession';
+import { errorMessage } from './logger';
+
+/** What the gatherer reads from the host. */
+export interface MemoryPanelSources {
+	openStore: () => Promise<Store>;
+	workspaceIds: () => string[];
+	sessionDecisions: () => readonly RecentDecision[];
+	thresholds: () => ThresholdView[];
+	restricted: () => boolean;
+	/** Where the store location came from ("setting", "GMEM_DB", "default"). */
+	storeSource: () => string;
+	/** The indexer's health report (INDEX-UX's IndexStatus), or null before any index run. */
+	indexHealth?: () => IndexHealthView | null;
+	now?: () => number;
+}
+
+/** How many decisions the panel lists. */
+export const DECISIONS_SHOWN = 10;
+
+/** A location for display: any password in a URL is masked (defence in depth; the store redacts too). */
+export function displayLocation(where: string): string {
+	if (!/^postgres(ql)?:\/\//i.test(where)) return where;
+	try {
+		const url = new URL(where);
+		if (url.password) url.password = '***';
+		return url.toString();
+	} catch {
+		return '(a database URL that cannot be shown)';
+	}
+}
+
+/** This session's decisions (newest first), then stored ones not already listed. */
+export function mergeDecisions(session: readonly RecentDecision[], stored: readonly DecisionItem[], limit = DECISIONS_SHOWN): DecisionItem[] {
+	const fromSession: DecisionItem[] = [...session].reverse().map((d) => ({
+		turnId: d.turnId,
+		at: d.at,
+		utterance: d.utterance,
+		trigger: d.trace.decision.trigger,
+		path: d.trace.decision.path,
+		tiers: [...d.trace.decision.tiers],
+		route: d.trace.decision.route,
+		source: 'session',
+	}));
+	const seen = new Set(fromSession.map((d) => d.turnId));
+	return [...fromSession, ...stored.filter((d) => !seen.has(d.turnId))].slice(0, limit);
+}
+
+const EMPTY_STORED: StoredMemoryState = { tiers: [], profile: [], memories: [], corrections: [], decisions: [], indexedFiles: 0, indexedChunks: 0 };
+
+/** Reads everything; a store failure leaves the store's sections empty with the reason. */
+export async function gatherMemoryPanelState(src: MemoryPanelSources): Promise<MemoryPanelState> {
+	const ids = src.workspaceIds();
+	let stored = EMPTY_STORED;
+	let store: StoreInfo | null = null;
+	let storeError: string | null = null;
+	try {
+		const s = await src.openStore();
+		store = { engine: s.engine, schemaVersion: s.schemaVersion, where: displayLocation(s.where), source: s.folder ? src.storeSource() : 'database URL' };
+		stored = await memoryState(s.db, ids, { memories: 20, corrections: 10, decisions: DECISIONS_SHOWN });
+	} catch (e) {
+		storeError = errorMessage(e);
+	}
+	return {
+		generatedAt: (src.now ?? Date.now)(),
+		restricted: src.restricted(),
+		workspaceFolders: ids.length,
+		store,
+		storeError,
+		tiers: stored.tiers,
+		profile: stored.profile,
+		memories: stored.memories,
+		corrections: stored.corrections,
+		decisions: mergeDecisions(src.sessionDecisions(), stored.decisions),
+		indexedFiles: stored.indexedFiles,
+		indexedChunks: stored.indexedChunks,
+		index: src.indexHealth?.() ?? null,
+		thresholds: src.thresholds(),
+	};
+}
