@@ -48,7 +48,11 @@ async function setTheme(page, theme) {
 
 /** Runs in the webview: WCAG contrast of each selector's text against its nearest opaque background. */
 function contrastRatios(_body, selectors) {
-	const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+	// rgb()/rgba() give 0-255 channels; color(srgb …) (e.g. a computed color-mix()) gives 0-1.
+	const rgb = (c) => {
+		const n = (c.match(/[\d.]+/g) || []).map(Number);
+		return /^color\(srgb /.test(c) ? n.map((v, i) => (i < 3 ? v * 255 : v)) : n;
+	};
 	const lum = ([r, g, b]) => {
 		const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4));
 		return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
