@@ -58,6 +58,10 @@ const configs = [
 				},
 			]
 		: []),
+	// The "Inspect Memory State" panel: its script, and (from the CSS it imports) dist/memoryPanel.css.
+	...(existsSync('webview/memory/main.ts')
+		? [{ bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: !production, minify: production, entryPoints: ['webview/memory/main.ts'], outfile: 'dist/memoryPanel.js', logLevel: 'info' }]
+		: []),
 ];
 
 // esbuild does not copy .wasm files: the tree-sitter runtime and grammars go to dist/wasm/, where

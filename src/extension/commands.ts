@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ChatController } from './chatController';
 import type { ChatViewProvider } from './chatViewProvider';
 import { indexWorkspace } from './indexWorkspaceCommand';
-import type { MemoryStateDocuments } from './inspectMemoryState';
+import type { MemoryPanel } from './memoryPanel';
 import { errorMessage, type Logger } from './logger';
 import type { WorkspaceMemory } from './workspaceMemory';
 
@@ -32,7 +32,7 @@ export interface CommandDeps {
 	log: vscode.LogOutputChannel;
 	controller: ChatController;
 	provider: ChatViewProvider;
-	memoryState: MemoryStateDocuments;
+	memoryState: MemoryPanel;
 	memory: WorkspaceMemory;
 }
 
@@ -59,7 +59,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
 		controller.clear();
 		await provider.focus();
 	});
-	register(COMMANDS.inspectMemoryState, 'Inspect Memory State', () => memoryState.show(log));
+	register(COMMANDS.inspectMemoryState, 'Inspect Memory State', () => memoryState.show());
 	register(COMMANDS.indexWorkspace, 'Index Workspace', () => {
 		if (vscode.workspace.isTrusted) return indexWorkspace(memory, log);
 		void vscode.window.showInformationMessage('Gated Memory: Indexing is off in Restricted Mode: trust this workspace to index it.');

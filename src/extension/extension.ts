@@ -14,7 +14,7 @@ import { citationUri } from './citationUris';
 import { registerChatParticipant } from './chatParticipant';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 import { COMMANDS, registerCommands, registerWelcome } from './commands';
-import { registerMemoryStateDocuments } from './inspectMemoryState';
+import { registerMemoryPanel } from './inspectMemoryState';
 import { GeneratorSettings } from './generatorSettings';
 import { errorMessage } from './logger';
 import { createModelsRuntime, ModelsUi } from './modelsUi';
@@ -86,11 +86,12 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		// Trust granted mid-session lifts Restricted Mode: tell the panel so the banner goes.
 		vscode.workspace.onDidGrantWorkspaceTrust(() => controller.sendState()),
 	);
-	const memoryState = registerMemoryStateDocuments(context, () => ({
-		session: controller.session,
-		thresholds: settings.rows(),
-		restricted: !vscode.workspace.isTrusted,
-	}));
+	const memoryState = registerMemoryPanel(context, {
+		log,
+		openStore: () => memory.openStore(),
+		sessionDecisions: () => controller.session.recentDecisions,
+		thresholds: () => settings.rows(),
+	});
 	registerCommands(context, { log, controller, provider, memoryState, memory });
 	registerChatParticipant(context, { log, settings, ports: turnPorts });
 	log.debug(`commands: ${Object.values(COMMANDS).join(', ')}`);
