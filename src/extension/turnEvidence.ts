@@ -52,6 +52,8 @@ export async function gatherEvidence(
 	thresholds: Thresholds,
 	restricted: boolean,
 	progress: (message: string) => void,
+	/** False in evidence-only mode: no model reads instructions, so the store is not opened for them. */
+	wantInstructions = true,
 ): Promise<TurnEvidence> {
 	const out: TurnEvidence = { evidence: [], instructions: [], steps: [], workspace: null };
 	if (restricted) return out;
@@ -77,7 +79,7 @@ export async function gatherEvidence(
 			out.steps.push(note('info', `${memoryTiers.join(' + ')} not searched: memory recall is not wired in this build`));
 		}
 	}
-	if (ports.memory) {
+	if (ports.memory && wantInstructions) {
 		out.instructions = await safely(ports.log, 'standing instructions', () => ports.memory!.instructions(), (message) => {
 			out.steps.push(note('warn', `standing instructions not read: ${message}`));
 			return [];

@@ -93,12 +93,12 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 	const steps: TraceStep[] = [...result.trace.steps];
 	const traceNow = (): DecisionTrace => ({ ...result.trace, steps: [...steps] });
 
-	const found = await gatherEvidence(ports, turn.utterance, result, turn.thresholds, restricted, (m) => sink.progress(m));
-	steps.push(...found.steps);
-	if (turn.signal.aborted) return stoppedEarly(ports, turn, result, traceNow(), turn.generator.info.label);
-
 	const generator = turn.generator;
 	const evidenceOnly = generator.info.kind === 'evidence';
+	const found = await gatherEvidence(ports, turn.utterance, result, turn.thresholds, restricted, (m) => sink.progress(m), !evidenceOnly);
+	steps.push(...found.steps);
+	if (turn.signal.aborted) return stoppedEarly(ports, turn, result, traceNow(), generator.info.label);
+
 	const searched = found.workspace !== null || found.evidence.length > 0;
 	// Evidence-only mode has nothing to say beyond the decision when no evidence search ran or it could not run.
 	if (evidenceOnly && (!searched || found.workspace?.status === 'not_indexed' || found.workspace?.status === 'error')) {

@@ -7,9 +7,11 @@
 import type { Thresholds } from '../core/thresholds';
 import type { TraceStep } from '../core/trace';
 import type { Embedder } from '../models/embedder';
+import { recallMemories, standingInstructions } from '../retrieval/memoryRecall';
 import { persistTurn } from '../retrieval/memoryWriter';
 import { recordTurn } from '../store/memoryRepo';
 import type { Store } from '../store/openStore';
+import type { MemoryPort } from './turnEvidence';
 import type { PersistFn } from './turnPersistence';
 
 export interface TurnStoreDeps {
@@ -46,6 +48,24 @@ export function storePersist(deps: TurnStoreDeps): PersistFn {
 		await recordTurn(store.db, { ...common, role: 'user', content: r.utterance, trace: null });
 		await recordTurn(store.db, { ...common, role: 'assistant', content: r.answer, trace: r.trace });
 		return steps;
+	};
+}
+
+/** Research/profile recall and standing instructions over the same store (rejects on store errors; the pipeline notes them). */
+export function storeMemory(deps: Omit<TurnStoreDeps, 'thresholds'>): MemoryPort {
+	return {
+		async recall(query, tiers, result, thresholds) {
+			const ids = [...deps.workspaceIds()];
+			if (!ids.length) return { chunks: [], steps: [note('info', 'no workspace folder open: no memory to recall')] };
+			const store = await deps.openStore();
+			return recallMemories(store.db, { query, tiers, workspaceIds: ids, result, embedder: await deps.embedder(), thresholds });
+		},
+		async instructions() {
+			const ids = [...deps.workspaceIds()];
+			if (!ids.length) return [];
+			const store = await deps.openStore();
+			return standingInstructions(store.db, ids);
+		},
 	};
 }
 
