@@ -19,7 +19,7 @@ import { GeneratorSettings } from './generatorSettings';
 import { errorMessage } from './logger';
 import { createModelsRuntime, ModelsUi } from './modelsUi';
 import { ThresholdSettings } from './settings';
-import { storePersist } from './turnStore';
+import { storeMemory, storePersist } from './turnStore';
 import { extensionStoreLocation, WorkspaceMemory } from './workspaceMemory';
 
 /** Activates Gated Memory; failures are logged and offered to the user with an "Open Log" action. */
@@ -63,6 +63,7 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 	const turnPorts = {
 		retrieve: (query: string, result: GateResult, thresholds: Thresholds) => memory.retrieve(query, result, thresholds),
 		persist: storePersist({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds: () => folders().map((f) => workspaceId(f)), thresholds: () => settings.current() }),
+		memory: storeMemory({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds: () => folders().map((f) => workspaceId(f)) }),
 		toUri: citationUri(folders),
 		hooks: new HookRegistry(),
 	};
