@@ -87,6 +87,10 @@ if [ "${GMEM_E2E_SKIP_BUILD:-}" != 1 ] || [ ! -f "$VSIX" ]; then
 	echo "build + package: $(dt "$t0" "$(now)") s, vsix $(du -h "$VSIX" | cut -f1)"
 fi
 [ "${GMEM_E2E_PACKAGE_ONLY:-}" = 1 ] && exit 0
+# Stand-ins for the downloadable model pair (real MiniLM-L6 shape, random weights, ≈23 MB each),
+# read through gatedMemory.models.localPath (a machine-scoped, hence user, setting) by checks/40-models.cjs.
+MODELS=$E2E_HOME/standin-models
+npx -s tsx scripts/genStandInModels.ts "$MODELS"
 
 # 5. One code-server per scenario, each with a fresh user-data dir, extensions dir and workspace,
 #    on 127.0.0.1 only. "trusted": the workspace is trusted; the thresholds setting holds one valid
@@ -112,6 +116,7 @@ run_scenario() {
   "workbench.enableExperiments": false, "chat.disableAIFeatures": true,
   "workbench.secondarySideBar.defaultVisibility": "hidden", "window.commandCenter": false,
   "workbench.colorTheme": "Default Dark Modern",
+  "gatedMemory.models.localPath": "$MODELS",
   "gatedMemory.thresholds": { "rag_k": 6, "no_such_threshold": 1 } }
 JSON
 	local CSARGS=(--config "$RUN/config.yaml" --extensions-dir "$RUN/ext" --user-data-dir "$RUN/data")
