@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { ChatController } from './chatController';
 import type { ChatViewProvider } from './chatViewProvider';
+import type { IndexStatus } from './indexStatus';
 import { indexWorkspace } from './indexWorkspaceCommand';
 import type { MemoryPanel } from './memoryPanel';
 import { errorMessage, type Logger } from './logger';
@@ -34,6 +35,7 @@ export interface CommandDeps {
 	provider: ChatViewProvider;
 	memoryState: MemoryPanel;
 	memory: WorkspaceMemory;
+	indexStatus?: IndexStatus;
 }
 
 function guarded(log: Logger, name: string, run: () => unknown): () => Promise<void> {
@@ -61,7 +63,7 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
 	});
 	register(COMMANDS.inspectMemoryState, 'Inspect Memory State', () => memoryState.show());
 	register(COMMANDS.indexWorkspace, 'Index Workspace', () => {
-		if (vscode.workspace.isTrusted) return indexWorkspace(memory, log);
+		if (vscode.workspace.isTrusted) return indexWorkspace(memory, log, deps.indexStatus);
 		void vscode.window.showInformationMessage('Gated Memory: Indexing is off in Restricted Mode: trust this workspace to index it.');
 	});
 	register(COMMANDS.toggleTraces, 'Toggle Decision Traces', () => {

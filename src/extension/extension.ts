@@ -14,6 +14,8 @@ import { citationUri } from './citationUris';
 import { registerChatParticipant } from './chatParticipant';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 import { COMMANDS, registerCommands, registerWelcome } from './commands';
+import { indexExcludesFromConfig, maxFileBytesFromConfig, registerIndexing } from './indexCommands';
+import { IndexStatus } from './indexStatus';
 import { registerMemoryPanel } from './inspectMemoryState';
 import { GeneratorSettings } from './generatorSettings';
 import { errorMessage } from './logger';
@@ -43,6 +45,9 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 	const settings = new ThresholdSettings(log);
 	context.subscriptions.push(settings);
 	const markWelcomeDone = registerWelcome(context);
+	// The workspace index's health (status bar, Inspect Memory State: pass `() => indexStatus.snapshot()`).
+	const indexStatus = new IndexStatus(context.workspaceState);
+	context.subscriptions.push(indexStatus);
 	// Nothing opens here: the store and the indexing worker start on first use.
 	// Models load lazily in their own worker; a turn never downloads, it offers the download.
 	const models = createModelsRuntime(context, log);
@@ -50,6 +55,8 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		log,
 		location: () => extensionStoreLocation(vscode.workspace.getConfiguration('gatedMemory').get<string>('storage.path'), process.env),
 		folders: () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+		indexConfig: () => ({ excludes: indexExcludesFromConfig(log), thresholds: maxFileBytesFromConfig() }),
+		onIndexCrash: (m) => indexStatus.failed(m),
 		models,
 		onModelsMissing: (missing) => modelsUi.offer(missing),
 	});
@@ -93,7 +100,8 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		sessionDecisions: () => controller.session.recentDecisions,
 		thresholds: () => settings.rows(),
 	});
-	registerCommands(context, { log, controller, provider, memoryState, memory });
+	registerCommands(context, { log, controller, provider, memoryState, memory, indexStatus });
+	registerIndexing(context, { log, memory, status: indexStatus, thresholds: () => settings.current(), inspectCommand: COMMANDS.inspectMemoryState });
 	registerChatParticipant(context, { log, settings, ports: turnPorts });
 	log.debug(`commands: ${Object.values(COMMANDS).join(', ')}`);
 }
