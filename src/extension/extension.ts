@@ -22,7 +22,8 @@ import { errorMessage } from './logger';
 import { createModelsRuntime, ModelsUi } from './modelsUi';
 import { ThresholdSettings } from './settings';
 import { storeMemory, storePersist } from './turnStore';
-import { extensionStoreLocation, WorkspaceMemory } from './workspaceMemory';
+import { StoreSettingsUi } from './storeSettingsUi';
+import { WorkspaceMemory } from './workspaceMemory';
 
 /** Activates Gated Memory; failures are logged and offered to the user with an "Open Log" action. */
 export function activate(context: vscode.ExtensionContext): void {
@@ -51,9 +52,12 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 	// Nothing opens here: the store and the indexing worker start on first use.
 	// Models load lazily in their own worker; a turn never downloads, it offers the download.
 	const models = createModelsRuntime(context, log);
+	// Store folder or server URL (+ scope); the password comes from SecretStorage at open time.
+	const storeSettings = new StoreSettingsUi(context.secrets, log);
+	context.subscriptions.push(storeSettings);
 	const memory: WorkspaceMemory = new WorkspaceMemory({
 		log,
-		location: () => extensionStoreLocation(vscode.workspace.getConfiguration('gatedMemory').get<string>('storage.path'), process.env),
+		location: () => storeSettings.location(),
 		folders: () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
 		indexConfig: () => ({ excludes: indexExcludesFromConfig(log), thresholds: maxFileBytesFromConfig() }),
 		onIndexCrash: (m) => indexStatus.failed(m),
@@ -68,7 +72,7 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 	context.subscriptions.push(generators);
 	// One set of turn ports for the panel and @memory: the same retrieval, write path and hooks.
 	const turnPorts = {
-		retrieve: (query: string, result: GateResult, thresholds: Thresholds) => memory.retrieve(query, result, thresholds),
+		retrieve: (query: string, result: GateResult, thresholds: Thresholds) => memory.retrieve(query, result, thresholds).then((r) => storeSettings.watch(r)),
 		persist: storePersist({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds: () => folders().map((f) => workspaceId(f)), thresholds: () => settings.current() }),
 		memory: storeMemory({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds: () => folders().map((f) => workspaceId(f)) }),
 		toUri: citationUri(folders),

@@ -1,6 +1,7 @@
 /**
  * The store owner: the one process that opens PGlite on a store folder. It holds the lock file,
- * serves the database on a Unix socket `DIR/.s.PGSQL.5432` (mode 0600, never TCP) and stays up
+ * serves the database on a Unix socket `DIR/.s.PGSQL.5432` (mode 0600, never TCP; on Windows a
+ * named pipe, see ownerEndpoint.ts) and stays up
  * while its parent lives or any client is connected, then lingers briefly so the next `gmem`
  * call reuses it instead of paying PGlite's start-up again.
  */
@@ -10,10 +11,10 @@ import type { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { StoreError } from './errors';
 import { acquireLock, pidAlive, type LockHandle } from './lockFile';
+import { ownerEndpoint } from './ownerEndpoint';
 import { openPglite } from './pgliteQueryable';
 
-/** The Unix socket pg connects to with `{host: DIR, port: 5432}`. */
-export const SOCKET_NAME = '.s.PGSQL.5432';
+export { SOCKET_NAME } from './ownerEndpoint';
 /** PGlite's own data folder inside the store folder (lock, socket and log stay outside it). */
 export const DATA_SUBDIR = 'pgdata';
 
@@ -43,16 +44,18 @@ export async function startOwner(dir: string): Promise<OwnerHandle> {
 		lock.value.release();
 		throw e;
 	}
-	const socketPath = join(dir, SOCKET_NAME);
+	const endpoint = ownerEndpoint(dir);
+	const socketPath = endpoint.path;
 	// A socket file left by a crashed owner: we hold the lock, so nobody is listening on it.
-	if (existsSync(socketPath)) unlinkSync(socketPath);
+	// (A named pipe disappears with the process that served it.)
+	if (endpoint.kind === 'unix' && existsSync(socketPath)) unlinkSync(socketPath);
 	const server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: 64 });
 	await server.start();
-	chmodSync(socketPath, 0o600);
-	return ownerHandle(db, server, socketPath, lock.value);
+	if (endpoint.kind === 'unix') chmodSync(socketPath, 0o600);
+	return ownerHandle(db, server, socketPath, lock.value, endpoint.kind === 'unix');
 }
 
-function ownerHandle(db: PGlite, server: PGLiteSocketServer, socketPath: string, lock: LockHandle): OwnerHandle {
+function ownerHandle(db: PGlite, server: PGLiteSocketServer, socketPath: string, lock: LockHandle, socketFile: boolean): OwnerHandle {
 	let done: Promise<void> | null = null;
 	return {
 		db,
@@ -62,7 +65,7 @@ function ownerHandle(db: PGlite, server: PGLiteSocketServer, socketPath: string,
 			done ??= (async () => {
 				await server.stop();
 				await db.close();
-				if (existsSync(socketPath)) unlinkSync(socketPath);
+				if (socketFile && existsSync(socketPath)) unlinkSync(socketPath);
 				lock.release();
 			})();
 			return done;

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { StoreError, messageOf } from './errors';
 import { holderAlive, readLock } from './lockFile';
 import type { OwnerMessage } from './ownerProcess';
+import { ownerEndpoint } from './ownerEndpoint';
 import { connectPg } from './pgQueryable';
 import type { Queryable } from './queryable';
 
@@ -56,7 +57,9 @@ export async function connectToOwner(dir: string, timeoutMs = DEFAULT_TIMEOUT_MS
 	while (Date.now() < deadline) {
 		const holder = readLock(dir);
 		const live = holder !== null && holderAlive(holder);
-		if (live && existsSync(join(dir, '.s.PGSQL.5432'))) {
+		// A named pipe cannot be probed like a file: once the holder is live, try to connect.
+		const endpoint = ownerEndpoint(dir);
+		if (live && (endpoint.kind === 'pipe' || existsSync(endpoint.path))) {
 			try {
 				return await connectPg({ socketDir: dir });
 			} catch (e) {

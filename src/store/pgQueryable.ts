@@ -6,9 +6,13 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import pgvector from 'pgvector';
 import { StoreError, messageOf } from './errors';
+import { ownerEndpoint, pipeStream } from './ownerEndpoint';
 import type { EngineKind, Queryable, Row, TxQueryable } from './queryable';
 
-/** Where a pool connects: a server URL, or the owner's socket folder. */
+/**
+ * Where a pool connects: a server URL, or the owner of a store folder (its Unix socket in the
+ * folder, or on Windows its named pipe — ownerEndpoint.ts).
+ */
 export type PgTarget = ({ url: string } | { socketDir: string }) & {
 	/** Session settings for every pooled connection, sent in the startup packet (`-c name=value`). */
 	settings?: Record<string, string>;
@@ -22,10 +26,13 @@ export function pgQueryable(target: PgTarget): Queryable & { registerVectorType(
 			parsers.get(oid) ?? pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 	};
 	const socket = 'socketDir' in target;
+	const endpoint = socket ? ownerEndpoint(target.socketDir) : null;
+	// pg finds a Unix socket from its folder; a named pipe needs a stream that connects to it.
+	const reach = endpoint?.kind === 'pipe' ? { host: 'localhost', stream: pipeStream(endpoint.path) } : { host: socket ? target.socketDir : undefined };
 	const pool = new pg.Pool(
 		socket
 			? // PGlite runs one query at a time, so one connection per client process is all it can use.
-				{ host: target.socketDir, port: 5432, user: 'postgres', database: 'postgres', max: 1, types, idleTimeoutMillis: 0, allowExitOnIdle: true }
+				{ ...reach, port: 5432, user: 'postgres', database: 'postgres', max: 1, types, idleTimeoutMillis: 0, allowExitOnIdle: true }
 			: { connectionString: target.url, max: 4, types, connectionTimeoutMillis: 10_000, options: startupOptions(target.settings) },
 	);
 	// An idle client's socket error must not crash the process; the next query reports it.
