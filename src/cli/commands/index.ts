@@ -6,6 +6,8 @@ import { ingestCommand } from './ingestCommand';
 import { searchCommand } from './searchCommand';
 import { inspectCommand } from './inspectCommand';
 import { forgetCommand } from './forgetCommand';
+import { exportCommand } from './exportCommand';
+import { importCommand } from './importCommand';
 
 /** Every `gmem` subcommand. Add one line per command. */
-export const COMMANDS: CliCommand[] = [gateCommand, evalCommand, ingestCommand, searchCommand, inspectCommand, forgetCommand, indexCommand];
+export const COMMANDS: CliCommand[] = [gateCommand, evalCommand, ingestCommand, searchCommand, inspectCommand, forgetCommand, indexCommand, exportCommand, importCommand];
