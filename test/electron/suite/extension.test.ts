@@ -26,11 +26,11 @@ describe('Gated Memory in the extension host', () => {
 		for (const id of contributed) assert.ok(registered.has(id), `${id} is contributed but not registered`);
 	});
 
-	it('Inspect Memory State opens a read-only gated-memory document', async () => {
+	it('Inspect Memory State opens the memory state webview panel', async () => {
 		await vscode.commands.executeCommand('gatedMemory.inspectMemoryState');
-		const doc = vscode.window.activeTextEditor?.document;
-		assert.equal(doc?.uri.scheme, 'gated-memory');
-		assert.match(doc?.getText() ?? '', /Thresholds in force/);
+		const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+		assert.ok(input instanceof vscode.TabInputWebview, 'the active tab is not a webview');
+		assert.match(input.viewType, /gatedMemory\.memoryState$/);
 	});
 
 	it('New Conversation runs', async () => {
