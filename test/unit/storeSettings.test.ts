@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { resolveStoreLocation } from '../../src/store/location';
 import { resolveStoreSettings, storeFailureAdvice, urlHasPassword, withPassword, withoutPassword, type StoreSettingValues } from '../../src/extension/storeSettings';
 
 const base: StoreSettingValues = { storagePath: undefined, databaseUrl: undefined, scope: undefined, password: null, env: {} };
@@ -47,6 +48,12 @@ describe('extension store settings', () => {
 	it('takes GMEM_SCOPE when the scope setting is empty', () => {
 		assert.equal(resolveStoreSettings({ ...base, env: { GMEM_SCOPE: 'ci' } }).location.scope, 'ci');
 		assert.equal(resolveStoreSettings({ ...base, env: { GMEM_SCOPE: 'ci' }, scope: 'me' }).location.scope, 'me');
+	});
+
+	it('gmem: --scope beats $GMEM_SCOPE, which beats local', () => {
+		assert.equal(resolveStoreLocation('/s', { GMEM_SCOPE: 'env' }, '/', 'flag').scope, 'flag');
+		assert.equal(resolveStoreLocation('postgres://u@h/d', { GMEM_SCOPE: 'env' }, '/').scope, 'env');
+		assert.equal(resolveStoreLocation(undefined, {}, '/').scope, undefined);
 	});
 
 	it('adds and removes URL passwords', () => {
