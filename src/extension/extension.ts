@@ -63,6 +63,7 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		onIndexCrash: (m) => indexStatus.failed(m),
 		models,
 		onModelsMissing: (missing) => modelsUi.offer(missing),
+		onStaleVectors: () => modelsUi.staleVectors(),
 	});
 	const modelsUi = new ModelsUi(models, () => memory, log);
 	context.subscriptions.push({ dispose: () => void memory.dispose() }, modelsUi, { dispose: () => void models.dispose() });

@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { ModelManifest } from '../models/manifests';
 import type { ModelProgress } from '../models/modelManager';
+import { runExclusive } from './indexWorkspaceCommand';
 import { errorMessage } from './logger';
 import { proxyFor, tunnelAgent } from './modelsProxy';
 import { DEFAULT_MODEL_SETTINGS, ModelsRuntime, type ModelSettings } from './modelsRuntime';
@@ -62,6 +63,7 @@ const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 export class ModelsUi implements vscode.Disposable {
 	private readonly subscriptions: vscode.Disposable[] = [];
 	private reembedding: Promise<void> | null = null;
+	private lastStaleRun = 0;
 	private downloading = false;
 
 	constructor(
@@ -160,10 +162,18 @@ export class ModelsUi implements vscode.Disposable {
 		if (still.length) void vscode.window.showWarningMessage(`Gated Memory: ${still.map((m) => m.name).join(', ')} not found in ${picked[0].fsPath} (expected <folder>/${still[0].repo}/ or <folder>/${still[0].name}/ with ${Object.values(still[0].files).map((f) => f.path).join(', ')}).`);
 	}
 
+	/** A turn saw chunks without the active embedder's vectors: re-embed, at most once a minute from turns. */
+	staleVectors(): void {
+		if (this.reembedding || Date.now() - this.lastStaleRun < 60_000) return;
+		this.lastStaleRun = Date.now();
+		void this.reembedInBackground();
+	}
+
 	/** Re-embeds the workspace with the active embedder if some chunks lack its vectors (cancellable progress). */
 	reembedInBackground(): Promise<void> {
 		if (!vscode.workspace.isTrusted) return Promise.resolve();
-		this.reembedding ??= this.reembed().finally(() => (this.reembedding = null));
+		// One index writer at a time: queued behind Index Workspace and the file watcher's batches.
+		this.reembedding ??= runExclusive(() => this.reembed()).finally(() => (this.reembedding = null));
 		return this.reembedding;
 	}
 

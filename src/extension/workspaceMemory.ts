@@ -46,6 +46,8 @@ export interface WorkspaceMemoryOptions {
 	models?: ModelsRuntime;
 	/** Told once per missing model when a turn wanted it (the host offers the download). */
 	onModelsMissing?: (missing: ModelManifest[]) => void;
+	/** Told when a turn found chunks without the active embedder's vectors (the host re-embeds in the background). */
+	onStaleVectors?: () => void;
 	/** The indexing worker's excludes and threshold overrides from settings (read when a worker starts). */
 	indexConfig?: () => { excludes: string[]; thresholds: Record<string, number> };
 	/** Told when the indexing worker dies (the next request starts a new one). */
@@ -223,12 +225,16 @@ export class WorkspaceMemory {
 			const cov = await coverage(store, ids, active.status === 'ready' ? active.id : '');
 			let embedder: Embedder | null = null;
 			if (active.status === 'none') note(`lexical-only: ${active.reason}`);
-			else if (cov.embedded === 0) note(`lexical-only: no chunk has ${active.id} vectors yet (re-embedding runs in the background after a model change)`);
+			else if (cov.embedded === 0) {
+				this.options.onStaleVectors?.();
+				note(`lexical-only: no chunk has ${active.id} vectors yet (re-embedding runs in the background)`);
+			}
 			else {
 				try {
 					const [qv] = await active.embedder.embed([query]);
 					embedder = precomputed(active.embedder, qv);
 					note(`vector arm: ${active.id} (${active.label}), ${cov.embedded} of ${cov.chunks} chunks embedded`);
+					if (cov.embedded < cov.chunks) this.options.onStaleVectors?.();
 					if (cov.embedded < cov.chunks) note(`re-embedding with ${active.id} is not finished: ${cov.chunks - cov.embedded} chunks without its vectors are searched lexical-only`);
 				} catch (e) {
 					note(`lexical-only: the query could not be embedded with ${active.id} (${errorMessage(e)})`, 'warn');

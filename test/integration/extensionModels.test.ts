@@ -36,6 +36,7 @@ for (const engine of testEngines()) {
 		const settings: ModelSettings = { embedder: 'minilm', reranker: 'minilm', hubEndpoint: 'http://127.0.0.1:9', localPath: '' };
 		const manifests: { embedder: ModelManifest; reranker: ModelManifest } = { embedder: tinyManifest('embedder'), reranker: tinyManifest('reranker') };
 		const missingOffers: string[][] = [];
+		let staleSignals = 0;
 		const replies: { markdown: string; trace: { steps: TraceStep[] } }[] = [];
 
 		const ask = async (id: string) => {
@@ -75,6 +76,7 @@ for (const engine of testEngines()) {
 				workerScript: join(__dirname, '..', '..', 'src', 'indexing', 'indexWorker.ts'),
 				models,
 				onModelsMissing: (m) => missingOffers.push(m.map((x) => x.name)),
+				onStaleVectors: () => staleSignals++,
 			});
 			controller = new ChatController({ log: quiet, thresholds: () => thresholds, isRestricted: () => false, retrieve: (q, r, th) => memory.retrieve(q, r, th) });
 			controller.attach((type, params) => {
@@ -114,6 +116,7 @@ for (const engine of testEngines()) {
 			assert.equal(step.arm_mode, 'fts');
 			assert.ok(step.hits.every((h) => h.arms.vector === null));
 			assert.ok(notes(before.trace.steps).some((n) => /lexical-only: no chunk has test\/tiny-embedder@r2 vectors yet/.test(n)));
+			assert.equal(staleSignals, 1, 'the host was told to re-embed');
 			const done = await memory.reembedIfNeeded();
 			assert.ok(done, 're-embedding ran');
 			assert.deepEqual(await embeddersInStore(), [{ embedder: 'test/tiny-embedder@r2', n: 2 }], 'no vectors of the old model remain');
@@ -121,6 +124,7 @@ for (const engine of testEngines()) {
 			const after = await ask('m3');
 			assert.equal((after.trace.steps.find((s) => s.kind === 'retrieval') as RetrievalStep).arm_mode, 'hybrid');
 			assert.ok(notes(after.trace.steps).some((n) => n.startsWith('vector arm: test/tiny-embedder@r2')));
+			assert.equal(staleSignals, 1, 'fully embedded: no further re-embed signal');
 		});
 
 		it('a missing model degrades to lexical-only and passthrough, says so, and offers the download once', async () => {

@@ -9,7 +9,10 @@ const path = require('path');
 
 const QUESTION = 'How does retryWithBackoff in src/retry.ts retry a failed call?';
 
-async function run({ page, web, check, expect, WS_DIR, send }) {
+async function run({ page, check, expect, WS_DIR, send }) {
+	// The chat view's own frame: `purpose=webviewView` tells it apart from webview panels
+	// (Inspect Memory State) that may be open beside it.
+	const web = page.frameLocator('iframe.webview[src*="extensionId=gated-memory.gated-memory"][src*="purpose=webviewView"]').frameLocator('#active-frame');
 	const file = path.join(WS_DIR, '.vscode', 'settings.json');
 	const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
 	const settings = before ? JSON.parse(before) : {};
