@@ -104,6 +104,12 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		openStore: () => memory.openStore(),
 		sessionDecisions: () => controller.session.recentDecisions,
 		thresholds: () => settings.rows(),
+		// Null = never indexed here (the panel says "not indexed yet"); a first run in progress shows.
+		indexHealth: () => {
+			const h = indexStatus.snapshot();
+			return h.lastRun === null && h.state === 'idle' ? null : h;
+		},
+		onIndexChange: indexStatus.onDidChange,
 	});
 	registerCommands(context, { log, controller, provider, memoryState, memory, indexStatus });
 	registerIndexing(context, { log, memory, status: indexStatus, thresholds: () => settings.current(), inspectCommand: COMMANDS.inspectMemoryState });
