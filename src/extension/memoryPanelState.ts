@@ -2,7 +2,7 @@
  * Gathers what the memory panel shows: the store's part (memoryState.ts), this session's
  * decisions, the thresholds in force, index health and the store's identity. No `vscode`
  * import — the host passes small functions — so it is tested without a workbench. A store that
- * cannot be opened is reported in the state, never thrown.
+ * cannot be opened is reported in the state, never thrown; in Restricted Mode it is not opened.
  */
 import type { DecisionItem, IndexHealthView, MemoryPanelState, StoreInfo, ThresholdView } from '../core/memoryPanelProtocol';
 import { memoryState, type StoredMemoryState } from '../store/memoryState';
@@ -57,22 +57,26 @@ export function mergeDecisions(session: readonly RecentDecision[], stored: reado
 
 const EMPTY_STORED: StoredMemoryState = { tiers: [], profile: [], memories: [], corrections: [], decisions: [], indexedFiles: 0, indexedChunks: 0 };
 
+async function readStore(src: MemoryPanelSources, ids: readonly string[]): Promise<{ stored: StoredMemoryState; store: StoreInfo | null; storeError: string | null }> {
+	try {
+		const s = await src.openStore();
+		const store = { engine: s.engine, schemaVersion: s.schemaVersion, where: displayLocation(s.where), source: s.folder ? src.storeSource() : 'database URL' };
+		return { store, storeError: null, stored: await memoryState(s.db, ids, { memories: 20, corrections: 10, decisions: DECISIONS_SHOWN }) };
+	} catch (e) {
+		return { stored: EMPTY_STORED, store: null, storeError: errorMessage(e) };
+	}
+}
+
 /** Reads everything; a store failure leaves the store's sections empty with the reason. */
 export async function gatherMemoryPanelState(src: MemoryPanelSources): Promise<MemoryPanelState> {
 	const ids = src.workspaceIds();
-	let stored = EMPTY_STORED;
-	let store: StoreInfo | null = null;
-	let storeError: string | null = null;
-	try {
-		const s = await src.openStore();
-		store = { engine: s.engine, schemaVersion: s.schemaVersion, where: displayLocation(s.where), source: s.folder ? src.storeSource() : 'database URL' };
-		stored = await memoryState(s.db, ids, { memories: 20, corrections: 10, decisions: DECISIONS_SHOWN });
-	} catch (e) {
-		storeError = errorMessage(e);
-	}
+	const restricted = src.restricted();
+	// Restricted Mode reads no stored memory (package.json untrustedWorkspaces): an untrusted
+	// workspace's settings could point the store elsewhere. The session and thresholds still show.
+	const { stored, store, storeError } = restricted ? { stored: EMPTY_STORED, store: null, storeError: null } : await readStore(src, ids);
 	return {
 		generatedAt: (src.now ?? Date.now)(),
-		restricted: src.restricted(),
+		restricted,
 		workspaceFolders: ids.length,
 		store,
 		storeError,

@@ -108,24 +108,37 @@ describe('memory panel state', () => {
 		assert.ok(!displayLocation('postgresql://me:p%40ss@host/db').includes('p%40ss'));
 	});
 
+	const sources = (restricted: boolean, opened: string[]) => ({
+		openStore: () => {
+			opened.push('store');
+			return Promise.reject(new Error('owner did not answer'));
+		},
+		workspaceIds: () => ['w'],
+		sessionDecisions: () => [decision('t1', 'rag:workspace')],
+		thresholds: () => state().thresholds,
+		restricted: () => restricted,
+		storeSource: () => 'default',
+		indexHealth: () => null,
+		now: () => 42,
+	});
+
 	it('reports a store that cannot open in the state, with the rest still shown', async () => {
-		const s = await gatherMemoryPanelState({
-			openStore: () => Promise.reject(new Error('owner did not answer')),
-			workspaceIds: () => ['w'],
-			sessionDecisions: () => [decision('t1', 'rag:workspace')],
-			thresholds: () => state().thresholds,
-			restricted: () => true,
-			storeSource: () => 'default',
-			indexHealth: () => null,
-			now: () => 42,
-		});
+		const s = await gatherMemoryPanelState(sources(false, []));
 		assert.ok(isMemoryPanelState(s));
 		assert.equal(s.store, null);
 		assert.match(s.storeError ?? '', /owner did not answer/);
-		assert.equal(s.restricted, true);
 		assert.equal(s.decisions[0].route, 'rag:workspace');
 		assert.equal(s.thresholds[0].value, 6);
 		assert.equal(s.index, null);
+	});
+
+	it('does not open the store in Restricted Mode, and says so', async () => {
+		const opened: string[] = [];
+		const s = await gatherMemoryPanelState(sources(true, opened));
+		assert.deepEqual(opened, []);
+		assert.equal(s.restricted, true);
+		assert.equal(s.storeError, null);
+		assert.equal(s.decisions.length, 1, 'this session\'s decisions still show');
 	});
 });
 

@@ -33,7 +33,7 @@ function render(root: HTMLElement, s: MemoryPanelState, messenger: MemoryMesseng
 	const enabled = !s.restricted && s.store !== null;
 	const act = (a: PanelAction) => (a.kind === 'clear' ? messenger.send('memory/clearTier', { tier: a.tier }) : messenger.send('memory/forget', a.target));
 	const banner = s.restricted
-		? el('p', { className: 'banner', attrs: { id: 'restricted', role: 'note' }, text: 'Restricted Mode: this view is read-only. Trust this workspace to forget, clear, export or import memory.' })
+		? el('p', { className: 'banner', attrs: { id: 'restricted', role: 'note' }, text: 'Restricted Mode: read-only, and stored memory is not read (the settings of a workspace you have not trusted could point the store elsewhere). Trust this workspace to see the stored tiers and to forget, clear, export or import memory.' })
 		: null;
 	const error = s.storeError ? el('p', { className: 'banner error', attrs: { role: 'alert' }, text: `The store could not be opened: ${s.storeError}` }) : null;
 	root.replaceChildren(

@@ -57,7 +57,7 @@ export function tiersSection(s: MemoryPanelState, enabled: boolean, act: OnActio
 		when(t.lastWrite),
 		button('Clear…', `Clear the ${t.tier} tier of this workspace`, enabled, () => act({ kind: 'clear', tier: t.tier })),
 	]);
-	return section('tiers', 'Tiers', rows.length ? table('tiers-table', ['tier', 'items', 'detail', 'size', 'last write (UTC)', ''], rows) : empty('The store could not be read.'));
+	return section('tiers', 'Tiers', rows.length ? table('tiers-table', ['tier', 'items', 'detail', 'size', 'last write (UTC)', ''], rows) : empty(s.restricted ? 'Stored memory is not read in Restricted Mode.' : 'The store could not be read.'));
 }
 
 /** The database engine, schema and location (the host never sends a password). */
@@ -75,7 +75,7 @@ export function storeSection(s: MemoryPanelState): HTMLElement {
 				el('dt', { text: 'Chosen by' }),
 				el('dd', { text: s.store.source }),
 			)
-		: empty(s.storeError ? `The store could not be opened: ${s.storeError}` : 'The store is not open.');
+		: empty(s.storeError ? `The store could not be opened: ${s.storeError}` : s.restricted ? 'Not opened in Restricted Mode.' : 'The store is not open.');
 	return section('store', 'Database', body);
 }
 
