@@ -164,12 +164,12 @@ export class ChatController {
 
 	/** New Conversation: stops what is streaming, keeps the old one in history, clears the panel. */
 	async newConversation(): Promise<void> {
-		this.switchAway();
+		const leaving = this.switchAway();
 		this.session.clear();
 		this.post('chat/clear', {});
-		this.postHistory();
 		this.deps.log.info('new conversation');
-		await Promise.resolve();
+		await leaving;
+		this.postHistory();
 	}
 
 	/** The command's synchronous form (kept for callers that do not await). */
@@ -186,11 +186,11 @@ export class ChatController {
 			this.postHistory();
 			return;
 		}
-		this.switchAway();
+		const leaving = this.switchAway();
 		this.session.restore(id, entries);
-		this.sendState();
 		this.deps.log.info(`opened conversation ${id} (${entries.length} entries)`);
-		await Promise.resolve();
+		await leaving;
+		this.sendState();
 	}
 
 	/**
@@ -305,11 +305,16 @@ export class ChatController {
 		return reply?.kind === 'assistant' && reply.retryOf !== undefined ? this.userTurnOf(reply.retryOf) : null;
 	}
 
-	/** Leaving the current conversation: stop its turns and drop their late results. */
-	private switchAway(): void {
+	/**
+	 * Leaving the current conversation: stop its turns, drop their late results, and keep what it
+	 * holds so far in history (a message still unanswered included). Resolves when saved.
+	 */
+	private switchAway(): Promise<void> {
 		this.epoch++;
 		for (const controller of this.inflight.values()) controller.abort();
 		this.inflight.clear();
+		if (!this.history || this.session.entries.length === 0) return Promise.resolve();
+		return this.history.save(this.session.id, this.session.entries, (this.deps.now ?? Date.now)()).catch((e: unknown) => this.deps.log.warn(`conversation history not saved: ${errorMessage(e)}`));
 	}
 
 	private async saveHistory(): Promise<void> {

@@ -1,6 +1,6 @@
 /**
- * The reply text while retrieval and generation have not landed: the decision in plain words.
- * Pure (no `vscode`), so the panel and the `@memory` participant say exactly the same thing.
+ * The decision in plain words: the reply in evidence-only mode when there is nothing to quote,
+ * and what follows quoted evidence. Pure (no `vscode`), so the panel and `@memory` say the same.
  */
 import type { GateResult, Tier, Trigger } from '../core/types';
 import type { EvidenceChunk, RetrievalReply } from './workspaceMemory';
@@ -51,10 +51,10 @@ export function decisionHeadline(result: GateResult, searched = false): string {
 	}
 	const tiers = result.tiers.map((t) => describeTier(t, result)).join(' + ');
 	if (searched) {
-		const others = result.tiers.filter((t) => t !== 'workspace');
-		return `**Searched the workspace** (k=${result.policy.rag_k}).${others.length ? ` Not searched yet: ${others.join(' + ')}.` : ''}`;
+		const names = result.tiers.map((t) => (t === 'workspace' ? `the workspace (k=${result.policy.rag_k})` : t === 'research' ? `research memory (k=${result.policy.qa_k})` : 'the profile'));
+		return `**Searched** ${names.join(' + ')}.`;
 	}
-	return `**Would search** ${tiers} — retrieval lands with the memory store.`;
+	return `**Would search** ${tiers} (no store is connected here).`;
 }
 
 /** Escapes the characters Markdown would interpret, so a quoted message stays literal. */

@@ -99,10 +99,12 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 	steps.push(...found.steps);
 	if (turn.signal.aborted) return stoppedEarly(ports, turn, result, traceNow(), generator.info.label);
 
-	const searched = found.workspace !== null || found.evidence.length > 0;
-	// Evidence-only mode has nothing to say beyond the decision when no evidence search ran or it could not run.
-	if (evidenceOnly && (!searched || found.workspace?.status === 'not_indexed' || found.workspace?.status === 'error')) {
-		const markdown = found.workspace && found.evidence.length === 0 ? `${retrievalBody(found.workspace)}\n\n${decisionBody(result, restricted, true)}` : describeDecision(result, turn.utterance, restricted);
+	// A search ran when a tier answered at all (a host without a store searches nothing).
+	const searched = found.workspace !== null || found.evidence.length > 0 || found.steps.some((s) => s.kind === 'retrieval');
+	const workspaceDown = found.workspace?.status === 'not_indexed' || found.workspace?.status === 'error';
+	// Evidence-only mode with no evidence to quote: the decision (and why the workspace could not be searched) is the reply.
+	if (evidenceOnly && found.evidence.length === 0 && (!searched || workspaceDown)) {
+		const markdown = found.workspace ? `${retrievalBody(found.workspace)}\n\n${decisionBody(result, restricted, true)}` : describeDecision(result, turn.utterance, restricted);
 		steps.push({ kind: 'generation', generator: generator.info.label, model: 'evidence-only', status: 'ok', ms: 0 });
 		return reply(ports, turn, result, traceNow(), { markdown, citations: [], status: 'done', generator: generator.info.label, historyText: decisionBody(result, restricted, searched) });
 	}

@@ -112,7 +112,7 @@ describe('chat pipeline: hooks, Restricted Mode, evidence-only', () => {
 		const out = await runPipeline({ log: quiet, retrieve, toUri: (p) => `file:///ws/${p}` }, turn(), sink);
 		assert.ok(out.kind === 'reply');
 		assert.match(out.markdown, /\[1\] src\/config\\\.ts:1\\-3/);
-		assert.match(out.markdown, /Searched the workspace/);
+		assert.match(out.markdown, /\*\*Searched\*\* the workspace \(k=\d+\)/);
 		assert.deepEqual(out.citations, [{ n: 1, label: 'src/config.ts:1-3 (parseConfig)', uri: 'file:///ws/src/config.ts', startLine: 1, endLine: 3 }]);
 		const hello = await runPipeline({ log: quiet, retrieve }, turn({ utterance: 'hello' }), sink);
 		assert.ok(hello.kind === 'reply');
