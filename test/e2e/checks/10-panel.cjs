@@ -24,6 +24,15 @@ async function run({ page, web, check, expect, OUT, runCommand }) {
 	// The workbench's clipboard is the page's: let the test read it.
 	await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(process.env.CS_URL).origin });
 	const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+	/** Polls the clipboard until `test(text)` holds (the host writes it asynchronously); returns the text. */
+	const clipboardWhen = async (test, what) => {
+		let text = '';
+		for (const t0 = Date.now(); Date.now() - t0 < 10000; await page.waitForTimeout(100)) {
+			text = await clipboard();
+			if (test(text)) return text;
+		}
+		throw new Error(`clipboard never held ${what}; it holds ${JSON.stringify(text.slice(0, 80))}`);
+	};
 
 	const reply = web.locator('article.msg-assistant').last();
 	const block = reply.locator('.code-block').first();
@@ -57,8 +66,9 @@ async function run({ page, web, check, expect, OUT, runCommand }) {
 
 	await check('"Copy" puts the code on the clipboard', async () => {
 		const code = await block.locator('pre code').innerText();
+		await page.evaluate(() => navigator.clipboard.writeText('(before Copy)'));
 		await block.locator('button.code-copy').click();
-		await page.waitForFunction((c) => navigator.clipboard.readText().then((t) => t.trim() === c.trim()), code, { timeout: 10000 });
+		await clipboardWhen((t) => t.trim() === code.trim(), 'the code');
 	});
 
 	await check('the trace is one collapsed summary line that expands into tiers and evidence', async () => {
@@ -92,8 +102,7 @@ async function run({ page, web, check, expect, OUT, runCommand }) {
 
 	await check('"Copy trace JSON" copies the reply\'s decision trace', async () => {
 		await reply.locator('button.copy-trace').click();
-		await page.waitForFunction(() => navigator.clipboard.readText().then((t) => t.includes('"steps"')), null, { timeout: 10000 });
-		const json = JSON.parse(await clipboard());
+		const json = JSON.parse(await clipboardWhen((t) => t.includes('"steps"'), 'the trace JSON'));
 		expect(json.version === 1 && json.steps.some((s) => s.kind === 'retrieval'), 'copied JSON is not the trace');
 	});
 
