@@ -20,13 +20,20 @@ async function memoryPanel(page, timeout = 30000) {
 	throw new Error('memory panel webview not found');
 }
 
-/** Types a full path into the simple file dialog (save or open) and accepts it. */
+/** Types a full path into the simple file dialog (save or open) and accepts it with OK. */
 async function typePathInDialog(page, file) {
-	const input = page.locator('.quick-input-widget .quick-input-box input');
+	const widget = page.locator('.quick-input-widget');
+	const input = widget.locator('.quick-input-box input');
 	await input.waitFor({ state: 'visible', timeout: 15000 });
+	// The dialog fills in its starting folder asynchronously; typing before that is overwritten.
+	await page.waitForFunction(() => document.querySelector('.quick-input-widget .quick-input-box input')?.value.startsWith('/'), null, { timeout: 15000 });
+	await page.waitForTimeout(500);
 	await input.fill(file);
-	await page.waitForTimeout(300);
-	await input.press('Enter');
+	await page.waitForTimeout(500);
+	const typed = await input.inputValue();
+	if (typed !== file) throw new Error(`dialog path is "${typed}", not "${file}"`);
+	await widget.locator('.monaco-button', { hasText: /^OK$/ }).click();
+	await input.waitFor({ state: 'hidden', timeout: 15000 });
 }
 
 async function tierItems(panel, tier) {
