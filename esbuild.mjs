@@ -77,6 +77,14 @@ function copyTreeSitterWasm() {
 }
 copyTreeSitterWasm();
 
+// The built-in embedder's table (training/, models/builtin/) ships beside the bundles, where
+// src/models/builtinEmbedder.ts looks for it.
+function copyBuiltinModel() {
+	mkdirSync('dist/models/builtin', { recursive: true });
+	for (const f of ['config.json', 'vocab.txt', 'table.bin']) copyFileSync(join('models/builtin', f), join('dist/models/builtin', f));
+}
+if (existsSync('models/builtin/config.json')) copyBuiltinModel();
+
 if (watch) {
 	const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));
 	await Promise.all(contexts.map((c) => c.watch()));

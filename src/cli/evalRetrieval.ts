@@ -19,10 +19,10 @@ import { loadConfig } from './commands/gateCommand';
 import { fixed3, formatTable, JSON_OUT_OPTION, emitEvaluation } from './evalShared';
 import { readCorpus, withCorpusStore, type EvalStore } from './evalStore';
 import { readLines } from './jsonl';
-import { cliEmbedder, positiveInt } from './storeCli';
+import { openCliEmbedder, positiveInt } from './storeCli';
 
 const USAGE = `usage: gmem eval retrieval --corpus CORPUS.jsonl --queries QUERIES.jsonl [--text-field text]
-                   [--k 10] [--limit N] [--tier workspace|research] [--embedder hashing|none]
+                   [--k 10] [--limit N] [--tier workspace|research] [--embedder builtin|hashing|none]
                    [--config FILE] [--db PATH|URL] [--json] [--json-out FILE]
 
 Ingests the corpus into a fresh store (a temporary PGlite folder, removed afterwards; or --db with
@@ -30,6 +30,7 @@ a fresh workspace id, deleted afterwards) and reports MRR@10, recall@1/5/10, nDC
 p50/p95 per arm: fts, vector, hybrid (RRF), hybrid+rerank.
 Corpus rows as gmem ingest takes them {"id", "text" (or --text-field), "path"?}; query rows
 {"id", "query", "relevant": [corpus ids]}. --limit N evaluates the first N queries only.
+--embedder builtin is the shipped static code-search model (models/builtin/, training/MODEL_CARD.md).
 The hashing embedder is a TEST embedder, NOT semantic: its vector and hybrid rows measure shared
 words, not meaning. With no reranker model, hybrid+rerank is a passthrough and says so.`;
 
@@ -202,7 +203,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	const docs = (await readCorpus(corpusPath, values['text-field'], io)).map((d) => ({ ...d, tier }));
 	const queries = await readQueries(queriesPath, limit, io);
 	if (queries.length === 0) throw new UsageError(`${values.queries}: no queries`);
-	const embedder = cliEmbedder(values.embedder, io);
+	const { embedder, dispose } = await openCliEmbedder(values.embedder, io);
 	await withCorpusStore(values.db, docs, embedder, io, async (es, ingest) => {
 		const armRun: ArmRun = { es, tier, k, embedder, t };
 		const arms: ArmResult[] = [];
@@ -220,7 +221,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 			arms,
 		};
 		emitEvaluation(e, formatRetrievalTable, values, io);
-	});
+	}).finally(dispose);
 	return EXIT_OK;
 }
 

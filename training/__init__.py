@@ -1,0 +1,1 @@
+"""Training pipeline for the built-in static code-search embedder (see MODEL_CARD.md)."""
