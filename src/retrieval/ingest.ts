@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Embedder } from '../models/embedder';
-import { analyzeChunks, upsertDocuments, type ChunkTier, type DocumentInput } from '../store/chunkRepo';
+import { analyzeChunks, upsertDocuments, withBulkVectorIndex, type ChunkTier, type DocumentInput } from '../store/chunkRepo';
 import type { Queryable } from '../store/queryable';
 import { chunkText, languageOf } from './chunkText';
 import { searchTextFor, splitIdentifier } from './codeTokens';
@@ -81,11 +81,14 @@ export async function ingestDocuments(
 	batchSize = 100,
 ): Promise<IngestStats> {
 	let chunks = 0;
-	for (let i = 0; i < docs.length; i += batchSize) {
-		const batch = await prepareDocuments(docs.slice(i, i + batchSize), target, embedder);
-		chunks += await upsertDocuments(db, batch);
-		onProgress?.(Math.min(docs.length, i + batchSize));
-	}
+	// A large load builds the HNSW index once at the end instead of per row (docs/storage.md).
+	await withBulkVectorIndex(db, embedder ? docs.length : 0, async () => {
+		for (let i = 0; i < docs.length; i += batchSize) {
+			const batch = await prepareDocuments(docs.slice(i, i + batchSize), target, embedder);
+			chunks += await upsertDocuments(db, batch);
+			onProgress?.(Math.min(docs.length, i + batchSize));
+		}
+	});
 	// A bulk load changes the table's shape; small writes (one memory) leave statistics alone.
 	if (chunks >= ANALYZE_AFTER_CHUNKS) await analyzeChunks(db);
 	return { documents: docs.length, chunks };

@@ -3,6 +3,7 @@
  * process), a URL through a `pg` pool; both are then migrated and used with the same SQL.
  */
 import { err, ok, type Result } from '../core/result';
+import { ensureVectorIndex } from './chunkRepo';
 import { StoreError, messageOf } from './errors';
 import type { StoreLocation } from './location';
 import { migrate } from './migrations';
@@ -40,6 +41,7 @@ export async function openStore(location: StoreLocation, options: OpenOptions = 
 	try {
 		db = location.kind === 'url' ? await openServer(location.url) : await openFolder(location.dir, options.ownerTimeoutMs);
 		const schemaVersion = await migrate(db);
+		await ensureVectorIndex(db);
 		// PGlite has one session shared by every socket client; a server pool sets it per connection.
 		if (db.engine !== 'postgres') await db.query(SEARCH_SESSION_SQL);
 		if ('registerVectorType' in db && typeof db.registerVectorType === 'function') await db.registerVectorType();

@@ -31,12 +31,20 @@ export function pgliteQueryable(db: PGlite): Queryable {
 }
 
 /**
+ * PGlite runs Postgres single-user: no background checkpointer, so WAL is only recycled when a
+ * checkpoint happens — by default after 1 GB of it (max_wal_size), and a checkpoint then keeps
+ * up to that much as recycled segments. A bulk load left ~1 GB in pg_wal. Smaller limits make the
+ * backend checkpoint on its own every 64 MB of WAL and keep at most that much (docs/storage.md).
+ */
+const WAL_LIMITS = ['-c', 'max_wal_size=64MB', '-c', 'min_wal_size=32MB'];
+
+/**
  * Opens (or creates) a PGlite database in `dataDir` with the vector extension loaded. A folder
  * PGlite cannot read becomes StoreError 'corrupt'; the folder is left exactly as it was.
  */
 export async function openPglite(dataDir: string | undefined): Promise<PGlite> {
 	try {
-		const db = new PGlite({ ...(dataDir ? { dataDir } : {}), extensions: { vector } });
+		const db = new PGlite({ ...(dataDir ? { dataDir } : {}), extensions: { vector }, startParams: [...PGlite.defaultStartParams, ...WAL_LIMITS] });
 		await db.waitReady;
 		return db;
 	} catch (e) {

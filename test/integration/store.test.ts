@@ -7,6 +7,7 @@ import { HashingEmbedder } from '../../src/models/hashingEmbedder';
 import { codeTokens } from '../../src/retrieval/codeTokens';
 import { hybridSearch, type ArmMode } from '../../src/retrieval/hybridSearch';
 import { ingestDocuments } from '../../src/retrieval/ingest';
+import { withBulkVectorIndex } from '../../src/store/chunkRepo';
 import { forget } from '../../src/store/forget';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/migrations';
 import { openStore, type Store } from '../../src/store/openStore';
@@ -104,6 +105,26 @@ for (const engine of testEngines()) {
 			const rows = await store.db.query(`SELECT version FROM schema_version WHERE version = 99`);
 			assert.equal(rows.length, 1);
 			await store.db.query(`DELETE FROM schema_version WHERE version = 99`);
+		});
+
+		it('a bulk load without the HNSW index still searches exactly, and the index comes back even when the load fails', async () => {
+			const hasIndex = async () => (await store.db.query(`SELECT 1 FROM pg_indexes WHERE indexname = 'chunks_embedding'`)).length === 1;
+			await ingestDocuments(store.db, [{ id: 'v1', text: 'exponential backoff with jitter for retries' }], { workspaceId: 'ws-v', tier: 'workspace' }, embedder);
+			await assert.rejects(
+				withBulkVectorIndex(store.db, 10_000, async () => {
+					assert.equal(await hasIndex(), false, 'dropped for the load');
+					assert.deepEqual(await ids(store, 'backoff jitter retries', 'vector', ['ws-v']), ['v1'], 'exact scan meanwhile');
+					throw new Error('load failed');
+				}),
+				/load failed/,
+			);
+			assert.equal(await hasIndex(), true, 'rebuilt after the failed load');
+			// A load cut off by a crash leaves no index: the next open builds it.
+			await store.db.query('DROP INDEX chunks_embedding');
+			const again = await mustOpen(location);
+			await again.close();
+			assert.equal(await hasIndex(), true, 'rebuilt at open');
+			assert.deepEqual(await ids(store, 'backoff jitter retries', 'vector', ['ws-v']), ['v1']);
 		});
 	});
 }
