@@ -14,11 +14,16 @@ export interface StatePort {
 
 /** Conversations kept; beyond it the least recently active is dropped. */
 export const HISTORY_LIMIT = 50;
+/**
+ * Serialised size kept in workspaceState. Past this, older conversations lose their decision
+ * traces first (the transcript stays readable), then the oldest conversations are dropped.
+ */
+export const HISTORY_MAX_CHARS = 4_000_000;
 /** The workspaceState key. */
 export const HISTORY_KEY = 'gatedMemory.conversations';
 const TITLE_CHARS = 60;
 
-interface StoredConversation {
+export interface StoredConversation {
 	id: string;
 	at: number;
 	entries: TranscriptEntry[];
@@ -36,7 +41,7 @@ export class ConversationHistory {
 	async save(id: string, entries: readonly TranscriptEntry[], at: number): Promise<void> {
 		this.list = this.list.filter((c) => c.id !== id);
 		if (entries.length) this.list.unshift({ id, at, entries: [...entries] });
-		this.list = this.list.slice(0, HISTORY_LIMIT);
+		this.list = fit(this.list.slice(0, HISTORY_LIMIT), HISTORY_MAX_CHARS);
 		await this.state.update(HISTORY_KEY, this.list);
 	}
 
@@ -50,6 +55,25 @@ export class ConversationHistory {
 	summary(activeId: string): HistoryListParams {
 		return { conversations: this.list.map(summarise), activeId };
 	}
+}
+
+/** Trims the list to `maxChars` of JSON: traces of older conversations go first, then whole conversations (never the newest). */
+export function fit(list: StoredConversation[], maxChars: number): StoredConversation[] {
+	const sizes = list.map((c) => JSON.stringify(c).length);
+	let total = sizes.reduce((a, b) => a + b, 0);
+	const out = [...list];
+	for (let i = out.length - 1; i > 0 && total > maxChars; i--) {
+		const slim = { ...out[i], entries: out[i].entries.map((e) => (e.kind === 'assistant' && e.trace ? { ...e, trace: null } : e)) };
+		const size = JSON.stringify(slim).length;
+		total -= sizes[i] - size;
+		sizes[i] = size;
+		out[i] = slim;
+	}
+	while (out.length > 1 && total > maxChars) {
+		out.pop();
+		total -= sizes.pop() ?? 0;
+	}
+	return out;
 }
 
 function summarise(c: StoredConversation): ConversationSummary {
