@@ -119,6 +119,12 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 	});
 	if (prompt.dropped.length) steps.push({ kind: 'note', stage: 'prompt', level: 'info', message: `left out of the prompt: ${prompt.dropped.map((d) => `${d.source} (${d.reason})`).join('; ')}` });
 	prompt = beforeGeneration(ports, turn, result, prompt, found, steps);
+	steps.push({
+		kind: 'note',
+		stage: 'prompt',
+		level: 'info',
+		message: `prompt ~${prompt.tokens} tokens: ${prompt.evidence.length} evidence block${prompt.evidence.length === 1 ? '' : 's'} (budget ${turn.thresholds.prompt_evidence_budget_tokens}), ${turn.chat.length} earlier message${turn.chat.length === 1 ? '' : 's'}, ${found.instructions.length} standing instruction${found.instructions.length === 1 ? '' : 's'}`,
+	});
 
 	sink.start(generator.info.label);
 	const t0 = performance.now();

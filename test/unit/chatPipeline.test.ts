@@ -62,6 +62,7 @@ describe('chat pipeline: hooks, Restricted Mode, evidence-only', () => {
 		const body = stub.requests.at(-1)!.body as { messages: { role: string; content: string }[] };
 		assert.match(body.messages[0].content, /Always answer in haiku\.$/);
 		assert.match(out.markdown, /— checked$/);
+		assert.ok(out.trace.steps.some((s) => s.kind === 'note' && s.stage === 'prompt' && /^prompt ~\d+ tokens: 1 evidence block \(budget 3000\)/.test(s.message)));
 		const hookSteps = out.trace.steps.filter((s) => s.kind === 'hook').map((s) => (s.kind === 'hook' ? `${s.point}:${s.name}:${s.changed.join(',')}` : ''));
 		assert.deepEqual(hookSteps, ['before_generation:house style:system_prompt', 'after_generation:sign-off:response']);
 		assert.deepEqual(out.citations.map((c) => c.n), [1], 'the stub cites [1] and [2]; only [1] exists');
