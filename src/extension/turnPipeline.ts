@@ -150,7 +150,8 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 	const citations = citationsFor(cleaned.text, prompt.evidence, (p) => ports.toUri?.(p) ?? null);
 	const parts = [cleaned.text.trim() || (stopped ? '*Stopped before any text arrived.*' : '*The model returned no text.*')];
 	if (evidenceOnly) parts.push(decisionBody(result, restricted, true));
-	else if (found.workspace && found.workspace.status !== 'evidence' && found.workspace.status !== 'no_match') parts.push(`*${retrievalBody(found.workspace)}*`);
+	// A model answered without the workspace (not indexed, search failed): say so under its answer.
+	else if (found.workspace && found.workspace.status !== 'evidence' && found.workspace.status !== 'no_match') parts.push(retrievalBody(found.workspace));
 	const markdown = parts.join('\n\n');
 	return reply(ports, turn, result, traceNow(), {
 		markdown,
