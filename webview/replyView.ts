@@ -110,7 +110,7 @@ export function streamingNode(entry: StreamingEntry): HTMLElement {
 	return el(
 		'article',
 		{ className: 'msg msg-streaming', attrs: { 'data-turn': entry.turnId, 'aria-label': 'Gated Memory is replying', 'aria-busy': 'true' } },
-		author(entry.generator, retryOf(entry)),
+		author(entry.generator, entry.retryOf ? 'retry' : null),
 		el('div', { className: 'msg-progress', attrs: { role: 'status' } }, entry.progress || (entry.markdown ? '' : 'Thinking…')),
 		body,
 		el(
@@ -119,10 +119,6 @@ export function streamingNode(entry: StreamingEntry): HTMLElement {
 			el('vscode-button', { className: 'stop', attrs: { 'data-action': 'stop', 'aria-label': 'Stop generating', title: 'Stop generating (Escape)', secondary: '' } }, 'Stop'),
 		),
 	);
-}
-
-function retryOf(entry: StreamingEntry): string | null {
-	return entry.retryOf ? 'retry' : null;
 }
 
 /** Updates a streaming node in place (text and progress), cheaper than rebuilding it. */
