@@ -20,7 +20,7 @@ async function memoryPanel(page, timeout = 30000) {
 	throw new Error('memory panel webview not found');
 }
 
-/** Types a full path into the simple file dialog (save or open) and accepts it with OK. */
+/** Types a full path into the simple file dialog (save or open) and accepts it. */
 async function typePathInDialog(page, file) {
 	const widget = page.locator('.quick-input-widget');
 	const input = widget.locator('.quick-input-box input');
@@ -32,7 +32,8 @@ async function typePathInDialog(page, file) {
 	await page.waitForTimeout(500);
 	const typed = await input.inputValue();
 	if (typed !== file) throw new Error(`dialog path is "${typed}", not "${file}"`);
-	await widget.locator('.monaco-button', { hasText: /^OK$/ }).click();
+	// The accept button carries the dialog's label ("OK" for a save, the openLabel "Import" for an open).
+	await widget.locator('.monaco-button', { hasText: /^(OK|Import|Export)$/ }).first().click();
 	await input.waitFor({ state: 'hidden', timeout: 15000 });
 }
 
