@@ -68,6 +68,8 @@ export class ModelsRuntime {
 	private builtin: Promise<Embedder> | null = null;
 	private key = '';
 	private progressSink: ((p: ModelProgress) => void) | undefined;
+	/** The last embedder state logged (logged on change only). */
+	private lastSaid = '';
 
 	constructor(private readonly options: ModelsRuntimeOptions) {}
 
@@ -90,6 +92,13 @@ export class ModelsRuntime {
 
 	/** The query-side embedder and the indexing worker's spec; never downloads, never throws. */
 	async activeEmbedder(): Promise<ActiveEmbedder> {
+		const active = await this.resolveEmbedder();
+		const said = active.status === 'ready' ? `embedder: ${active.id} (${active.label})` : `no embedder: ${active.reason}`;
+		if (said !== this.lastSaid) this.options.log.info((this.lastSaid = said));
+		return active;
+	}
+
+	private async resolveEmbedder(): Promise<ActiveEmbedder> {
 		const s = this.sync();
 		try {
 			if (s.embedder === 'none') return none('no embedder: gatedMemory.models.embedder is "none"');

@@ -75,6 +75,8 @@ export class ModelsUi implements vscode.Disposable {
 			vscode.commands.registerCommand(DOWNLOAD_MODELS_COMMAND, () => this.downloadCommand()),
 			vscode.workspace.onDidChangeConfiguration((e) => {
 				if (!e.affectsConfiguration('gatedMemory.models')) return;
+				const s = readModelSettings();
+				this.log.info(`model settings changed: embedder "${s.embedder}", reranker "${s.reranker}"${s.localPath ? `, local folder ${s.localPath}` : ''}`);
 				void this.runtime.refresh().then(() => this.reembedInBackground());
 			}),
 		);
@@ -180,7 +182,7 @@ export class ModelsUi implements vscode.Disposable {
 	private async reembed(): Promise<void> {
 		const memory = this.memory();
 		const active = await memory.activeEmbedder();
-		if (active.status !== 'ready') return;
+		if (active.status !== 'ready') return this.log.info(`no re-embedding: ${active.reason}`);
 		const ac = new AbortController();
 		try {
 			const done = await vscode.window.withProgress(

@@ -119,6 +119,8 @@ run_scenario() {
   "gatedMemory.models.localPath": "$MODELS",
   "gatedMemory.thresholds": { "rag_k": 6, "no_such_threshold": 1 } }
 JSON
+	# Machine-scoped settings (the model folder) are read from the server's Machine settings in code-server.
+	mkdir -p "$RUN/data/Machine" && printf '{ "gatedMemory.models.localPath": "%s" }\n' "$MODELS" > "$RUN/data/Machine/settings.json"
 	local CSARGS=(--config "$RUN/config.yaml" --extensions-dir "$RUN/ext" --user-data-dir "$RUN/data")
 	"$CS" "${CSARGS[@]}" --install-extension "$VSIX" > "$RUN/install.log" 2>&1 || { cat "$RUN/install.log"; FAILED=$((FAILED + 1)); return 0; }
 	local trustArgs=(--disable-workspace-trust)

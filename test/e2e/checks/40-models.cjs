@@ -9,10 +9,10 @@ const path = require('path');
 
 const QUESTION = 'How does retryWithBackoff in src/retry.ts retry a failed call?';
 
-async function run({ page, check, expect, WS_DIR, send }) {
-	// The chat view's own frame: `purpose=webviewView` tells it apart from webview panels
-	// (Inspect Memory State) that may be open beside it.
-	const web = page.frameLocator('iframe.webview[src*="extensionId=gated-memory.gated-memory"][src*="purpose=webviewView"]').frameLocator('#active-frame');
+async function run({ page, check, expect, WS_DIR, send, runCommand }) {
+	// The chat view's visible frame: other webviews of the extension (Inspect Memory State, a view
+	// hidden and shown again) may sit beside it in the DOM.
+	const web = page.locator('iframe.webview[src*="extensionId=gated-memory.gated-memory"]').filter({ visible: true }).first().contentFrame().frameLocator('#active-frame');
 	const file = path.join(WS_DIR, '.vscode', 'settings.json');
 	const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
 	const settings = before ? JSON.parse(before) : {};
@@ -27,12 +27,25 @@ async function run({ page, check, expect, WS_DIR, send }) {
 		await reply.waitFor({ timeout: 60000 });
 		await page.evaluate(() => navigator.clipboard.writeText(''));
 		await reply.locator('button.copy-trace').click();
-		await page.waitForFunction(() => navigator.clipboard.readText().then((t) => t.includes('"steps"')), null, { timeout: 10000 });
-		return JSON.parse(await page.evaluate(() => navigator.clipboard.readText()));
+		// The host writes the clipboard asynchronously: read until it holds the whole trace.
+		for (let i = 0; i < 50; i++) {
+			const text = await page.evaluate(() => navigator.clipboard.readText());
+			try {
+				const trace = JSON.parse(text);
+				if (trace && Array.isArray(trace.steps)) return trace;
+			} catch {
+				// not there yet
+			}
+			await page.waitForTimeout(200);
+		}
+		throw new Error('"Copy trace JSON" put no trace on the clipboard');
 	};
 	const notes = (trace) => trace.steps.filter((s) => s.kind === 'note').map((s) => s.message);
 
 	try {
+		// Indexed (again: unchanged files are skipped) with the default embedder before the switch.
+		await runCommand(page, 'Gated Memory: Index Workspace');
+		await page.waitForTimeout(3000);
 		fs.mkdirSync(path.dirname(file), { recursive: true });
 		fs.writeFileSync(file, JSON.stringify({ ...settings, 'gatedMemory.models.embedder': 'minilm', 'gatedMemory.models.reranker': 'minilm' }, null, 2));
 
