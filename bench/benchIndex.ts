@@ -8,7 +8,7 @@
  * indexing worker thread (as the extension runs it) with the host thread's event-loop delay
  * meanwhile, and a one-file watcher batch timed end to end.
  *
- * Usage: node dist/bench/benchIndex.js [--src DIR] [--embedder hashing|none|standin] [--db postgres://…] [--json]
+ * Usage: node dist/bench/benchIndex.js [--src DIR] [--embedder hashing|none|standin] [--db postgres://…] [--json] [--worker-only]
  * (`--db URL` indexes into a PostgreSQL server instead of a fresh PGlite folder; its rows are deleted afterwards.)
  * `standin` = the real MiniLM-L6 architecture with random weights (as in bench:models): embedding
  * speed is real, quality is not measured here.
@@ -74,6 +74,16 @@ async function main(): Promise<void> {
 	const opened = await openStore(url ? { kind: 'url', url } : { kind: 'folder', dir: join(work, 'db') });
 	if (!opened.ok) throw new Error(opened.error.message);
 	const store = opened.value;
+	if (process.argv.includes('--worker-only')) {
+		// Only the product's set-up (worker thread + host loop delay): a shorter run on a busy machine.
+		const hosted = await workerRun(work, src, url ? { kind: 'url', url } : { kind: 'folder', dir: join(work, 'db') }, arg('embedder', 'hashing') === 'none' ? 'none' : 'hashing');
+		const report = { source: src, load_average: loadavg().map((x) => Math.round(x * 10) / 10), engine: store.engine, worker: hosted.report };
+		if (url) await deleteDocuments(store.db, { workspaceId: workspaceId(hosted.root) });
+		await store.close();
+		rmSync(work, { recursive: true, force: true });
+		process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+		return;
+	}
 	const { embedder, dispose } = await makeEmbedder(arg('embedder', 'hashing'));
 	const indexer = new Indexer({ db: store.db, embedder, thresholds: DEFAULT_THRESHOLDS });
 	const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -127,6 +137,11 @@ async function workerRun(work: string, src: string, store: StoreLocation, embedd
 	const root = join(work, 'ws-worker');
 	cpSync(src, join(root, basename(src)), { recursive: true });
 	const client = new IndexWorkerClient({ config: { store, embedder } });
+	// The same histogram over 10 s with nothing running: what the machine's load alone costs.
+	const idle = monitorEventLoopDelay({ resolution: 10 });
+	idle.enable();
+	await new Promise((r) => setTimeout(r, 10_000));
+	idle.disable();
 	const loop = monitorEventLoopDelay({ resolution: 10 });
 	try {
 		loop.enable();
@@ -144,6 +159,7 @@ async function workerRun(work: string, src: string, store: StoreLocation, embedd
 				full_ms: full.ms,
 				chunks_per_s: Math.round((full.value.chunks / full.ms) * 1000),
 				host_event_loop_delay_ms: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
+				host_event_loop_delay_idle_ms: { p50: ms(idle.percentile(50)), p99: ms(idle.percentile(99)), max: ms(idle.max) },
 				one_file_batch_ms: batch.ms,
 				one_file_batch: { indexed: batch.value.files_indexed, chunks: batch.value.chunks, embedded: batch.value.embedded, transactions: batch.value.transactions },
 			},
