@@ -86,7 +86,7 @@ export function registerIndexing(context: vscode.ExtensionContext, deps: IndexCo
 
 	register(INDEX_COMMANDS.reindexWorkspace, 'Reindex Workspace', async () => {
 		if (restricted()) return;
-		await memory.restartIndexer?.(); // a fresh worker reads the current excludes and size cap
+		await runExclusive(async () => memory.restartIndexer?.()); // a fresh worker reads the current excludes and size cap (never under a running batch)
 		await indexWorkspace(memory, log, status, 'reindex');
 	});
 
@@ -140,7 +140,7 @@ export function registerIndexing(context: vscode.ExtensionContext, deps: IndexCo
 			const relevant = INDEX_SETTINGS.some((s) => e.affectsConfiguration(s));
 			if (e.affectsConfiguration('files.watcherExclude') || relevant) watcher.refresh();
 			if (!relevant) return;
-			void memory.restartIndexer?.();
+			void runExclusive(async () => memory.restartIndexer?.());
 			if (!status.indexedOnce || !vscode.workspace.isTrusted) return;
 			void vscode.window.showInformationMessage('Gated Memory: the index exclude settings changed. Reindex the workspace to apply them?', 'Reindex').then((choice) => {
 				if (choice) void vscode.commands.executeCommand(INDEX_COMMANDS.reindexWorkspace);
