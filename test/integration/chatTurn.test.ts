@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HookRegistry } from '../../src/core/hooks';
-import type { HostToWebviewMessage, ChatReplyParams } from '../../src/core/protocol';
+import { isHostToWebviewMessage, type ChatReplyParams, type HostToWebviewMessage } from '../../src/core/protocol';
 import { resolveThresholds, type Thresholds } from '../../src/core/thresholds';
 import type { DecisionTrace, HookStep } from '../../src/core/trace';
 import { EvidenceOnlyGenerator } from '../../src/generation/evidenceOnlyGenerator';
@@ -88,7 +88,12 @@ for (const engine of testEngines()) describe(`chat turn pipeline (${engine.name}
 			generator: () => Promise.resolve(generator),
 			state,
 		});
-		controller.attach((type, params) => posted.push({ type, params } as HostToWebviewMessage));
+		controller.attach((type, params) => {
+			const message: unknown = { type, params };
+			// Every message the host posts passes the webview's guard.
+			assert.ok(isHostToWebviewMessage(message), `invalid ${type}: ${JSON.stringify(params).slice(0, 200)}`);
+			posted.push(message);
+		});
 		const [r] = await memory.indexFolders([ws]);
 		assert.equal(r.files_indexed, 3);
 	});
