@@ -89,7 +89,7 @@ export async function exportToFile(deps: MemoryActionDeps, file?: string): Promi
 }
 
 function describeImport(c: ImportCounts, name: string): string {
-	return `Imported ${name}: ${c.documents} documents (${c.chunks} chunks), ${c.research_memory} research memories, ${c.profile_entries} new profile values, ${c.conversation_turns} turns.`;
+	return `Imported ${name}: ${c.documents} documents (${c.chunks} chunks; ${c.documents_unchanged} unchanged), ${c.research_memory} research memories, ${c.profile_entries} new profile values, ${c.conversation_turns} turns.`;
 }
 
 /** Imports `file` (or what the open dialog picks); a bad file is reported and changes nothing. */

@@ -1,7 +1,8 @@
 /**
  * Export the memory of some workspaces to the JSON format of exportFormat.ts, and import such a
  * file back. Import validates every row first, then writes everything in one transaction (a bad
- * row or a database error changes nothing), and is idempotent: documents and turns are replaced
+ * row or a database error changes nothing), and is idempotent: a document is written only when
+ * its content hash differs from the stored one (then replaced with its chunks), turns are replaced
  * by their keys, research memories by doc id, profile values are matched on (key, value,
  * valid_from) so importing the same file twice adds nothing.
  */
@@ -23,7 +24,9 @@ export { ExportFormatError, parseMemoryExport, type MemoryExport } from './expor
 
 /** Rows written per table by an import. */
 export interface ImportCounts {
+	/** Documents written (new or changed); unchanged ones are skipped and keep their vectors. */
 	documents: number;
+	documents_unchanged: number;
 	chunks: number;
 	research_memory: number;
 	profile_entries: number;
@@ -126,9 +129,11 @@ export async function importMemory(db: Queryable, parsed: MemoryExport, options:
 	const counts = await db.transaction(async (tx) => {
 		// upsertDocuments opens its own transaction: run it inside this one instead.
 		const inTx: Queryable = { engine: db.engine, scope, query: (sql, params) => tx.query(sql, params), transaction: (fn) => fn(tx), close: async () => undefined };
-		const chunks = await upsertDocuments(inTx, file.documents.map(toDocumentInput));
+		const changed = await changedDocuments(tx, scope, file.documents);
+		const chunks = await upsertDocuments(inTx, changed.map(toDocumentInput));
 		return {
-			documents: file.documents.length,
+			documents: changed.length,
+			documents_unchanged: file.documents.length - changed.length,
 			chunks,
 			research_memory: await importResearch(tx, scope, file.research_memory),
 			profile_entries: await importProfile(tx, scope, file.profile_entries),
@@ -138,6 +143,21 @@ export async function importMemory(db: Queryable, parsed: MemoryExport, options:
 	// A bulk load changes the table's shape (PGlite runs no autovacuum).
 	if (counts.chunks >= 200) await analyzeChunks(db);
 	return counts;
+}
+
+/**
+ * The documents whose content differs from what the store holds: an unchanged document is left
+ * alone, so re-importing keeps the vectors the store already computed for it.
+ */
+async function changedDocuments(tx: TxQueryable, scope: string, docs: readonly ExportDocument[]): Promise<ExportDocument[]> {
+	if (!docs.length) return [];
+	const key = (w: string, t: string, d: string, h: string) => JSON.stringify([w, t, d, h]);
+	const held = await tx.query<{ workspace_id: string; tier: string; doc_id: string; content_hash: string }>(
+		`SELECT workspace_id, tier, doc_id, content_hash FROM documents WHERE scope = $1 AND workspace_id = ANY($2::text[])`,
+		[scope, [...new Set(docs.map((d) => d.workspace_id))]],
+	);
+	const same = new Set(held.map((r) => key(r.workspace_id, r.tier, r.doc_id, r.content_hash)));
+	return docs.filter((d) => !same.has(key(d.workspace_id, d.tier, d.doc_id, d.content_hash)));
 }
 
 function toDocumentInput(d: ExportDocument): DocumentInput {

@@ -86,6 +86,7 @@ for (const engine of testEngines()) {
 			const before = await rowCounts(target());
 			const again = await importMemory(target().db, parseMemoryExport(text));
 			assert.equal(again.profile_entries, 0, 'no profile row is inserted twice');
+			assert.deepEqual([again.documents, again.documents_unchanged], [0, 3], 'unchanged documents are left alone (their vectors kept)');
 			assert.deepEqual(await rowCounts(target()), before);
 			assert.deepEqual(await snapshot(target()), await snapshot(source()));
 			// Imported chunks are searchable: the BM25 postings were rebuilt.

@@ -15,7 +15,7 @@ const USAGE = `usage: gmem import FILE [--workspace DIR] [--db PATH|URL] [--scop
 Imports a file written by gmem export (or the extension's Export Memory). With --workspace DIR
 the rows go into that workspace (the file must hold one workspace); without it, into the
 workspaces the file names.
-  --json   print {"imported": {"documents", "chunks", "research_memory", "profile_entries", "conversation_turns"}}`;
+  --json   print {"imported": {"documents", "documents_unchanged", "chunks", "research_memory", "profile_entries", "conversation_turns"}}`;
 
 const OPTIONS = { ...STORE_OPTIONS, workspace: { type: 'string' } } as const;
 
@@ -42,7 +42,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 		}
 	});
 	if (values.json) io.stdout(JSON.stringify({ imported }) + '\n');
-	else io.stdout(`imported ${imported.documents} documents (${imported.chunks} chunks), ${imported.research_memory} memories, ${imported.profile_entries} new profile entries, ${imported.conversation_turns} turns\n`);
+	else io.stdout(`imported ${imported.documents} documents (${imported.chunks} chunks; ${imported.documents_unchanged} unchanged), ${imported.research_memory} memories, ${imported.profile_entries} new profile entries, ${imported.conversation_turns} turns\n`);
 	return EXIT_OK;
 }
 
