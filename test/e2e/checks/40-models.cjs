@@ -71,12 +71,14 @@ async function run({ page, check, expect, WS_DIR, send, runCommand }) {
 			expect(notes(trace).some((m) => m.startsWith('reranker: ms-marco-MiniLM-L-6-v2')), `notes: ${notes(trace).join(' | ')}`);
 		});
 
-		await check('the reply panel shows the rerank step with status "model"', async () => {
+		await check('the reply panel shows the rerank step with status "model" and names the vector model', async () => {
 			const reply = web.locator('article.msg-assistant').last();
 			const trace = reply.locator('vscode-collapsible.trace');
 			await trace.evaluate((el) => (el.open = true));
-			const text = await trace.innerText();
-			expect(/rerank\s+model, \d+ pairs/.test(text), `trace text: ${text.slice(0, 400)}`);
+			const rerank = (await trace.locator('li.step-rerank .step-detail').textContent()) ?? '';
+			expect(/^model, \d+ pairs$/.test(rerank.trim()), `rerank step: ${rerank}`);
+			const stepNotes = await trace.locator('li.step-note').allTextContents();
+			expect(stepNotes.some((t) => t.includes('vector arm: Xenova/all-MiniLM-L6-v2')), `notes: ${stepNotes.join(' | ')}`);
 		});
 	} finally {
 		if (before === null) fs.rmSync(file, { force: true });
