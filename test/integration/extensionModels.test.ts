@@ -154,3 +154,76 @@ for (const engine of testEngines()) {
 		});
 	});
 }
+
+for (const engine of testEngines()) {
+	describe(`extension: the built-in embedder, then a switch to an ONNX model (${engine.name})`, function () {
+		this.timeout(180_000);
+		let tmp: ReturnType<typeof tempDir>;
+		let ws: string;
+		let models: ModelsRuntime;
+		let memory: WorkspaceMemory;
+		let dispose: () => Promise<void>;
+		let location: Parameters<typeof mustOpen>[0];
+		let thresholds: Thresholds;
+		const settings: ModelSettings = { embedder: 'builtin', reranker: 'none', hubEndpoint: 'http://127.0.0.1:9', localPath: '' };
+		const embedders = async () => {
+			const store = await mustOpen(location);
+			try {
+				return (await store.db.query<{ embedder: string | null }>("SELECT DISTINCT embedder FROM chunks WHERE tier = 'workspace' ORDER BY embedder")).map((r) => r.embedder);
+			} finally {
+				await store.close();
+			}
+		};
+		const turn = async () => {
+			const controller = new ChatController({ log: quiet, thresholds: () => thresholds, isRestricted: () => false, retrieve: (q, r, th) => memory.retrieve(q, r, th) });
+			const replies: { trace: { steps: TraceStep[] } }[] = [];
+			controller.attach((type, params) => {
+				if (type === 'chat/reply') replies.push(params as never);
+			});
+			await controller.send('b1', QUESTION);
+			return replies.at(-1)!.trace.steps;
+		};
+
+		before(async () => {
+			tmp = tempDir('extbuiltin');
+			ws = join(tmp.dir, 'ws');
+			mkdirSync(join(ws, 'src'), { recursive: true });
+			writeFileSync(join(ws, 'src', 'config.ts'), 'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}\n');
+			const local = join(tmp.dir, 'models');
+			writeTinyModel(join(local, 'test', 'tiny-embedder'), 'embedder');
+			settings.localPath = local;
+			const created = await engine.create();
+			dispose = created.dispose;
+			location = created.location;
+			const t = resolveThresholds({});
+			assert.ok(t.ok);
+			thresholds = t.value;
+			models = new ModelsRuntime({ log: quiet, cacheDir: join(tmp.dir, 'cache'), settings: () => settings, manifests: { embedder: tinyManifest('embedder'), reranker: tinyManifest('reranker') } });
+			memory = new WorkspaceMemory({ log: quiet, location: () => created.location, folders: () => [ws], workerScript: join(__dirname, '..', '..', 'src', 'indexing', 'indexWorker.ts'), models });
+		});
+		after(async () => {
+			await memory?.dispose();
+			await models?.dispose();
+			await dispose?.();
+			tmp?.cleanup();
+		});
+
+		it('indexes and searches with the built-in embedder (no download, no model folder)', async () => {
+			const active = await memory.activeEmbedder();
+			assert.equal(active.status, 'ready', active.status === 'none' ? active.reason : '');
+			await memory.indexFolders([ws]);
+			assert.deepEqual(await embedders(), ['gmem-static-code-v1']);
+			const steps = await turn();
+			assert.ok(notes(steps).some((n) => n.startsWith('vector arm: gmem-static-code-v1 (built-in)')), notes(steps).join(' | '));
+			assert.equal((steps.find((s) => s.kind === 'retrieval') as RetrievalStep).arm_mode, 'hybrid');
+		});
+
+		it('switching to the ONNX model replaces every built-in vector', async () => {
+			settings.embedder = 'minilm';
+			assert.ok(await memory.reembedIfNeeded());
+			assert.deepEqual(await embedders(), ['test/tiny-embedder@r1']);
+			const steps = await turn();
+			assert.ok(notes(steps).some((n) => n.startsWith('vector arm: test/tiny-embedder@r1')), notes(steps).join(' | '));
+		});
+	});
+}
