@@ -88,7 +88,7 @@ if [ "${GMEM_E2E_SKIP_BUILD:-}" != 1 ] || [ ! -f "$VSIX" ]; then
 fi
 [ "${GMEM_E2E_PACKAGE_ONLY:-}" = 1 ] && exit 0
 # Stand-ins for the downloadable model pair (real MiniLM-L6 shape, random weights, ≈23 MB each),
-# read through gatedMemory.models.localPath (a machine-scoped, hence user, setting) by checks/40-models.cjs.
+# read through gatedMemory.models.localPath (machine-scoped: code-server's Machine settings) by checks/40-models.cjs.
 MODELS=$E2E_HOME/standin-models
 npx -s tsx scripts/genStandInModels.ts "$MODELS"
 
@@ -116,7 +116,6 @@ run_scenario() {
   "workbench.enableExperiments": false, "chat.disableAIFeatures": true,
   "workbench.secondarySideBar.defaultVisibility": "hidden", "window.commandCenter": false,
   "workbench.colorTheme": "Default Dark Modern",
-  "gatedMemory.models.localPath": "$MODELS",
   "gatedMemory.thresholds": { "rag_k": 6, "no_such_threshold": 1 } }
 JSON
 	# Machine-scoped settings (the model folder) are read from the server's Machine settings in code-server.
