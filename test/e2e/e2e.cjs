@@ -105,7 +105,9 @@ async function trustedScenario(page, errors) {
 
 	await check('a coding question searches the workspace and says it is not indexed yet', async () => {
 		await send(web, 'How does parseConfig in src/config.ts handle invalid JSON input?');
-		const reply = await lastReply(web, 2);
+		// The first lookup opens the store: a new PGlite store takes ~5 s on an idle 2-core machine
+		// and was measured at 20-45 s under heavy load, so this one reply gets a longer wait.
+		const reply = await lastReply(web, 2, 90000);
 		const trace = reply.locator('vscode-collapsible.trace');
 		const headline = await trace.getAttribute('description');
 		expect(/search .*workspace/.test(headline), `trace headline: ${headline}`);

@@ -74,9 +74,9 @@ function contrastRatios(_body, selectors) {
 	return out;
 }
 
-async function lastReply(web, count) {
+async function lastReply(web, count, timeout = 15000) {
 	const replies = web.locator('article.msg-assistant');
-	await replies.nth(count - 1).waitFor({ timeout: 15000 });
+	await replies.nth(count - 1).waitFor({ timeout });
 	return replies.nth(count - 1);
 }
 
