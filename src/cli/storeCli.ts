@@ -3,7 +3,6 @@
  * `--db` / `$GMEM_DB` (exit 2 when it cannot be opened), choosing the embedder, and workspaces.
  */
 import { loadBuiltinEmbedder } from '../models/builtinEmbedder';
-import { loadBuiltinEmbedder } from '../models/builtinEmbedder';
 import { HashingEmbedder } from '../models/hashingEmbedder';
 import { createModelServices } from '../models/modelServices';
 import type { Embedder } from '../models/embedder';
@@ -73,8 +72,6 @@ export function cliEmbedder(choice: string | undefined, io: CliIo): Embedder | n
  */
 export async function openCliEmbedder(choice: string | undefined, io: CliIo): Promise<CliEmbedder> {
 	const name = choice ?? io.env.GMEM_EMBEDDER ?? 'hashing';
-	// The built-in static model ships with the extension (models/builtin/): no worker, no download.
-	if (name === 'builtin') return { embedder: await loadBuiltinEmbedder(), dispose: async () => undefined };
 	// The built-in static model ships with the extension (models/builtin/): no worker, no download.
 	if (name === 'builtin') return { embedder: await loadBuiltinEmbedder(), dispose: async () => undefined };
 	if (name !== 'minilm') return { embedder: cliEmbedder(name, io), dispose: async () => undefined };
