@@ -33,12 +33,23 @@ def heldout(p, every):
     return zlib.crc32(p["file"].encode()) % every == 0
 
 
-def code_text(p, keep_rest):
-    """The code side: the function, with the rest of its docstring in half the pairs (CodeSearchNet-style)."""
-    if keep_rest and p.get("rest"):
+def code_text(p, doc_part):
+    """The code side as people's code looks (CodeSearchNet keeps docstrings): the function with no
+    docstring, with the rest of it ("rest"), or with all of it ("full")."""
+    doc = {"rest": p.get("rest", ""), "full": (p["doc"] + "\n\n" + p.get("rest", "")).strip() if p.get("kind") != "doc" else ""}.get(doc_part, "")
+    if doc:
         lines = p["code"].split("\n", 1)
-        return lines[0] + '\n    """' + p["rest"] + '"""\n' + (lines[1] if len(lines) > 1 else "")
+        return lines[0] + '\n    """' + doc + '"""\n' + (lines[1] if len(lines) > 1 else "")
     return p["code"]
+
+
+def doc_part(p, cfg):
+    """Which docstring part a pair's code keeps, fixed per pair: the whole docstring in a
+    `full_doc_rate` share (chosen by crc32 of the key), else the rest of it in half the pairs."""
+    h = zlib.crc32(p["key"].encode())
+    if (h % 1000) / 1000 < cfg.get("full_doc_rate", 0.0):
+        return "full"
+    return "rest" if h % 2 == 0 else "none"
 
 
 def packed(encoded):
@@ -92,7 +103,7 @@ def train(pairs, cfg, log=print):
     buckets = cfg["buckets"]
     log(f"train {len(train_pairs)} pairs, held-out {len(held)}, vocab {len(vocab)}, buckets {buckets}")
     t0 = time.time()
-    codes = [encode(code_text(p, zlib.crc32(p["key"].encode()) % 2 == 0), vocab, buckets, cfg["max_code_words"]) for p in train_pairs]
+    codes = [encode(code_text(p, doc_part(p, cfg)), vocab, buckets, cfg["max_code_words"]) for p in train_pairs]
     log(f"encoded code in {time.time() - t0:.0f}s")
     model = StaticModel(len(vocab) + buckets, cfg["dim"])
     opt = torch.optim.Adam(model.parameters(), lr=cfg["lr"])
