@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { HashingEmbedder } from '../src/models/hashingEmbedder';
 import { codeTokens } from '../src/retrieval/codeTokens';
 import { prepareDocuments, type IngestDoc } from '../src/retrieval/ingest';
-import { analyzeChunks, upsertDocuments } from '../src/store/chunkRepo';
+import { analyzeChunks, checkpoint, upsertDocuments } from '../src/store/chunkRepo';
 import { openStore } from '../src/store/openStore';
 import { stopOwner } from '../src/store/ownerClient';
 import { folderBytes } from '../src/store/storeStats';
@@ -29,7 +29,8 @@ function docs(n: number): IngestDoc[] {
 const mb = (b: number) => Math.round(b / 1048576);
 
 async function main(): Promise<void> {
-	const { values } = parseArgs({ options: { n: { type: 'string', default: '20000' }, mode: { type: 'string', default: 'incremental' } } });
+	const { values } = parseArgs({ options: { n: { type: 'string', default: '20000' }, mode: { type: 'string', default: 'incremental' }, 'checkpoint-every': { type: 'string', default: '0' } } });
+	const checkpointEvery = Number(values['checkpoint-every']);
 	const n = Number(values.n);
 	const dir = mkdtempSync(join(tmpdir(), 'gmem-bulk-'));
 	const opened = await openStore({ kind: 'folder', dir });
@@ -41,8 +42,12 @@ async function main(): Promise<void> {
 	const t0 = performance.now();
 	if (values.mode === 'build-after') await db.query('DROP INDEX chunks_embedding');
 	// Load without the per-ingest ANALYZE/CHECKPOINT so the WAL left by the load itself is measured.
+	const wal = () => mb(folderBytes(join(dir, 'pgdata', 'pg_wal')));
+	let peakWal = 0;
 	for (let i = 0; i < all.length; i += 500) {
 		await upsertDocuments(db, await prepareDocuments(all.slice(i, i + 500), { workspaceId: 'bench', tier: 'workspace' }, embedder));
+		if (checkpointEvery && (i + 500) % checkpointEvery === 0) await checkpoint(db);
+		peakWal = Math.max(peakWal, wal());
 		process.stderr.write(`\r  ${Math.min(n, i + 500)}/${n} ${Math.round((performance.now() - t0) / 1000)} s`);
 	}
 	process.stderr.write('\n');
@@ -54,7 +59,8 @@ async function main(): Promise<void> {
 	}
 	out.total_s = Math.round((performance.now() - t0) / 100) / 10;
 	out.chunks_per_s = Math.round(n / ((performance.now() - t0) / 1000));
-	const wal = () => mb(folderBytes(join(dir, 'pgdata', 'pg_wal')));
+	out.checkpoint_every = checkpointEvery || null;
+	out.peak_wal_mb = peakWal;
 	out.before = { disk_mb: mb(folderBytes(dir)), wal_mb: wal() };
 	const t2 = performance.now();
 	await analyzeChunks(db);
