@@ -295,15 +295,15 @@ export class WorkspaceMemory {
 }
 
 async function hasWorkspaceRows(store: Store, ids: readonly string[]): Promise<boolean> {
-	const rows = await store.db.query<{ n: number }>("SELECT count(*)::int AS n FROM documents WHERE tier = 'workspace' AND workspace_id = ANY($1::text[])", [ids]);
+	const rows = await store.db.query<{ n: number }>("SELECT count(*)::int AS n FROM documents WHERE scope = $2 AND tier = 'workspace' AND workspace_id = ANY($1::text[])", [ids, store.scope]);
 	return (rows[0]?.n ?? 0) > 0;
 }
 
 /** How many of the folders' workspace chunks carry vectors of `embedder` (the vector arm sees only those). */
 async function coverage(store: Store, ids: readonly string[], embedder: string): Promise<{ embedded: number; chunks: number }> {
 	const rows = await store.db.query<{ embedded: number; chunks: number }>(
-		"SELECT count(*) FILTER (WHERE embedder = $2 AND embedding IS NOT NULL)::int AS embedded, count(*)::int AS chunks FROM chunks WHERE tier = 'workspace' AND workspace_id = ANY($1::text[])",
-		[ids, embedder],
+		"SELECT count(*) FILTER (WHERE embedder = $2 AND embedding IS NOT NULL)::int AS embedded, count(*)::int AS chunks FROM chunks WHERE scope = $3 AND tier = 'workspace' AND workspace_id = ANY($1::text[])",
+		[ids, embedder, store.scope],
 	);
 	return { embedded: rows[0]?.embedded ?? 0, chunks: rows[0]?.chunks ?? 0 };
 }

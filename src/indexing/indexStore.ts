@@ -2,10 +2,11 @@
  * The store reads and small writes the indexer needs beyond src/store's public API
  * (`upsertDocuments`, `deleteDocuments`): which files are indexed and with which keys, the stored
  * vectors of a file's chunks (so unchanged chunks are not embedded again), and refreshing a
- * file's modification time. Every statement is parameterised; none is built from values.
+ * file's modification time. Every statement is parameterised; none is built from values, and each
+ * reads or writes only the connection's user/team scope (`scopeOf(db)`), filtered inside the SQL.
  */
 import { deleteDocuments } from '../store/chunkRepo';
-import type { Queryable } from '../store/queryable';
+import { scopeOf, type Queryable } from '../store/queryable';
 
 /** Marks documents written by the indexer, so `gmem ingest` documents in the same workspace are never removed by it. */
 export const INDEX_SOURCE = 'index';
@@ -22,7 +23,7 @@ export interface IndexedFile {
 type FileRow = { doc_id: string; content_hash: string; mtime_ms: string | number | null; size: string | number | null; embedder: string | null };
 
 const FILE_SELECT = `SELECT doc_id, content_hash, mtime_ms, metadata->>'size' AS size, metadata->>'embedder' AS embedder
-	FROM documents WHERE workspace_id = $1 AND tier = 'workspace' AND metadata->>'source' = $2`;
+	FROM documents WHERE scope = $3 AND workspace_id = $1 AND tier = 'workspace' AND metadata->>'source' = $2`;
 
 // bigint and jsonb text come back as strings from pg: normalise to numbers.
 function toIndexedFile(r: FileRow): IndexedFile {
@@ -37,13 +38,13 @@ function toIndexedFile(r: FileRow): IndexedFile {
 
 /** Every indexed file of a workspace, by doc id (= workspace-relative path). */
 export async function listIndexedFiles(db: Queryable, workspaceId: string): Promise<Map<string, IndexedFile>> {
-	const rows = await db.query<FileRow>(FILE_SELECT, [workspaceId, INDEX_SOURCE]);
+	const rows = await db.query<FileRow>(FILE_SELECT, [workspaceId, INDEX_SOURCE, scopeOf(db)]);
 	return new Map(rows.map((r) => [r.doc_id, toIndexedFile(r)]));
 }
 
 /** One indexed file's row, or null. */
 export async function getIndexedFile(db: Queryable, workspaceId: string, docId: string): Promise<IndexedFile | null> {
-	const rows = await db.query<FileRow>(`${FILE_SELECT} AND doc_id = $3`, [workspaceId, INDEX_SOURCE, docId]);
+	const rows = await db.query<FileRow>(`${FILE_SELECT} AND doc_id = $4`, [workspaceId, INDEX_SOURCE, scopeOf(db), docId]);
 	return rows.length ? toIndexedFile(rows[0]) : null;
 }
 
@@ -56,8 +57,8 @@ export async function storedChunkVectors(db: Queryable, workspaceId: string, doc
 	if (!docIds.length) return out;
 	const rows = await db.query<{ doc_id: string; content_hash: string; v: string }>(
 		`SELECT doc_id, content_hash, embedding::text AS v FROM chunks
-		 WHERE workspace_id = $1 AND tier = 'workspace' AND doc_id = ANY($2::text[]) AND embedder = $3 AND embedding IS NOT NULL`,
-		[workspaceId, docIds, embedder],
+		 WHERE scope = $4 AND workspace_id = $1 AND tier = 'workspace' AND doc_id = ANY($2::text[]) AND embedder = $3 AND embedding IS NOT NULL`,
+		[workspaceId, docIds, embedder, scopeOf(db)],
 	);
 	for (const r of rows) {
 		let m = out.get(r.doc_id);
@@ -75,7 +76,7 @@ export function parseVector(text: string): Float32Array {
 
 /** Records a new modification time for a file whose content did not change (a touch, a checkout). */
 export async function touchIndexedFile(db: Queryable, workspaceId: string, docId: string, mtimeMs: number): Promise<void> {
-	await db.query(`UPDATE documents SET mtime_ms = $3 WHERE workspace_id = $1 AND tier = 'workspace' AND doc_id = $2`, [workspaceId, docId, mtimeMs]);
+	await db.query(`UPDATE documents SET mtime_ms = $3 WHERE scope = $4 AND workspace_id = $1 AND tier = 'workspace' AND doc_id = $2`, [workspaceId, docId, mtimeMs, scopeOf(db)]);
 }
 
 /** Removes indexed files (chunks, statistics, document rows) through the store's own delete. */
@@ -88,9 +89,9 @@ export async function removeIndexedFiles(db: Queryable, workspaceId: string, doc
 /** Chunks currently indexed for a workspace (for status displays). */
 export async function countIndexedChunks(db: Queryable, workspaceId: string): Promise<number> {
 	const rows = await db.query<{ n: number }>(
-		`SELECT count(*)::int AS n FROM chunks c JOIN documents d USING (workspace_id, tier, doc_id)
-		 WHERE c.workspace_id = $1 AND c.tier = 'workspace' AND d.metadata->>'source' = $2`,
-		[workspaceId, INDEX_SOURCE],
+		`SELECT count(*)::int AS n FROM chunks c JOIN documents d USING (scope, workspace_id, tier, doc_id)
+		 WHERE c.scope = $3 AND c.workspace_id = $1 AND c.tier = 'workspace' AND d.metadata->>'source' = $2`,
+		[workspaceId, INDEX_SOURCE, scopeOf(db)],
 	);
 	return rows[0]?.n ?? 0;
 }
@@ -99,10 +100,10 @@ export async function countIndexedChunks(db: Queryable, workspaceId: string): Pr
 export async function indexedTotals(db: Queryable, workspaceIds: readonly string[]): Promise<{ files: number; chunks: number }> {
 	if (!workspaceIds.length) return { files: 0, chunks: 0 };
 	const rows = await db.query<{ files: number; chunks: number }>(
-		`SELECT (SELECT count(*)::int FROM documents WHERE tier = 'workspace' AND workspace_id = ANY($1::text[]) AND metadata->>'source' = $2) AS files,
-		        (SELECT count(*)::int FROM chunks c JOIN documents d USING (workspace_id, tier, doc_id)
-		         WHERE c.tier = 'workspace' AND c.workspace_id = ANY($1::text[]) AND d.metadata->>'source' = $2) AS chunks`,
-		[workspaceIds, INDEX_SOURCE],
+		`SELECT (SELECT count(*)::int FROM documents WHERE scope = $3 AND tier = 'workspace' AND workspace_id = ANY($1::text[]) AND metadata->>'source' = $2) AS files,
+		        (SELECT count(*)::int FROM chunks c JOIN documents d USING (scope, workspace_id, tier, doc_id)
+		         WHERE c.scope = $3 AND c.tier = 'workspace' AND c.workspace_id = ANY($1::text[]) AND d.metadata->>'source' = $2) AS chunks`,
+		[workspaceIds, INDEX_SOURCE, scopeOf(db)],
 	);
 	return { files: rows[0]?.files ?? 0, chunks: rows[0]?.chunks ?? 0 };
 }

@@ -3,6 +3,7 @@
  * write; then remove what disappeared. Incremental by content hash: re-indexing an unchanged
  * tree reads no file and embeds nothing. Cancelling (AbortSignal) keeps what was written; the
  * next run resumes by skipping it. Used by `gmem index`, and by the extension from a worker.
+ * A run that will write many chunks is a bulk load (bulkLoad.ts); the watcher's batches are not.
  */
 import { resolve, sep } from 'node:path';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../core/thresholds';
@@ -10,6 +11,7 @@ import type { Embedder } from '../models/embedder';
 import { workspaceId as workspaceIdOf } from '../store/location';
 import type { Queryable } from '../store/queryable';
 import { indexFileAt, prepareIfChanged, type FileContext, type FileOutcome } from './indexFile';
+import { estimateIncomingChunks, startBulkLoad } from './bulkLoad';
 import { writeFiles } from './indexBatch';
 import { listIndexedFiles, removeIndexedFiles } from './indexStore';
 import { indexSettings, type IndexSettings, type PreparedFile } from './prepareFile';
@@ -112,34 +114,45 @@ export class Indexer {
 		const keep = new Set<string>();
 		let batch: PreparedFile[] = [];
 		let pending = 0;
+		// Lexical-only runs write no vectors: nothing for the vector index to gain.
+		const incoming = this.options.embedder ? estimateIncomingChunks(files, stored, this.settings.limits.maxChars) : 0;
+		const bulk = await startBulkLoad(this.options.db, incoming);
 		const flush = async () => {
 			const w = await writeFiles(this.options.db, ws, batch, this.options.embedder, new Set(stored.keys()), this.settings.embedBatch, signal);
+			await bulk.wrote(w.chunks);
 			result.chunks += w.chunks;
 			result.embedded += w.embedded;
 			result.reused += w.reused;
 			batch = [];
 			pending = 0;
 		};
-		Object.assign(progress, { phase: 'index', files_total: files.length });
-		for (const entry of files) {
-			signal?.throwIfAborted();
-			const outcome = await prepareIfChanged(this.context(), ws, entry, stored.get(entry.relPath));
-			if (outcome === 'unchanged') {
-				keep.add(entry.relPath);
-				result.files_unchanged++;
-			} else if ('skip' in outcome) skip(outcome.skip);
-			else {
-				keep.add(entry.relPath);
-				batch.push(outcome);
-				pending += outcome.chunks.length;
-				result.files_indexed++;
-				if (pending >= this.settings.embedBatch) await flush();
+		let ok = false;
+		try {
+			Object.assign(progress, { phase: 'index', files_total: files.length });
+			for (const entry of files) {
+				signal?.throwIfAborted();
+				const outcome = await prepareIfChanged(this.context(), ws, entry, stored.get(entry.relPath));
+				if (outcome === 'unchanged') {
+					keep.add(entry.relPath);
+					result.files_unchanged++;
+				} else if ('skip' in outcome) skip(outcome.skip);
+				else {
+					keep.add(entry.relPath);
+					batch.push(outcome);
+					pending += outcome.chunks.length;
+					result.files_indexed++;
+					if (pending >= this.settings.embedBatch) await flush();
+				}
+				Object.assign(progress, { files_done: progress.files_done + 1, files_indexed: result.files_indexed, files_unchanged: result.files_unchanged, chunks: result.chunks + pending, path: entry.relPath });
+				yield { ...progress };
+				await yieldToLoop(); // chunking is synchronous WASM work: let the event loop breathe between files
 			}
-			Object.assign(progress, { files_done: progress.files_done + 1, files_indexed: result.files_indexed, files_unchanged: result.files_unchanged, chunks: result.chunks + pending, path: entry.relPath });
-			yield { ...progress };
-			await yieldToLoop(); // chunking is synchronous WASM work: let the event loop breathe between files
+			await flush();
+			ok = true;
+		} finally {
+			// Also when cancelled or failed: a dropped vector index is rebuilt before the run ends.
+			await bulk.finish(ok);
 		}
-		await flush();
 		// Only after a complete walk: anything stored but not kept was deleted, ignored or became unreadable.
 		yield { ...progress, phase: 'remove', path: null };
 		const gone = [...stored.keys()].filter((d) => !keep.has(d));
