@@ -82,10 +82,14 @@ export interface DecisionItem {
 /** Index health as the indexer reports it (null in `index` = not indexed in this window yet). */
 export interface IndexHealthView {
 	state: 'idle' | 'indexing' | 'error';
+	/** 0–100 while a full run knows its file count; null otherwise. */
 	percent: number | null;
+	/** Indexed files / chunks of this window's folders after the last run or batch. */
 	files: number;
 	chunks: number;
+	/** Files left out by the last full run, by reason (secret, ignored, too-large…). */
 	skipped: Record<string, number>;
+	/** When the last run or batch finished (ms since the epoch); null: never indexed here. */
 	lastRun: number | null;
 	lastError: string | null;
 }

@@ -2,22 +2,11 @@
  * The index's health as the status bar, the progress notification and Inspect Memory State show
  * it, and the pure text functions over it (no `vscode`, so they are unit-tested).
  */
+import type { IndexHealthView } from '../core/memoryPanelProtocol';
 import type { IndexProgress } from '../indexing/indexer';
 
-/** A snapshot of the workspace index of this window. */
-export interface IndexHealth {
-	state: 'idle' | 'indexing' | 'error';
-	/** 0–100 while a full run knows its file count; null otherwise. */
-	percent: number | null;
-	/** Indexed files / chunks of this window's folders after the last run or batch. */
-	files: number;
-	chunks: number;
-	/** Files left out by the last full run, by reason (secret, ignored, too-large…). */
-	skipped: Record<string, number>;
-	/** When the last run or batch finished (ms since the epoch); null: never indexed here. */
-	lastRun: number | null;
-	lastError: string | null;
-}
+/** A snapshot of the workspace index of this window: the shape the memory panel shows. */
+export type IndexHealth = IndexHealthView;
 
 /** The status before anything is known: never indexed. */
 export const NOT_INDEXED: IndexHealth = { state: 'idle', percent: null, files: 0, chunks: 0, skipped: {}, lastRun: null, lastError: null };

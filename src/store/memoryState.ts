@@ -6,20 +6,12 @@
  * Every statement is parameterised and scoped to the given workspace ids and the connection's
  * user/team scope.
  */
-import type { CorrectionItem, DecisionItem, MemoryItem, MemoryTier, ProfileItem, TierSummary } from '../core/memoryPanelProtocol';
+import type { CorrectionItem, DecisionItem, MemoryItem, MemoryPanelState, MemoryTier, ProfileItem, TierSummary } from '../core/memoryPanelProtocol';
 import { deleteDocuments } from './chunkRepo';
 import { scopeOf, type Queryable } from './queryable';
 
 /** The store's part of the panel state. */
-export interface StoredMemoryState {
-	tiers: TierSummary[];
-	profile: ProfileItem[];
-	memories: MemoryItem[];
-	corrections: CorrectionItem[];
-	decisions: DecisionItem[];
-	indexedFiles: number;
-	indexedChunks: number;
-}
+export type StoredMemoryState = Pick<MemoryPanelState, 'tiers' | 'profile' | 'memories' | 'corrections' | 'decisions' | 'indexedFiles' | 'indexedChunks'>;
 
 /** How many recent rows each list shows. */
 export interface MemoryStateLimits {
