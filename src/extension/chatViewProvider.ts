@@ -15,6 +15,7 @@ import {
 import type { ChatController } from './chatController';
 import { EditorActions } from './editorActions';
 import type { Logger } from './logger';
+import { webviewPage, type WebviewAssets } from './webviewPage';
 
 /**
  * Controller methods the panel's newer messages need. Declared optional so this file builds
@@ -38,24 +39,8 @@ export function makeNonce(): string {
 }
 
 /** The page: CSP first, then the stylesheet, the static skeleton, and the bundle. */
-export function renderChatHtml(opts: { cspSource: string; nonce: string; scriptUri: string; styleUri: string }): string {
-	const csp = [
-		"default-src 'none'",
-		`style-src ${opts.cspSource}`,
-		`font-src ${opts.cspSource}`,
-		`script-src 'nonce-${opts.nonce}'`,
-	].join('; ');
-	return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${opts.styleUri}">
-<title>Gated Memory</title>
-</head>
-<body>
-<main id="app">
+export function renderChatHtml(opts: WebviewAssets): string {
+	return webviewPage(opts, 'Gated Memory', `<main id="app">
 	<header id="header" class="header">
 		<span id="generator" class="generator" title="The generator that writes the replies"></span>
 		<select id="history" class="history" aria-label="Conversation history" disabled><option value="">Current conversation</option></select>
@@ -74,10 +59,7 @@ export function renderChatHtml(opts: { cspSource: string; nonce: string; scriptU
 			<vscode-button id="send" aria-label="Send message">Send</vscode-button>
 		</div>
 	</form>
-</main>
-<script nonce="${opts.nonce}" src="${opts.scriptUri}"></script>
-</body>
-</html>`;
+</main>`);
 }
 
 type HostMessenger = Messenger<WebviewToHost, HostToWebview>;

@@ -1,23 +1,13 @@
 /**
- * The memory panel's page: a strict CSP (`default-src 'none'`, one nonce'd script, styles and
- * fonts only from the extension), the stylesheet and script esbuild writes for
- * webview/memory/main.ts, and a static skeleton the script fills with text nodes.
+ * The memory panel's page: the shared webview shell (strict CSP, see webviewPage.ts) around the
+ * static skeleton that webview/memory/main.ts fills with text nodes.
  */
 
+import { webviewPage, type WebviewAssets } from './webviewPage';
+
 /** The page for the memory panel. */
-export function renderMemoryPanelHtml(opts: { cspSource: string; nonce: string; scriptUri: string; styleUri: string }): string {
-	const csp = ["default-src 'none'", `style-src ${opts.cspSource}`, `font-src ${opts.cspSource}`, `script-src 'nonce-${opts.nonce}'`].join('; ');
-	return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${opts.styleUri}">
-<title>Gated Memory: Memory State</title>
-</head>
-<body>
-<header>
+export function renderMemoryPanelHtml(opts: WebviewAssets): string {
+	return webviewPage(opts, 'Gated Memory: Memory State', `<header>
 	<h1>Memory state</h1>
 	<span id="generated" aria-live="polite"></span>
 	<span class="spacer"></span>
@@ -27,8 +17,5 @@ export function renderMemoryPanelHtml(opts: { cspSource: string; nonce: string; 
 </header>
 <div id="loading" role="status"><vscode-progress-ring></vscode-progress-ring><span id="loading-text">Opening the memory store…</span></div>
 <p id="notice" class="notice" hidden></p>
-<main id="memory-root" aria-label="Memory state"></main>
-<script nonce="${opts.nonce}" src="${opts.scriptUri}"></script>
-</body>
-</html>`;
+<main id="memory-root" aria-label="Memory state"></main>`);
 }
