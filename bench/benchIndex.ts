@@ -8,10 +8,10 @@
  * indexing worker thread (as the extension runs it) with the host thread's event-loop delay
  * meanwhile, and a one-file watcher batch timed end to end.
  *
- * Usage: node dist/bench/benchIndex.js [--src DIR] [--embedder hashing|none|standin] [--db postgres://…] [--json] [--worker-only]
+ * Usage: node dist/bench/benchIndex.js [--src DIR] [--embedder hashing|none|standin|builtin] [--db postgres://…] [--json] [--worker-only]
  * (`--db URL` indexes into a PostgreSQL server instead of a fresh PGlite folder; its rows are deleted afterwards.)
  * `standin` = the real MiniLM-L6 architecture with random weights (as in bench:models): embedding
- * speed is real, quality is not measured here.
+ * speed is real, quality is not measured here. `builtin` = the shipped static code-search model.
  */
 import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -27,6 +27,7 @@ import { readLock } from '../src/store/lockFile';
 import { deleteDocuments } from '../src/store/chunkRepo';
 import { workspaceId, type StoreLocation } from '../src/store/location';
 import { openStore } from '../src/store/openStore';
+import { buildWorkerEmbedder, type WorkerEmbedderSpec } from '../src/indexing/workerEmbedder';
 import { standInEmbedder } from './standInEmbedder';
 
 const arg = (name: string, def: string) => {
@@ -60,6 +61,7 @@ async function timed<T>(f: () => Promise<T>): Promise<{ ms: number; value: T }> 
 async function makeEmbedder(kind: string): Promise<{ embedder: Embedder | null; dispose: () => Promise<void> }> {
 	if (kind === 'none') return { embedder: null, dispose: async () => undefined };
 	if (kind === 'standin') return standInEmbedder();
+	if (kind === 'builtin') return { embedder: await buildWorkerEmbedder({ kind: 'builtin' }), dispose: async () => undefined };
 	return { embedder: new HashingEmbedder(384, codeTokens), dispose: async () => undefined };
 }
 
@@ -76,7 +78,7 @@ async function main(): Promise<void> {
 	const store = opened.value;
 	if (process.argv.includes('--worker-only')) {
 		// Only the product's set-up (worker thread + host loop delay): a shorter run on a busy machine.
-		const hosted = await workerRun(work, src, url ? { kind: 'url', url } : { kind: 'folder', dir: join(work, 'db') }, arg('embedder', 'hashing') === 'none' ? 'none' : 'hashing');
+		const hosted = await workerRun(work, src, url ? { kind: 'url', url } : { kind: 'folder', dir: join(work, 'db') }, workerSpec(arg('embedder', 'hashing')));
 		const report = { source: src, load_average: loadavg().map((x) => Math.round(x * 10) / 10), engine: store.engine, worker: hosted.report };
 		if (url) await deleteDocuments(store.db, { workspaceId: workspaceId(hosted.root) });
 		await store.close();
@@ -94,7 +96,7 @@ async function main(): Promise<void> {
 	const edited = pickFileToEdit(root);
 	appendFileSync(edited, '\n\ndef bench_added_function(values):\n    """Added by bench:index to measure a one-file re-index."""\n    return sorted(values)\n');
 	const oneFile = await timed(() => indexer.reindexFile(edited));
-	const hosted = await workerRun(work, src, url ? { kind: 'url', url } : { kind: 'folder', dir: join(work, 'db') }, arg('embedder', 'hashing') === 'none' ? 'none' : 'hashing');
+	const hosted = await workerRun(work, src, url ? { kind: 'url', url } : { kind: 'folder', dir: join(work, 'db') }, workerSpec(arg('embedder', 'hashing')));
 	const ownerPid = readLock(join(work, 'db'))?.pid ?? -1;
 	const r = full.value;
 	const report = {
@@ -133,7 +135,14 @@ const ms = (ns: number) => Math.round(ns / 1e5) / 10;
  * as stutter. Then one edited file goes through the watcher's path (one `reindexPaths` batch),
  * timed end to end from the host.
  */
-async function workerRun(work: string, src: string, store: StoreLocation, embedder: 'none' | 'hashing') {
+/** The worker's embedder for `--embedder` (the stand-in runs in-process only; the worker gets hashing then). */
+function workerSpec(kind: string): WorkerEmbedderSpec {
+	if (kind === 'none') return { kind: 'none' };
+	if (kind === 'builtin') return { kind: 'builtin' };
+	return { kind: 'hashing' };
+}
+
+async function workerRun(work: string, src: string, store: StoreLocation, embedder: WorkerEmbedderSpec) {
 	const root = join(work, 'ws-worker');
 	cpSync(src, join(root, basename(src)), { recursive: true });
 	const client = new IndexWorkerClient({ config: { store, embedder } });

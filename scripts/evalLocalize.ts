@@ -4,7 +4,7 @@
  * file-level recall@1/5/10 (first k distinct files). Rows whose gold file is missing from the
  * installed version are skipped and counted. Nothing from ../shared is copied.
  *
- *   npx tsx scripts/evalLocalize.ts --db /tmp/loc-db [--package django] [--max-lines 60,30] [--arm fts|hybrid] [--py-only]
+ *   npx tsx scripts/evalLocalize.ts --db /tmp/loc-db [--package django] [--max-lines 60,30] [--arm fts|hybrid] [--embedder builtin|hashing] [--py-only]
  *
  * Three file rankings are reported per run: `best` = best chunk per file (what `gmem search --files`
  * prints); `agg` = the sum of a file's top chunk RRF scores with decaying weights (1, 1/2, 1/4), so
@@ -16,6 +16,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../src/core/thresholds';
 import { Indexer } from '../src/indexing/indexer';
+import { buildWorkerEmbedder } from '../src/indexing/workerEmbedder';
+import type { Embedder } from '../src/models/embedder';
 import { HashingEmbedder } from '../src/models/hashingEmbedder';
 import { codeTokens } from '../src/retrieval/codeTokens';
 import { hybridSearch, type ArmMode, type SearchHit } from '../src/retrieval/hybridSearch';
@@ -53,12 +55,12 @@ export function aggregateFiles(hits: readonly SearchHit[], score: (h: SearchHit)
 	return [...perFile.entries()].map(([p, xs]) => [p, total(xs)] as const).sort((a, b) => b[1] - a[1]).map(([p]) => p);
 }
 
-async function indexCopy(db: Queryable, pkgDir: string, root: string, t: Thresholds, pyOnly: boolean, hashing: boolean): Promise<void> {
+async function indexCopy(db: Queryable, pkgDir: string, root: string, t: Thresholds, pyOnly: boolean, embedder: Embedder | null): Promise<void> {
 	if (!existsSync(root)) {
 		mkdirSync(root, { recursive: true });
 		cpSync(pkgDir, join(root, pkgDir.split('/').pop()!), { recursive: true });
 	}
-	const indexer = new Indexer({ db, embedder: hashing ? new HashingEmbedder(384, codeTokens) : null, thresholds: t, excludes: pyOnly ? ['*.*', '!*.py'] : [] });
+	const indexer = new Indexer({ db, embedder, thresholds: t, excludes: pyOnly ? ['*.*', '!*.py'] : [] });
 	const started = Date.now();
 	const [r] = await indexer.indexFolders([root]);
 	process.stderr.write(`indexed ${root}: ${r.files_indexed} new, ${r.files_unchanged} unchanged, ${r.chunks} chunks in ${Date.now() - started} ms\n`);
@@ -71,6 +73,8 @@ async function main(): Promise<void> {
 			package: { type: 'string', default: 'django' },
 			'max-lines': { type: 'string', default: '60' },
 			arm: { type: 'string', default: 'fts' },
+			// The vector arm's embedder: the shipped built-in model, or the hashing TEST embedder.
+			embedder: { type: 'string', default: 'hashing' },
 			'py-only': { type: 'boolean', default: false },
 			work: { type: 'string', default: '/tmp/gmem-loc' },
 			shared: { type: 'string', default: process.env.GMEM_SHARED ?? '../shared' },
@@ -92,8 +96,8 @@ async function main(): Promise<void> {
 	for (const lines of values['max-lines'].split(',').map(Number)) {
 		const t: Thresholds = { ...DEFAULT_THRESHOLDS, index_chunk_max_lines: lines, index_chunk_max_chars: lines * 40 };
 		const root = join(values.work, `${values.package}-L${lines}${values['py-only'] ? '-py' : ''}`);
-		await indexCopy(db, pkgDir, root, t, values['py-only'], arm !== 'fts');
-		const embedder = arm === 'fts' ? null : new HashingEmbedder(384, codeTokens);
+		const embedder = arm === 'fts' ? null : values.embedder === 'builtin' ? await buildWorkerEmbedder({ kind: 'builtin' }) : new HashingEmbedder(384, codeTokens);
+		await indexCopy(db, pkgDir, root, t, values['py-only'], embedder);
 		const best: string[][] = [];
 		const agg: string[][] = [];
 		const aggBm25: string[][] = [];
@@ -110,7 +114,7 @@ async function main(): Promise<void> {
 		}
 		const gold = present.map((r) => r.gold_files);
 		const p50 = [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)];
-		const result = { package: values.package, max_lines: lines, arm, py_only: values['py-only'], rows: present.length, skipped_rows: rows.length - present.length, best: recallAt(best, gold, [1, 5, 10]), agg: recallAt(agg, gold, [1, 5, 10]), agg_bm25: recallAt(aggBm25, gold, [1, 5, 10]), p50_ms_both_searches: Math.round(p50) };
+		const result = { package: values.package, max_lines: lines, arm, embedder: embedder?.id ?? null, py_only: values['py-only'], rows: present.length, skipped_rows: rows.length - present.length, best: recallAt(best, gold, [1, 5, 10]), agg: recallAt(agg, gold, [1, 5, 10]), agg_bm25: recallAt(aggBm25, gold, [1, 5, 10]), p50_ms_both_searches: Math.round(p50) };
 		process.stdout.write(JSON.stringify(result) + '\n');
 	}
 	await opened.value.close();
