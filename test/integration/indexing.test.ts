@@ -8,7 +8,6 @@ import { appendFileSync, readFileSync, rmSync, utimesSync, writeFileSync } from 
 import { join } from 'node:path';
 import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import { Indexer, type FolderIndexResult } from '../../src/indexing/indexer';
-import type { Embedder } from '../../src/models/embedder';
 import { HashingEmbedder } from '../../src/models/hashingEmbedder';
 import { codeTokens } from '../../src/retrieval/codeTokens';
 import { hybridSearch, type SearchOptions } from '../../src/retrieval/hybridSearch';
@@ -18,27 +17,7 @@ import type { Store } from '../../src/store/openStore';
 import type { Queryable } from '../../src/store/queryable';
 import { copyWorkspace, PLANTED_SECRETS } from '../fixtures/indexing/workspace';
 import { mustOpen, testEngines } from '../fixtures/store_engines';
-
-/** Counts every text sent to the wrapped embedder. */
-class CountingEmbedder implements Embedder {
-	texts = 0;
-	calls = 0;
-	constructor(private readonly inner: Embedder) {}
-	get id() {
-		return this.inner.id;
-	}
-	get dim() {
-		return this.inner.dim;
-	}
-	get semantic() {
-		return this.inner.semantic;
-	}
-	async embed(texts: readonly string[]): Promise<Float32Array[]> {
-		this.calls++;
-		this.texts += texts.length;
-		return this.inner.embed(texts);
-	}
-}
+import { CountingEmbedder } from '../fixtures/countingEmbedder';
 
 // Small chunks, so one edited function is one chunk among several in its file.
 const THRESHOLDS = { ...DEFAULT_THRESHOLDS, index_chunk_max_lines: 12, index_chunk_min_lines: 3, index_chunk_overlap_lines: 2 };

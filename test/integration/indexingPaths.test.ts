@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import { Indexer } from '../../src/indexing/indexer';
 import { IndexWorkerClient } from '../../src/indexing/indexWorkerClient';
-import type { Embedder } from '../../src/models/embedder';
 import { HashingEmbedder } from '../../src/models/hashingEmbedder';
 import { codeTokens } from '../../src/retrieval/codeTokens';
 import { deleteDocuments } from '../../src/store/chunkRepo';
@@ -18,26 +17,9 @@ import type { Store } from '../../src/store/openStore';
 import type { Queryable, TxQueryable } from '../../src/store/queryable';
 import { copyWorkspace } from '../fixtures/indexing/workspace';
 import { mustOpen, testEngines } from '../fixtures/store_engines';
+import { CountingEmbedder } from '../fixtures/countingEmbedder';
 
 /** Counts texts sent to the wrapped embedder. */
-class CountingEmbedder implements Embedder {
-	texts = 0;
-	constructor(private readonly inner: Embedder) {}
-	get id() {
-		return this.inner.id;
-	}
-	get dim() {
-		return this.inner.dim;
-	}
-	get semantic() {
-		return this.inner.semantic;
-	}
-	embed(texts: readonly string[]): Promise<Float32Array[]> {
-		this.texts += texts.length;
-		return this.inner.embed(texts);
-	}
-}
-
 /** Counts transactions opened on the wrapped store. */
 function countingDb(db: Queryable): Queryable & { transactions: number } {
 	const out = {

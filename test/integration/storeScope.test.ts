@@ -31,30 +31,13 @@ import { SCHEMA_001 } from '../../src/store/schema001';
 import { storeStats } from '../../src/store/storeStats';
 import { copyWorkspace } from '../fixtures/indexing/workspace';
 import { mustOpen, testEngines } from '../fixtures/store_engines';
+import { CountingEmbedder } from '../fixtures/countingEmbedder';
 
 const embedder = new HashingEmbedder(384, codeTokens);
 const WS = 'ws-shared';
 const TEXT = 'def rotate_signing_key(vault):\n    return vault.rotate("hmac-signing-key")';
 
 /** Counts the texts sent to the wrapped embedder (re-indexing under another scope must not reuse vectors). */
-class CountingEmbedder implements Embedder {
-	texts = 0;
-	constructor(private readonly inner: Embedder) {}
-	get id() {
-		return this.inner.id;
-	}
-	get dim() {
-		return this.inner.dim;
-	}
-	get semantic() {
-		return this.inner.semantic;
-	}
-	async embed(texts: readonly string[]): Promise<Float32Array[]> {
-		this.texts += texts.length;
-		return this.inner.embed(texts);
-	}
-}
-
 async function hits(store: Store, query: string, arm: ArmMode, scope?: string): Promise<string[]> {
 	const r = await hybridSearch(store.db, query, { tier: 'workspace', workspaceIds: [WS], k: 10, arm, embedder, cosineFloor: null, thresholds: DEFAULT_THRESHOLDS, ...(scope ? { scope } : {}) });
 	return r.hits.map((h) => h.id).sort();
