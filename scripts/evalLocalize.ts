@@ -75,6 +75,8 @@ async function main(): Promise<void> {
 			arm: { type: 'string', default: 'fts' },
 			// The vector arm's embedder: the shipped built-in model, or the hashing TEST embedder.
 			embedder: { type: 'string', default: 'hashing' },
+			// Overrides of the thresholds table for an experiment, e.g. "rrf_weight_vector=0.5,rrf_k=30".
+			set: { type: 'string', default: '' },
 			'py-only': { type: 'boolean', default: false },
 			work: { type: 'string', default: '/tmp/gmem-loc' },
 			shared: { type: 'string', default: process.env.GMEM_SHARED ?? '../shared' },
@@ -94,7 +96,8 @@ async function main(): Promise<void> {
 	const db = opened.value.db;
 	const arm = values.arm as ArmMode;
 	for (const lines of values['max-lines'].split(',').map(Number)) {
-		const t: Thresholds = { ...DEFAULT_THRESHOLDS, index_chunk_max_lines: lines, index_chunk_max_chars: lines * 40 };
+		const overrides = Object.fromEntries(values.set.split(',').filter(Boolean).map((kv) => [kv.split('=')[0], Number(kv.split('=')[1])]));
+		const t: Thresholds = { ...DEFAULT_THRESHOLDS, index_chunk_max_lines: lines, index_chunk_max_chars: lines * 40, ...overrides };
 		const root = join(values.work, `${values.package}-L${lines}${values['py-only'] ? '-py' : ''}`);
 		const embedder = arm === 'fts' ? null : values.embedder === 'builtin' ? await buildWorkerEmbedder({ kind: 'builtin' }) : new HashingEmbedder(384, codeTokens);
 		await indexCopy(db, pkgDir, root, t, values['py-only'], embedder);
@@ -114,7 +117,7 @@ async function main(): Promise<void> {
 		}
 		const gold = present.map((r) => r.gold_files);
 		const p50 = [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)];
-		const result = { package: values.package, max_lines: lines, arm, embedder: embedder?.id ?? null, py_only: values['py-only'], rows: present.length, skipped_rows: rows.length - present.length, best: recallAt(best, gold, [1, 5, 10]), agg: recallAt(agg, gold, [1, 5, 10]), agg_bm25: recallAt(aggBm25, gold, [1, 5, 10]), p50_ms_both_searches: Math.round(p50) };
+		const result = { package: values.package, max_lines: lines, arm, embedder: embedder?.id ?? null, set: values.set, py_only: values['py-only'], rows: present.length, skipped_rows: rows.length - present.length, best: recallAt(best, gold, [1, 5, 10]), agg: recallAt(agg, gold, [1, 5, 10]), agg_bm25: recallAt(aggBm25, gold, [1, 5, 10]), p50_ms_both_searches: Math.round(p50) };
 		process.stdout.write(JSON.stringify(result) + '\n');
 	}
 	await opened.value.close();

@@ -65,7 +65,11 @@ export async function hybridSearch(db: Queryable, query: string, opts: SearchOpt
 		opts.arm === 'fts' ? ([] as ArmRow[]) : runVector(db, scope, query, fetch, opts, notes),
 	]);
 	if (opts.arm === 'hybrid' && opts.embedder && fts.length === 0 && vec.length) notes.push('full-text arm found nothing: vector-only results');
-	const weights = opts.arm === 'hybrid' ? [t.rrf_weight_fts, t.rrf_weight_vector] : [1, 1];
+	const words = query.split(/\s+/).filter(Boolean).length;
+	const longQuery = words > t.rrf_long_query_words;
+	const vectorWeight = longQuery ? t.rrf_weight_vector_long_query : t.rrf_weight_vector;
+	if (opts.arm === 'hybrid' && longQuery && vec.length) notes.push(`long query (${words} words): vector arm weighted ${vectorWeight} in fusion (full-text ${t.rrf_weight_fts})`);
+	const weights = opts.arm === 'hybrid' ? [t.rrf_weight_fts, vectorWeight] : [1, 1];
 	const fused = reciprocalRankFusion(
 		[
 			{ weight: weights[0], items: fts.map((r) => ({ key: r.chunk_pk, score: r.score })) },

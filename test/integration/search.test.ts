@@ -63,6 +63,20 @@ for (const engine of testEngines()) {
 			assert.equal(r.hits[0].id, 'db');
 		});
 
+		it('a long query fuses the vector arm with the long-query weight, and says so', async () => {
+			const padding = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
+			const long = await hybridSearch(store.db, `parse http header ${padding}`, base);
+			const w = base.thresholds.rrf_weight_vector_long_query;
+			assert.notEqual(w, base.thresholds.rrf_weight_vector, 'the test needs the two weights to differ');
+			for (const h of long.hits) {
+				const expected = (h.arms.fts ? 1 / (60 + h.arms.fts.rank) : 0) + (h.arms.vector ? w / (60 + h.arms.vector.rank) : 0);
+				assert.ok(Math.abs(h.fused - expected) < 1e-12, `${h.id}: fused ${h.fused}, expected ${expected}`);
+			}
+			assert.ok(long.notes.some((n) => /long query \(43 words\): vector arm weighted 0\.25/.test(n)), long.notes.join(' | '));
+			const short = await hybridSearch(store.db, 'parse http header', base);
+			assert.ok(!short.notes.some((n) => /long query/.test(n)));
+		});
+
 		it('falls back to vector-only results when the full-text arm finds nothing', async () => {
 			const none = await hybridSearch(store.db, 'qwertyuiop', base);
 			assert.ok(none.hits.every((h) => h.arms.fts === null && h.arms.vector !== null));

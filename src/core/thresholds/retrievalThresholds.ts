@@ -12,6 +12,19 @@ export const RETRIEVAL_THRESHOLDS = {
 	},
 	rrf_weight_fts: { default: 1, min: 0, max: 10, rationale: 'Weight of the full-text arm in RRF.' },
 	rrf_weight_vector: { default: 1, min: 0, max: 10, rationale: 'Weight of the vector arm in RRF.' },
+	rrf_long_query_words: {
+		default: 30,
+		min: 1,
+		max: 10000,
+		integer: true,
+		rationale: 'A query of more words than this (a pasted issue, a stack trace) fuses the vector arm with rrf_weight_vector_long_query instead. CoSQA web queries have at most 14 words; the SWE-bench Lite django reports at least 41 (median 121).',
+	},
+	rrf_weight_vector_long_query: {
+		default: 0.25,
+		min: 0,
+		max: 10,
+		rationale: 'Vector-arm weight for long queries: one mean-pooled vector of a long report is dominated by its common words, while BM25 keeps the rare identifiers. Django localisation (114 reports, built-in model, best chunk per file) R@1/5/10: full-text 0.456/0.711/0.807; hybrid at weight 1: 0.474/0.675/0.746; 0.5: 0.491/0.719/0.772; 0.25: 0.474/0.702/0.798.',
+	},
 	fts_long_query_terms: {
 		default: 8,
 		min: 1,
