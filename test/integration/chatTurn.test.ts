@@ -17,27 +17,14 @@ import { OpenAiGenerator } from '../../src/generation/openaiGenerator';
 import { persistTurn } from '../../src/retrieval/memoryWriter';
 import { ChatController } from '../../src/extension/chatController';
 import { citationUri } from '../../src/extension/citationUris';
-import type { Logger } from '../../src/extension/logger';
 import { storeMemory, storePersist } from '../../src/extension/turnStore';
 import { WorkspaceMemory } from '../../src/extension/workspaceMemory';
 import { workspaceId } from '../../src/store/location';
 import { memoriesByDocIds } from '../../src/store/memoryRepo';
 import { startOpenAiStub, type OpenAiStub } from '../stubs/openaiStub.cjs';
 import { testEngines } from '../fixtures/store_engines';
+import { quietLogger as quiet, MapState } from '../fixtures/hostDoubles';
 
-const quiet: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
-
-/** A workspaceState stand-in: the Memento's get/update over a Map. */
-class MapState {
-	readonly map = new Map<string, unknown>();
-	get<T>(key: string): T | undefined {
-		return this.map.get(key) as T | undefined;
-	}
-	update(key: string, value: unknown): Promise<void> {
-		this.map.set(key, structuredClone(value));
-		return Promise.resolve();
-	}
-}
 
 const kinds = (trace: DecisionTrace | null) => (trace?.steps ?? []).map((s) => s.kind);
 const notes = (trace: DecisionTrace | null) => (trace?.steps ?? []).flatMap((s) => (s.kind === 'note' ? [s.message] : []));

@@ -4,14 +4,13 @@
  * the database rejects) changes nothing, and the panel's counts, forget and clear act on the rows.
  */
 import assert from 'node:assert/strict';
-import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import { ingestDocuments } from '../../src/retrieval/ingest';
-import { persistTurn } from '../../src/retrieval/memoryWriter';
 import { exportMemory, ExportFormatError, importMemory, parseMemoryExport, type MemoryExport } from '../../src/store/exportImport';
 import { recordTurn } from '../../src/store/memoryRepo';
 import { clearTier, forgetProfileKey, forgetResearchMemory, memoryState } from '../../src/store/memoryState';
 import type { Store } from '../../src/store/openStore';
 import { mustOpen, suiteStore, testEngines } from '../fixtures/store_engines';
+import { writeTurn, type WrittenTrigger } from '../fixtures/turnWriter';
 
 const WS = 'ws-export';
 const OTHER = 'ws-other';
@@ -21,15 +20,7 @@ async function seed(store: Store): Promise<void> {
 		{ id: 'src/retry.ts', path: 'src/retry.ts', text: 'export function retryWithBackoff(fn: () => Promise<void>) {\n\treturn fn();\n}\n', metadata: { source: 'index', embedder: 'x' } },
 		{ id: 'README.md', path: 'README.md', text: '# Demo\n\nThe API server listens on port 8080.\n' },
 	], { workspaceId: WS, tier: 'workspace' }, null);
-	const turn = (turnId: string, question: string, answer: string, trigger: 'question' | 'correction' | 'statement' | 'instruction') =>
-		persistTurn(store.db, null, DEFAULT_THRESHOLDS, {
-			workspaceId: WS,
-			turnId,
-			trigger,
-			write: trigger === 'statement' || trigger === 'instruction' ? ['profile'] : ['research'],
-			question,
-			answer,
-		});
+	const turn = (turnId: string, question: string, answer: string, trigger: WrittenTrigger) => writeTurn(store.db, null, WS, { turnId, trigger, question, answer });
 	await turn('t1', 'Which port does the API server listen on?', 'The API server listens on port 8080.', 'question');
 	await turn('t2', 'Actually the API server port is 9090 now, not 8080.', '', 'correction');
 	await turn('t3', 'My editor is vim.', '', 'statement');

@@ -11,14 +11,13 @@ import { join } from 'node:path';
 import { resolveThresholds, type Thresholds } from '../../src/core/thresholds';
 import type { NoteStep, RerankStep, RetrievalStep, TraceStep } from '../../src/core/trace';
 import { ChatController } from '../../src/extension/chatController';
-import type { Logger } from '../../src/extension/logger';
 import { ModelsRuntime, type ModelSettings } from '../../src/extension/modelsRuntime';
 import { WorkspaceMemory } from '../../src/extension/workspaceMemory';
 import type { ModelManifest } from '../../src/models/manifests';
 import { mustOpen, testEngines } from '../fixtures/store_engines';
 import { tempDir, tinyManifest, writeTinyModel } from '../fixtures/models/tinyModels';
+import { quietLogger as quiet } from '../fixtures/hostDoubles';
 
-const quiet: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 const QUESTION = 'How does parseConfig in src/config.ts handle invalid JSON input?';
 const notes = (steps: TraceStep[]) => steps.filter((s): s is NoteStep => s.kind === 'note').map((s) => s.message);
 

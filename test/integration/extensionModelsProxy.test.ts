@@ -8,14 +8,13 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Logger } from '../../src/extension/logger';
 import { proxyFor, tunnelAgent } from '../../src/extension/modelsProxy';
 import { ModelsRuntime, type ModelSettings } from '../../src/extension/modelsRuntime';
 import type { ModelProgress } from '../../src/models/modelManager';
 import { FakeHub } from '../fixtures/models/hubServer';
 import { tempDir, tinyManifest, writeTinyModel } from '../fixtures/models/tinyModels';
+import { quietLogger as quiet } from '../fixtures/hostDoubles';
 
-const quiet: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 /** A minimal CONNECT proxy that records the tunnels it opened (or refuses them all). */
 async function startProxy(refuse = false): Promise<{ url: string; tunnels: string[]; server: Server }> {

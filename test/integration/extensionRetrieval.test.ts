@@ -10,12 +10,11 @@ import { join } from 'node:path';
 import { resolveThresholds, type Thresholds } from '../../src/core/thresholds';
 import type { RetrievalStep } from '../../src/core/trace';
 import { ChatController } from '../../src/extension/chatController';
-import type { Logger } from '../../src/extension/logger';
 import { WorkspaceMemory } from '../../src/extension/workspaceMemory';
 import { testEngines } from '../fixtures/store_engines';
+import { quietLogger as quiet } from '../fixtures/hostDoubles';
 
 const [pglite] = testEngines();
-const quiet: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 describe('extension: workspace retrieval in a chat turn (PGlite)', function () {
 	this.timeout(120_000);

@@ -11,10 +11,10 @@ import type { GateResult } from '../../src/core/types';
 import { HashingEmbedder } from '../../src/models/hashingEmbedder';
 import { codeTokens } from '../../src/retrieval/codeTokens';
 import { recallMemories, standingInstructions } from '../../src/retrieval/memoryRecall';
-import { persistTurn } from '../../src/retrieval/memoryWriter';
 import { setProfileValue } from '../../src/store/memoryRepo';
 import type { Store } from '../../src/store/openStore';
 import { suiteStore, testEngines } from '../fixtures/store_engines';
+import { writeTurn, type WrittenTrigger } from '../fixtures/turnWriter';
 
 const embedder = new HashingEmbedder(384, codeTokens);
 const WS = 'ws-recall';
@@ -28,15 +28,7 @@ for (const engine of testEngines()) {
 	describe(`memory recall (${engine.name})`, function () {
 		this.timeout(120_000);
 		const current = suiteStore(engine, async (store) => {
-			const write = (turnId: string, trigger: 'question' | 'correction' | 'statement' | 'instruction', question: string, answer = '') =>
-				persistTurn(store.db, embedder, DEFAULT_THRESHOLDS, {
-					workspaceId: WS,
-					turnId,
-					trigger,
-					write: trigger === 'statement' || trigger === 'instruction' ? ['profile'] : ['research'],
-					question,
-					answer,
-				});
+			const write = (turnId: string, trigger: WrittenTrigger, question: string, answer = '') => writeTurn(store.db, embedder, WS, { turnId, trigger, question, answer });
 			await write('t1', 'question', 'Which port does the billing service listen on?', 'The billing service listens on port 8080.');
 			// A first correction, itself corrected later: neither stale answer may come back.
 			const c1 = await write('t2', 'correction', 'Correction: the billing service listens on port 9090, not 8080.');

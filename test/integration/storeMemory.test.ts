@@ -8,11 +8,12 @@ import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import { HashingEmbedder } from '../../src/models/hashingEmbedder';
 import { codeTokens } from '../../src/retrieval/codeTokens';
 import { hybridSearch } from '../../src/retrieval/hybridSearch';
-import { parseProfileStatement, persistTurn } from '../../src/retrieval/memoryWriter';
+import { parseProfileStatement } from '../../src/retrieval/memoryWriter';
 import { profileValues, recordTurn } from '../../src/store/memoryRepo';
 import type { Store } from '../../src/store/openStore';
 import { storeStats } from '../../src/store/storeStats';
 import { suiteStore, testEngines } from '../fixtures/store_engines';
+import { writeTurn, type WrittenTrigger } from '../fixtures/turnWriter';
 
 const embedder = new HashingEmbedder(384, codeTokens);
 const WS = 'ws-mem';
@@ -31,15 +32,7 @@ for (const engine of testEngines()) {
 			store = current();
 		});
 
-		const turn = (turnId: string, question: string, answer = '', trigger: 'question' | 'correction' | 'statement' | 'instruction' = 'question') =>
-			persistTurn(store.db, embedder, DEFAULT_THRESHOLDS, {
-				workspaceId: WS,
-				turnId,
-				trigger,
-				write: trigger === 'statement' || trigger === 'instruction' ? ['profile'] : ['research'],
-				question,
-				answer,
-			});
+		const turn = (turnId: string, question: string, answer = '', trigger: WrittenTrigger = 'question') => writeTurn(store.db, embedder, WS, { turnId, trigger, question, answer });
 
 		it('stores a Q&A in research memory, searchable', async () => {
 			const r = await turn('t1', 'Which port does the API server listen on?', 'The API server listens on port 8080.');

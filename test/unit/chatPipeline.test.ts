@@ -8,14 +8,13 @@ import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import type { GateResult } from '../../src/core/types';
 import { EvidenceOnlyGenerator } from '../../src/generation/evidenceOnlyGenerator';
 import { OpenAiGenerator } from '../../src/generation/openaiGenerator';
-import type { Logger } from '../../src/extension/logger';
 import type { RetrieveFn } from '../../src/extension/turnEvidence';
 import type { PersistRequest } from '../../src/extension/turnPersistence';
 import { runPipeline, type PipelinePorts, type PipelineTurn } from '../../src/extension/turnPipeline';
 import type { RetrievalReply } from '../../src/extension/workspaceMemory';
 import { startOpenAiStub, type OpenAiStub } from '../stubs/openaiStub.cjs';
+import { quietLogger as quiet } from '../fixtures/hostDoubles';
 
-const quiet: Logger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 const sink = { progress() {}, start() {}, delta() {} };
 
 const chunk = { tier: 'workspace' as const, path: 'src/config.ts', startLine: 1, endLine: 3, symbol: 'parseConfig', text: 'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}' };

@@ -2,17 +2,7 @@ import assert from 'node:assert/strict';
 import type { TranscriptEntry } from '../../src/core/protocol';
 import { ConversationHistory, fit, HISTORY_KEY, HISTORY_LIMIT, type StoredConversation } from '../../src/extension/conversationHistory';
 import { sampleTrace } from './protocol.test';
-
-class MapState {
-	readonly map = new Map<string, unknown>();
-	get<T>(key: string): T | undefined {
-		return this.map.get(key) as T | undefined;
-	}
-	update(key: string, value: unknown): Promise<void> {
-		this.map.set(key, structuredClone(value));
-		return Promise.resolve();
-	}
-}
+import { MapState } from '../fixtures/hostDoubles';
 
 const convo = (id: string, n = 1): TranscriptEntry[] =>
 	Array.from({ length: n }, (_, i) => [
