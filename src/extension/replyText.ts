@@ -3,7 +3,8 @@
  * and what follows quoted evidence. Pure (no `vscode`), so the panel and `@memory` say the same.
  */
 import type { GateResult, Tier, Trigger } from '../core/types';
-import type { EvidenceChunk, RetrievalReply } from './workspaceMemory';
+import { escapeMarkdown } from '../generation/markdownText';
+import type { RetrievalReply } from './workspaceMemory';
 
 /** Longest excerpt of the user's message quoted at the top of a reply. */
 const QUOTE_LIMIT = 160;
@@ -57,11 +58,6 @@ export function decisionHeadline(result: GateResult, searched = false): string {
 	return `**Would search** ${tiers} (no store is connected here).`;
 }
 
-/** Escapes the characters Markdown would interpret, so a quoted message stays literal. */
-export function escapeMarkdown(text: string): string {
-	return text.replace(/[\\`*_{}[\]()#+\-.!<>|~]/g, (c) => `\\${c}`);
-}
-
 function quote(utterance: string): string {
 	const oneLine = utterance.replace(/\s+/g, ' ').trim();
 	const cut = oneLine.length > QUOTE_LIMIT ? `${oneLine.slice(0, QUOTE_LIMIT)}…` : oneLine;
@@ -94,50 +90,23 @@ export function describeDecision(result: GateResult, utterance: string, restrict
 	return `${quote(utterance)}\n\n${decisionBody(result, restricted)}`;
 }
 
-/** A reply after the workspace was searched: the quote, what was found, then the decision. */
-export function describeRetrieval(result: GateResult, utterance: string, restricted: boolean, reply: RetrievalReply): string {
-	return `${quote(utterance)}\n\n${retrievalBody(reply)}\n\n${decisionBody(result, restricted, true)}`;
-}
+/** A workspace search that could not run: not indexed yet, or the store failed. */
+export type UnsearchedWorkspace = Extract<RetrievalReply, { status: 'not_indexed' | 'error' }>;
 
-/** `path:start-end` for a chunk (escaped: a path is untrusted text). */
-export function citation(chunk: Pick<EvidenceChunk, 'path' | 'startLine' | 'endLine'>): string {
-	const lines = chunk.startLine === null ? '' : chunk.endLine !== null && chunk.endLine !== chunk.startLine ? `:${chunk.startLine}-${chunk.endLine}` : `:${chunk.startLine}`;
-	return escapeMarkdown(`${chunk.path ?? '(no path)'}${lines}`);
-}
-
-/** A fence longer than any backtick run in `text`, so a chunk can never close its own code block. */
-function fence(text: string): string {
-	const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-	return '`'.repeat(Math.max(3, longest + 1));
+/** The workspace reply when `reply` could not search: the search result itself, else null. */
+export function unsearchedWorkspace(reply: RetrievalReply | null): UnsearchedWorkspace | null {
+	return reply && (reply.status === 'not_indexed' || reply.status === 'error') ? reply : null;
 }
 
 /**
- * The retrieval part of a reply in evidence-only mode (no generator yet): the selected chunks
- * quoted as code blocks under their `path:start-end` citations, or an honest "nothing found".
- * Chunk text is untrusted: it only ever appears inside a fenced code block, and the panel renders
- * Markdown through its sanitiser (HTML disabled).
+ * Why the workspace could not be searched, for the reply (evidence itself is quoted by the
+ * evidence-only generator). The store's message is untrusted text: escaped.
  */
-export function retrievalBody(reply: RetrievalReply): string {
+export function retrievalBody(reply: UnsearchedWorkspace): string {
 	switch (reply.status) {
 		case 'not_indexed':
 			return '**The workspace is not indexed yet** — run **Gated Memory: Index Workspace** to search it.';
 		case 'error':
 			return `**Searching the workspace failed:** ${escapeMarkdown(reply.message)}. Details are in the "Gated Memory" log.`;
-		case 'no_match':
-			return `**Nothing in this workspace's index matched.**${lexicalNote(reply.notes)}`;
-		case 'evidence': {
-			const n = reply.chunks.length;
-			const parts = [`**Found in this workspace** (${n} chunk${n === 1 ? '' : 's'}, quoted as stored; no model wrote this):${lexicalNote(reply.notes)}`];
-			for (const c of reply.chunks) {
-				const f = fence(c.text);
-				const symbol = c.symbol ? ` — ${escapeMarkdown(c.symbol)}` : '';
-				parts.push('', `${citation(c)}${symbol}`, '', f, c.text.replace(/\n+$/, ''), f);
-			}
-			return parts.join('\n');
-		}
 	}
-}
-
-function lexicalNote(notes: readonly string[]): string {
-	return notes.some((n) => n.startsWith('lexical-only')) ? '\n\n*Lexical-only search: no embedding model is set up, so matches are by words.*' : '';
 }

@@ -15,7 +15,7 @@ import { citationsFor, stripInvalidCitations } from '../generation/citations';
 import { GenerationError, type AssembledPrompt, type ChatMessage, type GenerationResult, type Generator } from '../generation/generator';
 import { assemblePrompt } from '../generation/promptAssembly';
 import { errorMessage, type Logger } from './logger';
-import { decisionBody, describeDecision, retrievalBody } from './replyText';
+import { decisionBody, describeDecision, retrievalBody, unsearchedWorkspace } from './replyText';
 import { gatherEvidence, type MemoryPort, type RetrieveFn, type TurnEvidence } from './turnEvidence';
 import { persistReply, type PersistFn } from './turnPersistence';
 import { runTurn, type DecideFn } from './turnRunner';
@@ -101,10 +101,10 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 
 	// A search ran when a tier answered at all (a host without a store searches nothing).
 	const searched = found.workspace !== null || found.evidence.length > 0 || found.steps.some((s) => s.kind === 'retrieval');
-	const workspaceDown = found.workspace?.status === 'not_indexed' || found.workspace?.status === 'error';
+	const workspaceDown = unsearchedWorkspace(found.workspace);
 	// Evidence-only mode with no evidence to quote: the decision (and why the workspace could not be searched) is the reply.
 	if (evidenceOnly && found.evidence.length === 0 && (!searched || workspaceDown)) {
-		const markdown = found.workspace ? `${retrievalBody(found.workspace)}\n\n${decisionBody(result, restricted, true)}` : describeDecision(result, turn.utterance, restricted);
+		const markdown = workspaceDown ? `${retrievalBody(workspaceDown)}\n\n${decisionBody(result, restricted, true)}` : describeDecision(result, turn.utterance, restricted);
 		steps.push({ kind: 'generation', generator: generator.info.label, model: 'evidence-only', status: 'ok', ms: 0 });
 		return reply(ports, turn, result, traceNow(), { markdown, citations: [], status: 'done', generator: generator.info.label, historyText: decisionBody(result, restricted, searched) });
 	}
@@ -151,7 +151,7 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 	const parts = [cleaned.text.trim() || (stopped ? '*Stopped before any text arrived.*' : '*The model returned no text.*')];
 	if (evidenceOnly) parts.push(decisionBody(result, restricted, true));
 	// A model answered without the workspace (not indexed, search failed): say so under its answer.
-	else if (found.workspace && found.workspace.status !== 'evidence' && found.workspace.status !== 'no_match') parts.push(retrievalBody(found.workspace));
+	else if (workspaceDown) parts.push(retrievalBody(workspaceDown));
 	const markdown = parts.join('\n\n');
 	return reply(ports, turn, result, traceNow(), {
 		markdown,

@@ -4,6 +4,7 @@
  * backtick run inside it (chunk text is untrusted and must not close its own block).
  */
 import type { GenerationRequest, GenerationResult, Generator, GeneratorInfo, PromptEvidence } from './generator';
+import { escapeMarkdown, fenceFor } from './markdownText';
 
 const LANGUAGES: Record<string, string> = {
 	ts: 'ts', tsx: 'tsx', mts: 'ts', cts: 'ts', js: 'js', jsx: 'jsx', mjs: 'js', cjs: 'js', py: 'python', go: 'go', rs: 'rust',
@@ -17,17 +18,6 @@ const LANGUAGES: Record<string, string> = {
 export function languageFor(path: string | null): string {
 	const m = path?.match(/\.([A-Za-z0-9]+)$/);
 	return m ? (LANGUAGES[m[1].toLowerCase()] ?? '') : '';
-}
-
-/** A fence longer than any backtick run in `text`. */
-export function fenceFor(text: string): string {
-	const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-	return '`'.repeat(Math.max(3, longest + 1));
-}
-
-/** Escapes Markdown in untrusted one-line text (paths, symbols) so it renders literally. */
-function escapeMarkdown(text: string): string {
-	return text.replace(/[\\`*_{}[\]()#+\-.!<>|~]/g, (c) => `\\${c}`);
 }
 
 /** The pieces of an evidence-only reply, in streaming order. */

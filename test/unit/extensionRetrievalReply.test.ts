@@ -1,24 +1,26 @@
-/** Evidence-only replies (citations, fences that chunk text cannot close) and the trace's hit lines. */
+/** Untrusted text in replies (escaped locations, fences chunk text cannot close), the unsearched-workspace text, and the trace's hit lines. */
 import assert from 'node:assert/strict';
 import type { TraceHit } from '../../src/core/trace';
-import { citation, retrievalBody } from '../../src/extension/replyText';
+import { retrievalBody, unsearchedWorkspace } from '../../src/extension/replyText';
+import { escapeMarkdown, fenceFor } from '../../src/generation/markdownText';
 import { hitLine } from '../../webview/traceView';
 
-describe('extension: evidence-only reply text', () => {
-	it('cites path:start-end, escaped', () => {
-		assert.equal(citation({ path: 'src/a.ts', startLine: 1, endLine: 3 }), 'src/a\\.ts:1\\-3');
-		assert.equal(citation({ path: 'b.md', startLine: 4, endLine: 4 }), 'b\\.md:4');
+describe('reply text: untrusted text stays literal', () => {
+	it('escapes a path:start-end location', () => {
+		assert.equal(escapeMarkdown('src/a.ts:1-3'), 'src/a\\.ts:1\\-3');
+		assert.equal(escapeMarkdown('b.md:4'), 'b\\.md:4');
 	});
 
-	it('quotes chunks in a fence longer than any backtick run inside them', () => {
-		const text = 'const s = `a`;\n```\n<img src=x onerror=alert(1)>\n````';
-		const md = retrievalBody({ status: 'evidence', notes: [], steps: [], chunks: [{ tier: 'workspace', path: 'x.ts', startLine: 1, endLine: 4, symbol: null, text }] });
-		assert.match(md, /\n`````\nconst s = `a`;[\s\S]*````\n`````$/);
+	it('fences chunk text with a fence longer than any backtick run inside it', () => {
+		assert.equal(fenceFor('const s = `a`;\n```\n<img src=x onerror=alert(1)>\n````'), '`````');
+		assert.equal(fenceFor('no backticks'), '```');
 	});
 
-	it('is honest when nothing is indexed or nothing matched', () => {
+	it('says why the workspace was not searched, and only then', () => {
 		assert.match(retrievalBody({ status: 'not_indexed', steps: [] }), /not indexed yet.*Index Workspace/);
-		assert.match(retrievalBody({ status: 'no_match', notes: ['lexical-only: no embedder'], steps: [] }), /Nothing in this workspace's index matched[\s\S]*Lexical-only/);
+		assert.match(retrievalBody({ status: 'error', message: 'disk *full*', steps: [] }), /Searching the workspace failed:\*\* disk \\\*full\\\*\./);
+		assert.equal(unsearchedWorkspace({ status: 'no_match', notes: [], steps: [] }), null);
+		assert.equal(unsearchedWorkspace(null), null);
 	});
 });
 

@@ -3,7 +3,8 @@ import { isHostToWebviewMessage, type HostToWebviewMessage } from '../../src/cor
 import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import type { GateResult, TurnInput } from '../../src/core/types';
 import { ChatController, type PostFn } from '../../src/extension/chatController';
-import { decisionHeadline, escapeMarkdown } from '../../src/extension/replyText';
+import { decisionHeadline } from '../../src/extension/replyText';
+import { escapeMarkdown } from '../../src/generation/markdownText';
 import type { Logger } from '../../src/extension/logger';
 import { sampleTrace } from './protocol.test';
 
