@@ -55,10 +55,13 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 	// Store folder or server URL (+ scope); the password comes from SecretStorage at open time.
 	const storeSettings = new StoreSettingsUi(context.secrets, log);
 	context.subscriptions.push(storeSettings);
+	// The window's local workspace folders, and the ids their rows carry in the store.
+	const folders = () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+	const workspaceIds = () => folders().map((f) => workspaceId(f));
 	const memory: WorkspaceMemory = new WorkspaceMemory({
 		log,
 		location: () => storeSettings.location(),
-		folders: () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+		folders,
 		indexConfig: () => ({ excludes: indexExcludesFromConfig(log), thresholds: maxFileBytesFromConfig() }),
 		onIndexCrash: (m) => indexStatus.failed(m),
 		models,
@@ -67,15 +70,14 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 	});
 	const modelsUi = new ModelsUi(models, () => memory, log);
 	context.subscriptions.push({ dispose: () => void memory.dispose() }, modelsUi, { dispose: () => void models.dispose() });
-	const folders = () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 	// The generator is created on first use and re-created when its settings change (header follows).
 	const generators = new GeneratorSettings(context.secrets, log, (info) => controller.setGeneratorInfo(info));
 	context.subscriptions.push(generators);
 	// One set of turn ports for the panel and @memory: the same retrieval, write path and hooks.
 	const turnPorts = {
 		retrieve: (query: string, result: GateResult, thresholds: Thresholds) => memory.retrieve(query, result, thresholds).then((r) => storeSettings.watch(r)),
-		persist: storePersist({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds: () => folders().map((f) => workspaceId(f)), thresholds: () => settings.current() }),
-		memory: storeMemory({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds: () => folders().map((f) => workspaceId(f)) }),
+		persist: storePersist({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds, thresholds: () => settings.current() }),
+		memory: storeMemory({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds }),
 		toUri: citationUri(folders),
 		hooks: new HookRegistry(),
 	};
