@@ -295,8 +295,9 @@ export class WorkspaceMemory {
 }
 
 async function hasWorkspaceRows(store: Store, ids: readonly string[]): Promise<boolean> {
-	const rows = await store.db.query<{ n: number }>("SELECT count(*)::int AS n FROM documents WHERE scope = $2 AND tier = 'workspace' AND workspace_id = ANY($1::text[])", [ids, store.scope]);
-	return (rows[0]?.n ?? 0) > 0;
+	// EXISTS stops at the first row; a count would scan every document of the folders on each turn.
+	const rows = await store.db.query<{ found: boolean }>("SELECT EXISTS (SELECT 1 FROM documents WHERE scope = $2 AND tier = 'workspace' AND workspace_id = ANY($1::text[])) AS found", [ids, store.scope]);
+	return rows[0]?.found === true;
 }
 
 /** How many of the folders' workspace chunks carry vectors of `embedder` (the vector arm sees only those). */
