@@ -25,16 +25,7 @@ import { pgliteQueryable } from '../src/store/pgliteQueryable';
 import type { Queryable } from '../src/store/queryable';
 import { SEARCH_SESSION_SQL } from '../src/store/searchQueries';
 import { folderBytes } from '../src/store/storeStats';
-
-// Deterministic PRNG (mulberry32) so every run benchmarks the same corpus and queries.
-function rng(seed: number): () => number {
-	return () => {
-		seed = (seed + 0x6d2b79f5) | 0;
-		let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+import { mulberry32 } from '../src/core/metrics/seededRandom';
 
 const CONSONANTS = 'bcdfghjklmnprstvwz';
 const VOWELS = 'aeiou';
@@ -44,7 +35,7 @@ const VOWELS = 'aeiou';
  * frequency follows Zipf's law (exponent 1), combined into camelCase and snake_case identifiers.
  */
 function corpus(n: number, queries: number): { docs: IngestDoc[]; queries: QuerySets } {
-	const r = rng(42);
+	const r = mulberry32(42);
 	const syllable = () => CONSONANTS[Math.floor(r() * CONSONANTS.length)] + VOWELS[Math.floor(r() * VOWELS.length)];
 	const words = Array.from({ length: 20000 }, (_, i) => syllable() + syllable() + (i % 2 ? syllable() : '') + 'x'.repeat(i % 7 === 0 ? 1 : 0));
 	// Zipf(1) by inverse CDF over ranks: rank ≈ exp(u · ln(V)).

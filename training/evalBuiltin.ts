@@ -23,25 +23,14 @@ import { hybridSearch, type ArmMode } from '../src/retrieval/hybridSearch';
 import { ingestDocuments } from '../src/retrieval/ingest';
 import { workspaceId } from '../src/store/location';
 import { openStore, type Store } from '../src/store/openStore';
+import { mulberry32 } from '../src/core/metrics/seededRandom';
 
 const ARMS: ArmMode[] = ['fts', 'vector', 'hybrid'];
-
-/** Deterministic PRNG for the bootstrap (mulberry32). */
-function rng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 /** Mean and percentile-bootstrap 95% interval of per-query values (1000 resamples, fixed seed). */
 export function bootstrap(values: readonly number[], resamples = 1000, seed = 7): { mean: number; lo: number; hi: number } {
 	const n = values.length;
-	const r = rng(seed);
+	const r = mulberry32(seed);
 	const means: number[] = [];
 	for (let b = 0; b < resamples; b++) {
 		let s = 0;
