@@ -8,7 +8,8 @@
 import { homedir } from 'node:os';
 import type { Thresholds } from '../core/thresholds';
 import type { EvidenceStep, RetrievalStep, TraceStep } from '../core/trace';
-import type { GateResult, Tier } from '../core/types';
+import type { GateResult } from '../core/types';
+import type { EvidenceInput } from '../generation/promptAssembly';
 import type { Embedder } from '../models/embedder';
 import type { ModelManifest } from '../models/manifests';
 import { IndexWorkerClient } from '../indexing/indexWorkerClient';
@@ -54,15 +55,8 @@ export interface WorkspaceMemoryOptions {
 	onIndexCrash?: (message: string) => void;
 }
 
-/** One quoted chunk of evidence. */
-export interface EvidenceChunk {
-	tier: Tier;
-	path: string | null;
-	startLine: number | null;
-	endLine: number | null;
-	symbol: string | null;
-	text: string;
-}
+/** One quoted chunk of evidence: what prompt assembly takes, without a label (its location is its source). */
+export type EvidenceChunk = Omit<EvidenceInput, 'label'>;
 
 /** The retrieval half of a turn: what to say and the trace steps to append. */
 export type RetrievalReply =
