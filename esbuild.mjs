@@ -77,11 +77,11 @@ function copyTreeSitterWasm() {
 }
 copyTreeSitterWasm();
 
-// The built-in embedder's table (training/, models/builtin/) ships beside the bundles, where
-// src/models/builtinEmbedder.ts looks for it.
+// The built-in embedder's table and the built-in reranker's weights (training/, models/builtin/)
+// ship beside the bundles, where src/models/builtinEmbedder.ts and linearReranker.ts look for them.
 function copyBuiltinModel() {
 	mkdirSync('dist/models/builtin', { recursive: true });
-	for (const f of ['config.json', 'vocab.txt', 'table.bin']) copyFileSync(join('models/builtin', f), join('dist/models/builtin', f));
+	for (const f of ['config.json', 'vocab.txt', 'table.bin', 'reranker.json']) if (existsSync(join('models/builtin', f))) copyFileSync(join('models/builtin', f), join('dist/models/builtin', f));
 }
 if (existsSync('models/builtin/config.json')) copyBuiltinModel();
 

@@ -1,7 +1,12 @@
 /**
  * The built-in embedder measured through the product's own search path (real store, real
  * hybridSearch), with bootstrap 95% confidence intervals:
- *   - CoSQA dev: MRR@10 and recall@10 for full-text, vector, hybrid (RRF), and hybrid - full-text;
+ *   - CoSQA dev: MRR@10 and recall@10 for full-text, vector, hybrid (RRF), hybrid + the built-in
+ *     reranker (models/builtin/reranker.json), and the paired differences hybrid - full-text,
+ *     hybrid+rerank - full-text, hybrid+rerank - hybrid. The rerank pool is the one `gmem eval
+ *     retrieval` uses (k × arm_fetch_multiplier per arm, fused); "hybrid+rerank@ext" is the chat
+ *     path's (WorkspaceMemory.retrieve: the top min(rerank_max_candidates, k × multiplier) fused
+ *     hits of k × multiplier² per arm);
  *   - file localisation (SWE-bench Lite dev, a Debian package's source): recall@1/5/10 of the gold
  *     file among the first distinct files, full-text vs hybrid.
  *
@@ -19,6 +24,8 @@ import { DEFAULT_THRESHOLDS, type Thresholds } from '../src/core/thresholds';
 import { Indexer } from '../src/indexing/indexer';
 import { loadBuiltinEmbedder } from '../src/models/builtinEmbedder';
 import type { Embedder } from '../src/models/embedder';
+import { LinearReranker } from '../src/models/linearReranker';
+import { rerankCandidates } from '../src/retrieval/evidence/rerankStage';
 import { hybridSearch, type ArmMode } from '../src/retrieval/hybridSearch';
 import { ingestDocuments } from '../src/retrieval/ingest';
 import { workspaceId } from '../src/store/location';
@@ -62,7 +69,18 @@ async function tempStore(): Promise<{ store: Store; done: () => Promise<void> }>
 	};
 }
 
-async function cosqa(shared: string, embedder: Embedder, limit: number | undefined): Promise<unknown> {
+/** Hybrid search over a pool, reranked by `reranker`, as document ids (best first, top 10). */
+async function rerankedIds(store: Store, ws: string, query: string, embedder: Embedder, reranker: LinearReranker, pool: { k: number; multiplier: number }, seen: Record<string, number>): Promise<string[]> {
+	const t: Thresholds = { ...DEFAULT_THRESHOLDS, arm_fetch_multiplier: pool.multiplier };
+	const out = await hybridSearch(store.db, query, { tier: 'workspace', workspaceIds: [ws], k: pool.k, arm: 'hybrid', embedder, cosineFloor: null, thresholds: t });
+	const candidates = out.hits.map((hit) => ({ hit, tier: 'workspace' as const, text: hit.content }));
+	const rr = await rerankCandidates(reranker, query, candidates, t.rerank_max_candidates, undefined, embedder.id);
+	const key = rr.step.status === 'model' ? 'model' : `passthrough: ${rr.step.reason ?? ''}`;
+	seen[key] = (seen[key] ?? 0) + 1;
+	return [...new Set(rr.candidates.map((c) => c.hit.id))].slice(0, 10);
+}
+
+async function cosqa(shared: string, embedder: Embedder, limit: number | undefined, rerankerDir: string | undefined): Promise<unknown> {
 	const corpus = readFileSync(join(shared, 'eval/corpus/cosqa_corpus.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; code: string });
 	const queries = readFileSync(join(shared, 'eval/dev/cosqa_dev.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; query: string; relevant: string[] }).slice(0, limit);
 	const { store, done } = await tempStore();
@@ -81,9 +99,39 @@ async function cosqa(shared: string, embedder: Embedder, limit: number | undefin
 				per[arm]!.r10.push(hitAt(ids, q.relevant, 10));
 			}
 		}
-		const arms = Object.fromEntries(ARMS.map((a) => [a, { mrr10: bootstrap(per[a]!.rr), r10: bootstrap(per[a]!.r10) }]));
-		const diff = (a: string) => ({ mrr10: bootstrap(minus(per[a]!.rr, per.fts!.rr)), r10: bootstrap(minus(per[a]!.r10, per.fts!.r10)) });
-		return { task: 'cosqa-dev', queries: queries.length, documents: corpus.length, ingest_ms: ingestMs, embedder: embedder.id, arms, vector_minus_fts: diff('vector'), hybrid_minus_fts: diff('hybrid') };
+		const reranker = new LinearReranker(rerankerDir ? { dir: rerankerDir } : {});
+		const weights = await reranker.weights();
+		const m = DEFAULT_THRESHOLDS.arm_fetch_multiplier;
+		const ext = Math.max(10, Math.min(DEFAULT_THRESHOLDS.rerank_max_candidates, 10 * m));
+		const pools = { 'hybrid+rerank': { k: 10 * m, multiplier: 1 }, 'hybrid+rerank@ext': { k: ext, multiplier: m } };
+		const status: Record<string, Record<string, number>> = {};
+		for (const [name, pool] of Object.entries(pools)) {
+			per[name] = { rr: [], r10: [] };
+			status[name] = {};
+			for (const q of queries) {
+				const ids = await rerankedIds(store, ws, q.query, embedder, reranker, pool, status[name]!);
+				per[name]!.rr.push(rr10(ids, q.relevant));
+				per[name]!.r10.push(hitAt(ids, q.relevant, 10));
+			}
+		}
+		const names = [...ARMS, ...Object.keys(pools)];
+		const arms = Object.fromEntries(names.map((a) => [a, { mrr10: bootstrap(per[a]!.rr), r10: bootstrap(per[a]!.r10) }]));
+		const diff = (a: string, b = 'fts') => ({ mrr10: bootstrap(minus(per[a]!.rr, per[b]!.rr)), r10: bootstrap(minus(per[a]!.r10, per[b]!.r10)) });
+		return {
+			task: 'cosqa-dev',
+			queries: queries.length,
+			documents: corpus.length,
+			ingest_ms: ingestMs,
+			embedder: embedder.id,
+			reranker: { id: reranker.id, trained_for: weights.embedder, weights: weights.weights, pools: { 'hybrid+rerank': `${10 * m} per arm (multiplier 1), fused`, 'hybrid+rerank@ext': `top ${ext} fused of ${ext * m} per arm` }, status },
+			arms,
+			vector_minus_fts: diff('vector'),
+			hybrid_minus_fts: diff('hybrid'),
+			rerank_minus_fts: diff('hybrid+rerank'),
+			rerank_minus_hybrid: diff('hybrid+rerank', 'hybrid'),
+			rerank_ext_minus_fts: diff('hybrid+rerank@ext'),
+			rerank_ext_minus_hybrid: diff('hybrid+rerank@ext', 'hybrid'),
+		};
 	} finally {
 		await done();
 	}
@@ -157,7 +205,7 @@ async function main(): Promise<void> {
 	const task = positionals[0];
 	if (task === 'speed') return void process.stdout.write(JSON.stringify(await speed(shared, values.model), null, 1) + '\n');
 	const embedder = await loadBuiltinEmbedder(values.model);
-	const out = task === 'cosqa' ? await cosqa(shared, embedder, values.limit ? Number(values.limit) : undefined) : task === 'loc' ? await localise(shared, embedder, values.package) : null;
+	const out = task === 'cosqa' ? await cosqa(shared, embedder, values.limit ? Number(values.limit) : undefined, values.model) : task === 'loc' ? await localise(shared, embedder, values.package) : null;
 	if (!out) throw new Error('usage: evalBuiltin.ts cosqa|loc|speed [--package django] [--limit N] [--model DIR]');
 	process.stdout.write(JSON.stringify(out, null, 1) + '\n');
 }

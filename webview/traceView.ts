@@ -96,7 +96,7 @@ function badge(label: string, value: string): HTMLElement {
 	return el('vscode-badge', { className: 'trace-badge', attrs: { title: label, 'aria-label': `${label}: ${value}` } }, `${label}: ${value}`);
 }
 
-function stepLine(step: TraceStep): { name: string; detail: string; effect: string; us: string; fired: boolean } {
+export function stepLine(step: TraceStep): { name: string; detail: string; effect: string; us: string; fired: boolean } {
 	switch (step.kind) {
 		case 'gate': {
 			const vs = step.threshold === null ? '' : ` vs threshold ${formatNumber(step.threshold)}`;
@@ -107,7 +107,14 @@ function stepLine(step: TraceStep): { name: string; detail: string; effect: stri
 		case 'retrieval':
 			return { name: `retrieval ${step.tier}`, detail: `${step.hits.length} hits, k=${step.k}, floor ${step.floor === null ? 'none' : formatNumber(step.floor)}, ${step.arm_mode}`, effect: step.searched_query, us: formatMicros(step.ms * 1000), fired: step.hits.length > 0 };
 		case 'rerank':
-			return { name: 'rerank', detail: `${step.status}, ${step.pairs} pairs`, effect: step.reason ?? '', us: formatMicros(step.ms * 1000), fired: step.status === 'model' };
+			return {
+				name: 'rerank',
+				detail: `${step.status}, ${step.pairs} pairs`,
+				// The model that ran; an order-only reranker's scores are not probabilities, so the floors stayed on cosine.
+				effect: step.reason ?? [step.model, step.order_only ? 'order only; floors on cosine' : ''].filter(Boolean).join(': '),
+				us: formatMicros(step.ms * 1000),
+				fired: step.status === 'model',
+			};
 		case 'evidence':
 			return { name: 'evidence', detail: `${step.selected.length} selected, ${step.dropped.length} dropped, ${step.tokens}/${step.budget} tokens`, effect: step.reason, us: '', fired: !step.abstained };
 		case 'generation':

@@ -10,6 +10,9 @@ import { latencySummary } from '../core/metrics/percentiles';
 import { summarizeRankings, type RankedQuery, type RankingSummary } from '../core/metrics/rankingMetrics';
 import type { Thresholds } from '../core/thresholds';
 import type { Embedder } from '../models/embedder';
+import { LinearReranker } from '../models/linearReranker';
+import { createModelServices } from '../models/modelServices';
+import type { Reranker } from '../models/reranker';
 import { rerankCandidates } from '../retrieval/evidence/rerankStage';
 import { hybridSearch, type ArmMode, type SearchHit } from '../retrieval/hybridSearch';
 import type { ChunkTier } from '../store/chunkRepo';
@@ -23,7 +26,7 @@ import { openCliEmbedder, positiveInt } from './storeCli';
 
 const USAGE = `usage: gmem eval retrieval --corpus CORPUS.jsonl --queries QUERIES.jsonl [--text-field text]
                    [--k 10] [--limit N] [--tier workspace|research] [--embedder builtin|hashing|none]
-                   [--config FILE] [--db PATH|URL] [--json] [--json-out FILE]
+                   [--reranker builtin|minilm|none] [--config FILE] [--db PATH|URL] [--json] [--json-out FILE]
 
 Ingests the corpus into a fresh store (a temporary PGlite folder, removed afterwards; or --db with
 a fresh workspace id, deleted afterwards) and reports MRR@10, recall@1/5/10, nDCG@10 and latency
@@ -32,7 +35,11 @@ Corpus rows as gmem ingest takes them {"id", "text" (or --text-field), "path"?};
 {"id", "query", "relevant": [corpus ids]}. --limit N evaluates the first N queries only.
 --embedder builtin is the shipped static code-search model (models/builtin/, training/MODEL_CARD.md).
 The hashing embedder is a TEST embedder, NOT semantic: its vector and hybrid rows measure shared
-words, not meaning. With no reranker model, hybrid+rerank is a passthrough and says so.`;
+words, not meaning. --reranker (default builtin) is the model of the hybrid+rerank row: builtin is
+the shipped linear reranker (models/builtin/reranker.json; it reorders only with the embedder it
+was trained for), minilm the ms-marco cross-encoder (from $GMEM_MODEL_DIR or the cache, never
+downloaded here). Its pool is the hybrid arm's own: k × arm_fetch_multiplier per arm, fused. A
+reranker that does not run makes the row a passthrough (the hybrid order) and says why.`;
 
 export const ARMS = ['fts', 'vector', 'hybrid', 'hybrid+rerank'] as const;
 export type EvalArm = (typeof ARMS)[number];
@@ -103,6 +110,9 @@ interface ArmRun {
 	k: number;
 	embedder: Embedder | null;
 	t: Thresholds;
+	reranker: Reranker | null;
+	/** Per rerank status, how many queries, and the first passthrough reason seen. */
+	rerankSeen: { model: number; passthrough: number; reason: string | null };
 }
 
 /** One query through one arm: document ids best first. */
@@ -124,8 +134,22 @@ async function searchArm(arm: EvalArm, query: string, r: ArmRun): Promise<string
 	});
 	if (!rerank) return documentRanking(out.hits);
 	const candidates = out.hits.map((hit) => ({ hit, tier: r.tier, text: hit.content }));
-	const reranked = await rerankCandidates(null, query, candidates, r.t.rerank_max_candidates);
+	const reranked = await rerankCandidates(r.reranker, query, candidates, r.t.rerank_max_candidates, undefined, r.embedder?.id ?? null);
+	if (reranked.step.status === 'model') r.rerankSeen.model++;
+	else {
+		r.rerankSeen.passthrough++;
+		r.rerankSeen.reason ??= reranked.step.reason ?? 'passthrough';
+	}
 	return documentRanking(reranked.candidates.map((c) => c.hit)).slice(0, r.k);
+}
+
+/** What the rerank row's reranker did, in words. */
+function rerankNote(r: ArmRun): string {
+	const s = r.rerankSeen;
+	if (!r.reranker) return 'passthrough: no reranker (--reranker none), order = hybrid';
+	if (s.model === 0) return `passthrough: ${s.reason ?? 'the reranker did not run'}, order = hybrid`;
+	const some = s.passthrough ? `; passthrough on ${s.passthrough} (${s.reason})` : '';
+	return `${r.reranker.id} reranked ${s.model} queries${some}`;
 }
 
 function unmeasured(arm: EvalArm, note: string): ArmResult {
@@ -147,7 +171,7 @@ async function measureArm(arm: EvalArm, queries: readonly RetrievalQuery[], r: A
 	io.stderr('\n');
 	const notes: string[] = [];
 	if (arm !== 'fts' && r.embedder && !r.embedder.semantic) notes.push(`${r.embedder.id}: hashing TEST embedder, NOT semantic`);
-	if (arm === 'hybrid+rerank') notes.push('passthrough: no reranker model configured, order = hybrid');
+	if (arm === 'hybrid+rerank') notes.push(rerankNote(r));
 	const round = (x: number) => Math.round(x * 10) / 10;
 	const lat = latencySummary(ms);
 	return { arm, measured: true, note: notes.join('; ') || null, metrics: summarizeRankings(ranked), latency_ms: { p50: round(lat.p50), p95: round(lat.p95) } };
@@ -177,6 +201,7 @@ const OPTIONS = {
 	limit: { type: 'string' },
 	tier: { type: 'string', default: 'workspace' },
 	embedder: { type: 'string' },
+	reranker: { type: 'string', default: 'builtin' },
 	config: { type: 'string' },
 	db: { type: 'string' },
 	json: { type: 'boolean', default: false },
@@ -203,9 +228,10 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	const docs = (await readCorpus(corpusPath, values['text-field'], io)).map((d) => ({ ...d, tier }));
 	const queries = await readQueries(queriesPath, limit, io);
 	if (queries.length === 0) throw new UsageError(`${values.queries}: no queries`);
+	const rr = openCliReranker(values.reranker, io);
 	const { embedder, dispose } = await openCliEmbedder(values.embedder, io);
 	await withCorpusStore(values.db, docs, embedder, io, async (es, ingest) => {
-		const armRun: ArmRun = { es, tier, k, embedder, t };
+		const armRun: ArmRun = { es, tier, k, embedder, t, reranker: rr.reranker, rerankSeen: { model: 0, passthrough: 0, reason: null } };
 		const arms: ArmResult[] = [];
 		for (const arm of ARMS) arms.push(await measureArm(arm, queries, armRun, io));
 		const e: RetrievalEvaluation = {
@@ -213,7 +239,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 			queries_file: values.queries!,
 			store: es.where,
 			embedder: embedder ? { id: embedder.id, semantic: embedder.semantic } : null,
-			reranker: 'passthrough (no reranker model configured)',
+			reranker: rr.reranker ? rr.reranker.id : 'none (passthrough)',
 			documents: docs.length,
 			chunks: ingest.chunks,
 			ingest_ms: ingest.ms,
@@ -221,8 +247,21 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 			arms,
 		};
 		emitEvaluation(e, formatRetrievalTable, values, io);
-	}).finally(dispose);
+	}).finally(async () => {
+		await dispose();
+		await rr.dispose();
+	});
 	return EXIT_OK;
+}
+
+/** The reranker `--reranker` names: the built-in linear one, the ms-marco cross-encoder (never downloaded), or none. */
+export function openCliReranker(choice: string | undefined, io: CliIo): { reranker: Reranker | null; dispose: () => Promise<void> } {
+	const name = choice ?? 'builtin';
+	if (name === 'none') return { reranker: null, dispose: async () => undefined };
+	if (name === 'builtin') return { reranker: new LinearReranker(), dispose: async () => undefined };
+	if (name !== 'minilm') throw new UsageError(`--reranker must be builtin, minilm or none (got "${name}")`);
+	const services = createModelServices({ embedder: null, allowDownload: false, ...(io.env.GMEM_MODEL_DIR ? { localModelDir: io.env.GMEM_MODEL_DIR } : {}) });
+	return { reranker: services.reranker, dispose: () => services.dispose() };
 }
 
 /** The `retrieval` subcommand of `gmem eval`. */

@@ -141,6 +141,8 @@ export const isTraceStep: Guard<TraceStep> = discriminated<TraceStep>({
 		reason: optional(isString),
 		pairs: isNumber,
 		ms: isNumber,
+		model: optional(isString),
+		order_only: optional(isBoolean),
 	}),
 	evidence: object({
 		kind: oneOf(['evidence'] as const),

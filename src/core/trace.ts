@@ -75,6 +75,10 @@ export interface RerankStep {
 	reason?: string;
 	pairs: number;
 	ms: number;
+	/** The reranker's id (absent: none configured). */
+	model?: string;
+	/** true: the reranker's scores only ordered the pool; floors and abstention stayed on cosine. */
+	order_only?: boolean;
 }
 
 export interface EvidenceStep {

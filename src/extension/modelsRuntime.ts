@@ -16,6 +16,7 @@ import { embedderId, MINILM_EMBEDDER, MSMARCO_RERANKER, type ModelManifest } fro
 import { DEFAULT_HUB, ModelManager, type ModelProgress } from '../models/modelManager';
 import { workerValidator } from '../models/modelServices';
 import { OnnxEmbedder, OnnxReranker } from '../models/onnxModels';
+import { LinearReranker } from '../models/linearReranker';
 import { fitToWidth } from '../models/paddedEmbedder';
 import type { Reranker } from '../models/reranker';
 import type { WorkerEmbedderSpec } from '../indexing/workerEmbedder';
@@ -25,14 +26,14 @@ import { errorMessage, type Logger } from './logger';
 /** `gatedMemory.models.*`, already read and defaulted. */
 export interface ModelSettings {
 	embedder: 'builtin' | 'minilm' | 'none';
-	reranker: 'minilm' | 'none';
+	reranker: 'builtin' | 'minilm' | 'none';
 	hubEndpoint: string;
 	/** A folder holding model files, used instead of downloading ('' = none). */
 	localPath: string;
 }
 
-/** Defaults: the built-in embedder (no download) and no reranker until the user opts in. */
-export const DEFAULT_MODEL_SETTINGS: ModelSettings = { embedder: 'builtin', reranker: 'none', hubEndpoint: DEFAULT_HUB, localPath: '' };
+/** Defaults: the built-in embedder and the built-in linear reranker (both ship in the .vsix: no download). */
+export const DEFAULT_MODEL_SETTINGS: ModelSettings = { embedder: 'builtin', reranker: 'builtin', hubEndpoint: DEFAULT_HUB, localPath: '' };
 
 /** The embedder in force for this turn or this indexing run. */
 export type ActiveEmbedder =
@@ -66,6 +67,7 @@ export class ModelsRuntime {
 	private embedderHandle: OnnxEmbedder | null = null;
 	private rerankerHandle: OnnxReranker | null = null;
 	private builtin: Promise<Embedder> | null = null;
+	private linearReranker: LinearReranker | null = null;
 	private key = '';
 	private progressSink: ((p: ModelProgress) => void) | undefined;
 	/** The last embedder state logged (logged on change only). */
@@ -119,10 +121,17 @@ export class ModelsRuntime {
 		}
 	}
 
-	/** The reranker the settings ask for, if its files are here; never downloads. */
+	/**
+	 * The reranker the settings ask for, if its files are here; never downloads. The built-in one
+	 * reads its weights on first use; a missing or broken file is a passthrough with the reason.
+	 */
 	activeReranker(): ActiveReranker {
 		const s = this.sync();
 		if (s.reranker === 'none') return { status: 'none', reason: 'reranker off (gatedMemory.models.reranker is "none")' };
+		if (s.reranker === 'builtin') {
+			this.linearReranker ??= new LinearReranker({ dir: this.options.builtinDir });
+			return { status: 'ready', id: this.linearReranker.id, reranker: this.linearReranker };
+		}
 		const m = this.manifests.reranker;
 		if (this.mgr().status(m).where === 'absent') return { status: 'none', reason: `${m.name} is not downloaded (${MISSING_HINT})` };
 		this.rerankerHandle ??= new OnnxReranker(this.inference(), m, this.presentOnly(m), { threads: 1, batchSize: 36 });
@@ -147,6 +156,7 @@ export class ModelsRuntime {
 	/** Forgets services built for old settings (the next call rebuilds them). */
 	async refresh(): Promise<void> {
 		this.key = '';
+		this.linearReranker = null;
 		this.sync(true);
 	}
 
@@ -158,6 +168,7 @@ export class ModelsRuntime {
 		this.embedderHandle = null;
 		this.rerankerHandle = null;
 		this.builtin = null;
+		this.linearReranker = null;
 		await client?.dispose().catch(() => undefined);
 	}
 

@@ -23,7 +23,7 @@ export function readModelSettings(): ModelSettings {
 	const reranker = c.get<string>('reranker', DEFAULT_MODEL_SETTINGS.reranker);
 	return {
 		embedder: embedder === 'minilm' || embedder === 'none' ? embedder : 'builtin',
-		reranker: reranker === 'minilm' ? 'minilm' : 'none',
+		reranker: reranker === 'minilm' || reranker === 'none' ? reranker : 'builtin',
 		hubEndpoint: c.get<string>('hubEndpoint', '')?.trim() || DEFAULT_MODEL_SETTINGS.hubEndpoint,
 		localPath: (c.get<string>('localPath', '') ?? '').trim(),
 	};

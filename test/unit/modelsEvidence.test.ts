@@ -216,7 +216,7 @@ describe('evidence: rerank stage', () => {
 			['c', { score: 0.2, status: 'model' }],
 			['d', null],
 		]);
-		assert.deepEqual(r.step, { kind: 'rerank', status: 'model', pairs: 3, ms: 7 });
+		assert.deepEqual(r.step, { kind: 'rerank', status: 'model', pairs: 3, ms: 7, model: 'fake' });
 	});
 
 	it('passes through with the reason when there is no reranker, it throws, or it returns too few scores', async () => {

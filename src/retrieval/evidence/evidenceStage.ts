@@ -1,6 +1,8 @@
 /**
  * The whole stage after hybrid search in one call: rerank the wide pool (or pass through), then
  * select the evidence. Both trace steps come back so the caller appends them to the turn's trace.
+ * An order-only reranker's order is kept, but floors and abstention stay on the cosine (its scores
+ * are not probabilities, so the rerank floors do not apply to them).
  */
 import type { Thresholds } from '../../core/thresholds';
 import type { RerankStep } from '../../core/trace';
@@ -33,10 +35,10 @@ export interface EvidenceStageResult {
 
 /** Reranks then selects; never throws. */
 export async function runEvidenceStage(input: EvidenceStageInput): Promise<EvidenceStageResult> {
-	const rr = await rerankCandidates(input.reranker, input.query, input.candidates, input.thresholds.rerank_max_candidates, input.signal);
+	const rr = await rerankCandidates(input.reranker, input.query, input.candidates, input.thresholds.rerank_max_candidates, input.signal, input.embedder?.id ?? null);
 	const evidence = selectEvidence({
 		candidates: rr.candidates,
-		reranked: rr.reranked,
+		reranked: rr.reranked && rr.calibrated,
 		embedder: input.embedder,
 		cosineFloors: input.cosineFloors,
 		k: input.k,

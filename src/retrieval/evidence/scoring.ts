@@ -1,7 +1,8 @@
 /**
  * Which score each candidate is judged by, its floor, and the margin rule. CONTRACT.md: floors
- * and the margin use the reranker's probability when a reranker ran, else the embedder-calibrated
- * cosine; RRF scores are never floored; lexical-only mode has no floor at all.
+ * and the margin use the reranker's probability when a calibrated reranker ran, else the
+ * embedder-calibrated cosine (an order-only reranker's scores are never floored: they only rank);
+ * RRF scores are never floored; lexical-only mode has no floor at all.
  */
 import type { Tier } from '../../core/types';
 import { calibratedFloor } from './calibration';

@@ -31,9 +31,13 @@ export interface EmbedderInfo {
 
 /** Everything the selection needs; pure data. */
 export interface EvidenceInput {
-	/** Candidates in first-stage (fused) order, or reranked order when a reranker ran. */
+	/** Candidates in first-stage (fused) order, or reranked order when a reranker ran (order-only ones included). */
 	candidates: readonly EvidenceCandidate[];
-	/** Whether a reranker produced `hit.rerank.score` with status 'model' for these candidates. */
+	/**
+	 * Whether a CALIBRATED reranker produced `hit.rerank.score` (probabilities) with status 'model'
+	 * for these candidates. false after an order-only reranker: its order is in `candidates`, but
+	 * the floors and the margin rule judge the cosine.
+	 */
 	reranked: boolean;
 	embedder: EmbedderInfo | null;
 	/** The policy's cosine floor per tier, in MiniLM cosine units (seed 000: 0.35 / 0.45 / 0.65). */
