@@ -86,6 +86,9 @@ def main(argv=None):
     with open(os.path.join(cache, "report.json"), "w") as fh:
         json.dump(report, fh, indent=1)
     print(json.dumps({k: v for k, v in report.items() if k != "settings"}), flush=True)
+    # The built-in reranker is fitted on this model's cosines (reranker.json beside it; < 1 min).
+    from . import train_reranker
+    train_reranker.main(["--model", out_dir, "--pairs", pairs_path] + (["--smoke"] if args.smoke else []))
     print(f"exported {out_dir} in {time.time() - t0:.0f}s total", flush=True)
     return 0
 
