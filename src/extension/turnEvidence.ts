@@ -58,34 +58,43 @@ export async function gatherEvidence(
 	const out: TurnEvidence = { evidence: [], instructions: [], steps: [], workspace: null };
 	if (restricted) return out;
 	const tiers = result.retrieve ? result.tiers : [];
-	if (tiers.includes('workspace')) {
-		if (ports.retrieve) {
-			progress('Searching workspace…');
-			out.workspace = await safely(ports.log, 'workspace retrieval', () => ports.retrieve!(query, result, thresholds), (message) => ({ status: 'error', message, steps: [] }));
-			out.steps.push(...out.workspace.steps);
-			if (out.workspace.status === 'evidence') out.evidence.push(...out.workspace.chunks);
-		} else {
-			out.steps.push(note('info', 'workspace tier not searched: no workspace store in this host'));
-		}
-	}
+	const searchWorkspace = tiers.includes('workspace');
 	const memoryTiers = tiers.filter((t): t is 'research' | 'profile' => t === 'research' || t === 'profile');
-	if (memoryTiers.length) {
-		if (ports.memory) {
-			progress(`Searching ${memoryTiers.join(' and ')} memory…`);
-			const recalled = await safely(ports.log, 'memory recall', () => ports.memory!.recall(query, memoryTiers, result, thresholds), (message) => ({ chunks: [], steps: [note('error', `memory recall failed: ${message}`)] }));
-			out.steps.push(...recalled.steps);
-			out.evidence.push(...recalled.chunks);
-		} else {
-			out.steps.push(note('info', `${memoryTiers.join(' + ')} not searched: memory recall is not wired in this build`));
-		}
+	const searched = [...(searchWorkspace && ports.retrieve ? ['workspace'] : []), ...(memoryTiers.length && ports.memory ? [`${memoryTiers.join(' and ')} memory`] : [])];
+	if (searched.length) progress(`Searching ${searched.join(' and ')}…`);
+	// The tiers are independent reads: they run at once (on a server pool, on separate
+	// connections), and their evidence and trace steps are joined in the pipeline's order after.
+	const instructionNotes: TraceStep[] = [];
+	const [workspace, recalled, instructions] = await Promise.all([
+		searchWorkspace && ports.retrieve
+			? safely(ports.log, 'workspace retrieval', () => ports.retrieve!(query, result, thresholds), (message): RetrievalReply => ({ status: 'error', message, steps: [] }))
+			: null,
+		memoryTiers.length && ports.memory
+			? safely(ports.log, 'memory recall', () => ports.memory!.recall(query, memoryTiers, result, thresholds), (message) => ({ chunks: [] as RecalledMemory[], steps: [note('error', `memory recall failed: ${message}`)] }))
+			: null,
+		ports.memory && wantInstructions
+			? safely(ports.log, 'standing instructions', () => ports.memory!.instructions(), (message) => {
+					instructionNotes.push(note('warn', `standing instructions not read: ${message}`));
+					return [] as string[];
+				})
+			: [],
+	]);
+	if (workspace) {
+		out.workspace = workspace;
+		out.steps.push(...workspace.steps);
+		if (workspace.status === 'evidence') out.evidence.push(...workspace.chunks);
+	} else if (searchWorkspace) {
+		out.steps.push(note('info', 'workspace tier not searched: no workspace store in this host'));
 	}
-	if (ports.memory && wantInstructions) {
-		out.instructions = await safely(ports.log, 'standing instructions', () => ports.memory!.instructions(), (message) => {
-			out.steps.push(note('warn', `standing instructions not read: ${message}`));
-			return [];
-		});
-		if (out.instructions.length) out.steps.push(note('info', `applied ${out.instructions.length} standing instruction${out.instructions.length === 1 ? '' : 's'}`));
+	if (recalled) {
+		out.steps.push(...recalled.steps);
+		out.evidence.push(...recalled.chunks);
+	} else if (memoryTiers.length) {
+		out.steps.push(note('info', `${memoryTiers.join(' + ')} not searched: memory recall is not wired in this build`));
 	}
+	out.instructions = instructions;
+	out.steps.push(...instructionNotes);
+	if (instructions.length) out.steps.push(note('info', `applied ${instructions.length} standing instruction${instructions.length === 1 ? '' : 's'}`));
 	return out;
 }
 
