@@ -11,6 +11,7 @@ import os
 import sys
 
 from .harvest_code import harvest, EXCLUDED
+from .harvest_comments import COMMENT_KINDS, Containment, harvest_comments, variants
 from .harvest_docs import harvest_docs
 from .licences import allowed, licence_table
 from .tokenizer import words
@@ -58,11 +59,18 @@ def run(out_path, stats_path, smoke=False):
     stdlib_skip = ("site-packages", "dist-packages")
     code_pairs = [p for p in harvest(roots) if not p["file"].startswith(stdlib_skip)]
     doc_pairs = harvest_docs(doc_roots)
-    raw = len(code_pairs) + len(doc_pairs)
+    comment_recs = [p for p in harvest_comments(roots) if not p["file"].startswith(stdlib_skip)]
+    comment_pairs = variants(comment_recs, code_key)
+    raw = len(code_pairs) + len(doc_pairs) + len(comment_pairs)
 
     seen, unique = set(), []
-    for p in code_pairs + doc_pairs:
-        k = code_key(p["code"]) if p.get("kind") != "doc" else hashlib.sha1((p["doc"] + "\0" + p["code"]).encode()).hexdigest()
+    for p in code_pairs + doc_pairs + comment_pairs:
+        if p.get("kind") == "doc":
+            k = hashlib.sha1((p["doc"] + "\0" + p["code"]).encode()).hexdigest()
+        elif p.get("kind") in COMMENT_KINDS:
+            k = hashlib.sha1((p["kind"] + "\0" + " ".join(words(p["doc"])) + "\0" + code_key(p["code"])).encode()).hexdigest()
+        else:
+            k = code_key(p["code"])
         if k not in seen:
             seen.add(k)
             p["key"] = k
@@ -72,34 +80,59 @@ def run(out_path, stats_path, smoke=False):
     copyleft = [p for p in unique if not allowed(licences[p["src"]][1])]
     unique = [p for p in unique if allowed(licences[p["src"]][1])]
 
-    cosqa_keys = {}
+    cosqa_keys, cosqa_codes = {}, []
     if os.path.exists(COSQA_CORPUS):
         with open(COSQA_CORPUS, encoding="utf-8") as fh:
             for line in fh:
                 row = json.loads(line)
                 cosqa_keys.setdefault(code_key(row["code"]), []).append(row["id"])
+                cosqa_codes.append(row["code"])
     elif not smoke:
         sys.exit(f"harvest: {COSQA_CORPUS} is needed to deduplicate against CoSQA (set GMEM_COSQA_CORPUS)")
-    kept = [p for p in unique if p["key"] not in cosqa_keys]
-    removed = [p for p in unique if p["key"] in cosqa_keys]
+    contained = Containment(cosqa_codes)
+
+    def overlaps(p):
+        """Docstring/doc pairs: the same code_key as a CoSQA snippet. Comment pairs: their
+        enclosing function has a CoSQA snippet's code_key, or the paired code's words occur
+        verbatim inside a CoSQA snippet."""
+        if p.get("kind") in COMMENT_KINDS:
+            if p.get("fn_key") in cosqa_keys:
+                return "function"
+            if code_key(p["code"]) in cosqa_keys:
+                return "function"
+            return "contained" if contained(p["code"]) else None
+        return "function" if p["key"] in cosqa_keys else None
+
+    why = [overlaps(p) for p in unique]
+    kept = [p for p, w in zip(unique, why) if w is None]
+    removed = [p for p, w in zip(unique, why) if w is not None and p.get("kind") not in COMMENT_KINDS]
+    removed_comments = [(p, w) for p, w in zip(unique, why) if w is not None and p.get("kind") in COMMENT_KINDS]
+    for p in kept:
+        p.pop("fn_key", None)
 
     with open(out_path, "w", encoding="utf-8") as fh:
         for p in kept:
             fh.write(json.dumps(p, ensure_ascii=False) + "\n")
-    by_src = {}
+    by_src, by_kind = {}, {}
     for p in kept:
         by_src[p["src"]] = by_src.get(p["src"], 0) + 1
+        by_kind[p.get("kind") or "docstring"] = by_kind.get(p.get("kind") or "docstring", 0) + 1
     stats = {
         "raw_pairs": raw,
         "code_pairs_raw": len(code_pairs),
         "doc_pairs_raw": len(doc_pairs),
+        "comment_pairs_raw": {k: sum(1 for p in comment_pairs if p["kind"] == k) for k in COMMENT_KINDS},
+        "comment_cosqa_overlap_removed": {k: {w: sum(1 for p, x in removed_comments if p["kind"] == k and x == w) for w in ("function", "contained")} for k in COMMENT_KINDS},
+        "comment_cosqa_overlap_examples": [p["kind"] + " " + p["src"] + ":" + p["name"] + " " + w for p, w in removed_comments[:20]],
         "after_exact_dedup": len(unique),
         "cosqa_overlap_removed": len(removed),
         "cosqa_overlap_examples": [p["src"] + ":" + p["name"] for p in removed[:20]],
         "cosqa_corpus_snippets_matched": sorted({i for p in removed for i in cosqa_keys[p["key"]]}),
         "copyleft_removed": len(copyleft),
+        "copyleft_removed_by_kind": {k: sum(1 for p in copyleft if (p.get("kind") or "docstring") == k) for k in ("docstring", "doc") + COMMENT_KINDS},
         "licences": {k: {"package": v[0], "licence": v[1], "used": allowed(v[1])} for k, v in licences.items()},
         "kept": len(kept),
+        "kept_by_kind": by_kind,
         "excluded_projects": sorted(EXCLUDED),
         "by_source": dict(sorted(by_src.items(), key=lambda kv: -kv[1])),
     }

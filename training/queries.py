@@ -61,6 +61,8 @@ def name_query(name):
 def sample_query(rec, rng, mix):
     """One query for a record. mix: probabilities (docstring, question form, name query)."""
     r = rng.random()
+    if rec.get("kind") in ("comment", "comment_fn"):
+        return "python " + rec["doc"] if rng.random() < 0.5 else rec["doc"]
     if rec.get("kind") == "doc":
         alts = [rec["doc"]] + rec.get("alts", [])
         q = rng.choice(alts)

@@ -36,7 +36,7 @@ def heldout(p, every):
 def code_text(p, doc_part):
     """The code side as people's code looks (CodeSearchNet keeps docstrings): the function with no
     docstring, with the rest of it ("rest"), or with all of it ("full")."""
-    doc = {"rest": p.get("rest", ""), "full": (p["doc"] + "\n\n" + p.get("rest", "")).strip() if p.get("kind") != "doc" else ""}.get(doc_part, "")
+    doc = {"rest": p.get("rest", ""), "full": (p["doc"] + "\n\n" + p.get("rest", "")).strip() if p.get("kind") is None else ""}.get(doc_part, "")
     if doc:
         lines = p["code"].split("\n", 1)
         return lines[0] + '\n    """' + doc + '"""\n' + (lines[1] if len(lines) > 1 else "")
@@ -97,25 +97,43 @@ def train(pairs, cfg, log=print):
     torch.manual_seed(cfg["seed"])
     torch.use_deterministic_algorithms(True)
     torch.set_num_threads(cfg["threads"])
-    train_pairs = [p for p in pairs if not heldout(p, cfg["heldout_every"])]
+    # Extra kinds (comment pairs) are sampled: each epoch takes all base pairs and a fresh random
+    # draw of each extra kind sized so that it makes up `kind_share[kind]` of the epoch. A kind
+    # with no share is left out entirely (so share 0 reproduces a model trained without it).
+    shares = {k: v for k, v in cfg.get("kind_share", {}).items() if v > 0}
+    pairs = [p for p in pairs if p.get("kind") in (None, "doc") or p.get("kind") in shares]
+    train_all = [p for p in pairs if not heldout(p, cfg["heldout_every"])]
     held = [p for p in pairs if heldout(p, cfg["heldout_every"])]
+    train_pairs = [p for p in train_all if p.get("kind") in (None, "doc")] + [p for p in train_all if p.get("kind") in shares]
+    n_base = sum(1 for p in train_pairs if p.get("kind") in (None, "doc"))
+    extra = {}
+    for k in sorted(shares):
+        idx = [i for i, p in enumerate(train_pairs) if p.get("kind") == k]
+        extra[k] = (idx, min(len(idx), round(shares[k] / max(1e-9, 1 - sum(shares.values())) * n_base)))
     vocab = build_vocab(train_pairs, cfg["vocab"])
     buckets = cfg["buckets"]
-    log(f"train {len(train_pairs)} pairs, held-out {len(held)}, vocab {len(vocab)}, buckets {buckets}")
+    log(f"train {n_base} pairs + {', '.join(f'{k} {m} of {len(i)} per epoch' for k, (i, m) in extra.items()) or 'no extra kinds'}, held-out {len(held)}, vocab {len(vocab)}, buckets {buckets}")
     t0 = time.time()
     codes = [encode(code_text(p, doc_part(p, cfg)), vocab, buckets, cfg["max_code_words"]) for p in train_pairs]
     log(f"encoded code in {time.time() - t0:.0f}s")
     model = StaticModel(len(vocab) + buckets, cfg["dim"])
     opt = torch.optim.Adam(model.parameters(), lr=cfg["lr"])
     bs = cfg["batch"]
-    steps_per_epoch = len(train_pairs) // bs
+    steps_per_epoch = (n_base + sum(m for _, m in extra.values())) // bs
     total = max(1, steps_per_epoch * cfg["epochs"]) if cfg.get("max_steps") is None else cfg["max_steps"]
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=cfg["lr"], total_steps=total, pct_start=0.1)
     rng = random.Random(cfg["seed"])
     gen = torch.Generator().manual_seed(cfg["seed"])
     step = 0
     for epoch in range(cfg["epochs"]):
-        order = torch.randperm(len(train_pairs), generator=gen).tolist()
+        if extra:
+            pool = list(range(n_base))
+            for k, (idx, m) in extra.items():
+                pick = torch.randperm(len(idx), generator=gen)[:m].tolist()
+                pool.extend(idx[j] for j in pick)
+            order = [pool[j] for j in torch.randperm(len(pool), generator=gen).tolist()]
+        else:
+            order = torch.randperm(len(train_pairs), generator=gen).tolist()
         t1, tot = time.time(), 0.0
         for b in range(steps_per_epoch):
             if step >= total:

@@ -13,7 +13,7 @@ import type { Embedder } from './embedder';
 import { encodeStatic, type StaticTokenizerSpec } from './staticTokenizer';
 
 /** The id stored with every vector this model produced (model + version). */
-export const BUILTIN_EMBEDDER_ID = 'gmem-static-code-v1';
+export const BUILTIN_EMBEDDER_ID = 'gmem-static-code-v2';
 
 const FORMAT = 'gmem-static-table/1';
 

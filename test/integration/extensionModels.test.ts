@@ -211,9 +211,9 @@ for (const engine of testEngines()) {
 			const active = await memory.activeEmbedder();
 			assert.equal(active.status, 'ready', active.status === 'none' ? active.reason : '');
 			await memory.indexFolders([ws]);
-			assert.deepEqual(await embedders(), ['gmem-static-code-v1']);
+			assert.deepEqual(await embedders(), ['gmem-static-code-v2']);
 			const steps = await turn();
-			assert.ok(notes(steps).some((n) => n.startsWith('vector arm: gmem-static-code-v1 (built-in)')), notes(steps).join(' | '));
+			assert.ok(notes(steps).some((n) => n.startsWith('vector arm: gmem-static-code-v2 (built-in)')), notes(steps).join(' | '));
 			assert.equal((steps.find((s) => s.kind === 'retrieval') as RetrievalStep).arm_mode, 'hybrid');
 		});
 
