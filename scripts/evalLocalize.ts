@@ -4,12 +4,14 @@
  * file-level recall@1/5/10 (first k distinct files). Rows whose gold file is missing from the
  * installed version are skipped and counted. Nothing from ../shared is copied.
  *
- *   npx tsx scripts/evalLocalize.ts --db /tmp/loc-db [--package django] [--max-lines 60,30] [--arm fts|hybrid] [--embedder builtin|hashing] [--py-only]
+ *   npx tsx scripts/evalLocalize.ts --db /tmp/loc-db [--package django] [--max-lines 60,30] [--arm fts|hybrid] [--embedder builtin|hashing] [--reranker builtin] [--py-only]
  *
  * Three file rankings are reported per run: `best` = best chunk per file (what `gmem search --files`
  * prints); `agg` = the sum of a file's top chunk RRF scores with decaying weights (1, 1/2, 1/4), so
  * a file matched by several chunks outranks one matched by a single lucky chunk; `agg_bm25` = the
- * same over the full-text arm's raw BM25 scores.
+ * same over the full-text arm's raw BM25 scores. With `--reranker builtin` (hybrid arm) two more: `pool` =
+ * best chunk per file of the fused pool the chat path would rerank (k·arm_fetch_multiplier per arm),
+ * and `rerank` = the same pool reordered by the shipped linear reranker, so the two differ only by it.
  */
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -20,7 +22,9 @@ import { buildWorkerEmbedder } from '../src/indexing/workerEmbedder';
 import type { Embedder } from '../src/models/embedder';
 import { HashingEmbedder } from '../src/models/hashingEmbedder';
 import { codeTokens } from '../src/retrieval/codeTokens';
-import { hybridSearch, type ArmMode, type SearchHit } from '../src/retrieval/hybridSearch';
+import { LinearReranker } from '../src/models/linearReranker';
+import { rerankCandidates } from '../src/retrieval/evidence/rerankStage';
+import { bestPerFile, hybridSearch, type ArmMode, type SearchHit } from '../src/retrieval/hybridSearch';
 import { workspaceId } from '../src/store/location';
 import { openStore } from '../src/store/openStore';
 import type { Queryable } from '../src/store/queryable';
@@ -82,6 +86,9 @@ async function main(): Promise<void> {
 			shared: { type: 'string', default: process.env.GMEM_SHARED ?? '../shared' },
 			// Writes each query's chunk hits (path, fused score) as JSON Lines, to study aggregations offline.
 			dump: { type: 'string' },
+			reranker: { type: 'string', default: 'none' },
+			// Rerank long reports too (the product passes them through): to measure what that rule saves.
+			'rerank-long': { type: 'boolean', default: false },
 		},
 	});
 	const rows = readFileSync(join(resolve(values.shared), 'eval/dev/swe_lite_loc_dev.jsonl'), 'utf8')
@@ -104,6 +111,9 @@ async function main(): Promise<void> {
 		const best: string[][] = [];
 		const agg: string[][] = [];
 		const aggBm25: string[][] = [];
+		const pool: string[][] = [];
+		const reranked: string[][] = [];
+		const reranker = values.reranker === 'builtin' && arm === 'hybrid' ? new LinearReranker() : null;
 		const ms: number[] = [];
 		for (const r of present) {
 			const started = performance.now();
@@ -112,12 +122,20 @@ async function main(): Promise<void> {
 			const chunkHits = (await hybridSearch(db, r.query, { ...opts, k: 200 })).hits;
 			agg.push(aggregateFiles(chunkHits));
 			aggBm25.push(aggregateFiles(chunkHits, (h) => h.arms.fts?.score ?? 0));
+			if (reranker) {
+				// The pool the chat path reranks for k = 10: m·k chunks per arm, fused.
+				const m = t.arm_fetch_multiplier;
+				const poolHits = (await hybridSearch(db, r.query, { ...opts, k: 10 * m, thresholds: { ...t, arm_fetch_multiplier: 1 } })).hits;
+				pool.push(bestPerFile(poolHits).map((h) => h.path!).slice(0, 10));
+				const out = await rerankCandidates(reranker, r.query, poolHits.map((hit) => ({ hit, tier: 'workspace' as const, text: hit.content })), { maxCandidates: t.rerank_max_candidates, embedderId: embedder?.id ?? null, longQueryWords: values['rerank-long'] ? Infinity : t.rrf_long_query_words });
+				reranked.push(bestPerFile(out.candidates.map((c) => c.hit)).map((h) => h.path!).slice(0, 10));
+			}
 			if (values.dump) appendFileSync(values.dump, JSON.stringify({ id: r.id, max_lines: lines, gold: r.gold_files, hits: chunkHits.map((h) => [h.path, h.fused, h.symbol, h.arms.fts?.score ?? null]) }) + '\n');
 			ms.push(performance.now() - started);
 		}
 		const gold = present.map((r) => r.gold_files);
 		const p50 = [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)];
-		const result = { package: values.package, max_lines: lines, arm, embedder: embedder?.id ?? null, set: values.set, py_only: values['py-only'], rows: present.length, skipped_rows: rows.length - present.length, best: recallAt(best, gold, [1, 5, 10]), agg: recallAt(agg, gold, [1, 5, 10]), agg_bm25: recallAt(aggBm25, gold, [1, 5, 10]), p50_ms_both_searches: Math.round(p50) };
+		const result = { package: values.package, max_lines: lines, arm, embedder: embedder?.id ?? null, set: values.set, py_only: values['py-only'], rows: present.length, skipped_rows: rows.length - present.length, best: recallAt(best, gold, [1, 5, 10]), agg: recallAt(agg, gold, [1, 5, 10]), agg_bm25: recallAt(aggBm25, gold, [1, 5, 10]), ...(reranker ? { pool: recallAt(pool, gold, [1, 5, 10]), rerank: recallAt(reranked, gold, [1, 5, 10]) } : {}), p50_ms_both_searches: Math.round(p50) };
 		process.stdout.write(JSON.stringify(result) + '\n');
 	}
 	await opened.value.close();

@@ -74,7 +74,7 @@ async function rerankedIds(store: Store, ws: string, query: string, embedder: Em
 	const t: Thresholds = { ...DEFAULT_THRESHOLDS, arm_fetch_multiplier: pool.multiplier };
 	const out = await hybridSearch(store.db, query, { tier: 'workspace', workspaceIds: [ws], k: pool.k, arm: 'hybrid', embedder, cosineFloor: null, thresholds: t });
 	const candidates = out.hits.map((hit) => ({ hit, tier: 'workspace' as const, text: hit.content }));
-	const rr = await rerankCandidates(reranker, query, candidates, t.rerank_max_candidates, undefined, embedder.id);
+	const rr = await rerankCandidates(reranker, query, candidates, { maxCandidates: t.rerank_max_candidates, embedderId: embedder.id, longQueryWords: t.rrf_long_query_words });
 	const key = rr.step.status === 'model' ? 'model' : `passthrough: ${rr.step.reason ?? ''}`;
 	seen[key] = (seen[key] ?? 0) + 1;
 	return [...new Set(rr.candidates.map((c) => c.hit.id))].slice(0, 10);

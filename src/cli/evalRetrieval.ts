@@ -134,7 +134,7 @@ async function searchArm(arm: EvalArm, query: string, r: ArmRun): Promise<string
 	});
 	if (!rerank) return documentRanking(out.hits);
 	const candidates = out.hits.map((hit) => ({ hit, tier: r.tier, text: hit.content }));
-	const reranked = await rerankCandidates(r.reranker, query, candidates, r.t.rerank_max_candidates, undefined, r.embedder?.id ?? null);
+	const reranked = await rerankCandidates(r.reranker, query, candidates, { maxCandidates: r.t.rerank_max_candidates, embedderId: r.embedder?.id ?? null, longQueryWords: r.t.rrf_long_query_words });
 	if (reranked.step.status === 'model') r.rerankSeen.model++;
 	else {
 		r.rerankSeen.passthrough++;

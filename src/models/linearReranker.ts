@@ -128,6 +128,10 @@ export class LinearReranker implements Reranker {
 			const now = context.embedderId === null ? 'no vector arm ran (lexical-only)' : `the vector arm uses ${context.embedderId}`;
 			return pass(`${LINEAR_RERANKER_ID} was trained on ${w.embedder} cosines and ${now}`);
 		}
+		// Fitted on docstring-length queries: on pasted bug reports it cut file localisation R@1
+		// (docs/models.md), and query-word coverage means little over a hundred words.
+		const words = query.split(/\s+/).filter(Boolean).length;
+		if (context.longQueryWords !== undefined && words > context.longQueryWords) return pass(`long query (${words} words): ${LINEAR_RERANKER_ID} was fitted on short queries, fused order kept`);
 		const scores = linearFeatures(query, passages, context.arms, w.stopwords).map((f) => f.reduce((s, x, j) => s + x * w.weights[j]!, 0));
 		return { scores, status: 'model', ms: performance.now() - start, calibrated: false };
 	}

@@ -31,6 +31,8 @@ export interface RerankContext {
 	arms: readonly { fts: ArmScore | null; vector: ArmScore | null }[];
 	/** The embedder whose cosines are in `arms[i].vector` (null: no vector arm ran). */
 	embedderId: string | null;
+	/** A query of more whitespace-separated words than this is "long" (`rrf_long_query_words`). */
+	longQueryWords?: number;
 }
 
 export interface Reranker {

@@ -125,7 +125,7 @@ function toHit(r: ArmRow, fused: number, fts: TraceHit['arms']['fts'], vector: T
 }
 
 /** Keeps the best-ranked chunk of each file (hits without a path count as their own document). */
-export function bestPerFile(hits: readonly SearchHit[]): SearchHit[] {
+export function bestPerFile<H extends Pick<SearchHit, 'path' | 'id'>>(hits: readonly H[]): H[] {
 	const seen = new Set<string>();
 	return hits.filter((h) => {
 		const key = h.path ?? `doc:${h.id}`;

@@ -64,6 +64,16 @@ describe('linear reranker: features and scores', () => {
 		);
 	});
 
+	it('passes a query longer than longQueryWords through (fitted on short queries) and scores one at the limit', async () => {
+		const rr = new LinearReranker({ weights: weights() });
+		const n = QUERY.split(' ').length;
+		const atLimit = await rr.rerank(QUERY, PASSAGES, undefined, { arms: ARMS, embedderId: EMB, longQueryWords: n });
+		assert.equal(atLimit.status, 'model');
+		const long = await rr.rerank(QUERY, PASSAGES, undefined, { arms: ARMS, embedderId: EMB, longQueryWords: n - 1 });
+		assert.equal(long.status, 'passthrough');
+		assert.equal(long.reason, `long query (${n} words): gmem-rerank-linear-v1 was fitted on short queries, fused order kept`);
+	});
+
 	it('passes through when the vector arm is another embedder, none ran, or the arm scores are missing', async () => {
 		const rr = new LinearReranker({ weights: weights([2, 1, 10], 'gmem-static-code-v1') });
 		const other = await rr.rerank(QUERY, PASSAGES, undefined, { arms: ARMS, embedderId: EMB });
@@ -112,7 +122,7 @@ describe('linear reranker: the weights file', () => {
 		writeFileSync(join(dir, 'reranker.json'), '{"id": "gmem-rerank-linear-v1", ');
 		await assert.rejects(loadLinearRerankerWeights(dir), /reranker\.json: not valid JSON/);
 		const cands: EvidenceCandidate[] = PASSAGES.map((text, i) => ({ hit: hit(`c${i}`, ARMS[i]!), tier: 'workspace', text }));
-		const out = await rerankCandidates(new LinearReranker({ dir }), QUERY, cands, 10, undefined, EMB);
+		const out = await rerankCandidates(new LinearReranker({ dir }), QUERY, cands, { maxCandidates: 10, embedderId: EMB });
 		assert.equal(out.reranked, false);
 		assert.equal(out.step.status, 'passthrough');
 		assert.equal(out.step.model, LINEAR_RERANKER_ID);

@@ -208,7 +208,7 @@ describe('evidence: rerank stage', () => {
 	const fake = (scores: (number | null)[]): Reranker => ({ id: 'fake', rerank: async () => ({ scores, status: 'model', ms: 7 }) });
 
 	it('reorders the pool by probability (stable on ties), keeps scores, leaves the rest after it', async () => {
-		const r = await rerankCandidates(fake([0.2, 0.9, 0.2]), 'q', pool(), 3);
+		const r = await rerankCandidates(fake([0.2, 0.9, 0.2]), 'q', pool(), { maxCandidates: 3 });
 		assert.equal(r.reranked, true);
 		assert.deepEqual(r.candidates.map((c) => [c.hit.chunk_id, c.hit.rerank]), [
 			['b', { score: 0.9, status: 'model' }],
@@ -220,13 +220,13 @@ describe('evidence: rerank stage', () => {
 	});
 
 	it('passes through with the reason when there is no reranker, it throws, or it returns too few scores', async () => {
-		const none = await rerankCandidates(null, 'q', pool(), 10);
+		const none = await rerankCandidates(null, 'q', pool(), { maxCandidates: 10 });
 		assert.deepEqual([none.reranked, none.step.status, none.step.reason], [false, 'passthrough', 'no reranker configured']);
 		assert.deepEqual(none.candidates.map((c) => c.hit.chunk_id), ['a', 'b', 'c', 'd']);
 		assert.equal(none.candidates[0].hit.rerank?.status, 'passthrough');
 		const throwing: Reranker = { id: 'x', rerank: async () => Promise.reject(new Error('boom')) };
-		assert.equal((await rerankCandidates(throwing, 'q', pool(), 10)).step.reason, 'reranker failed: boom');
-		assert.equal((await rerankCandidates(fake([0.1]), 'q', pool(), 10)).step.reason, 'reranker returned an incomplete score list');
+		assert.equal((await rerankCandidates(throwing, 'q', pool(), { maxCandidates: 10 })).step.reason, 'reranker failed: boom');
+		assert.equal((await rerankCandidates(fake([0.1]), 'q', pool(), { maxCandidates: 10 })).step.reason, 'reranker returned an incomplete score list');
 	});
 
 	it('runs rerank then selection in one call; a failed reranker falls back to the cosine floors', async () => {

@@ -35,7 +35,12 @@ export interface EvidenceStageResult {
 
 /** Reranks then selects; never throws. */
 export async function runEvidenceStage(input: EvidenceStageInput): Promise<EvidenceStageResult> {
-	const rr = await rerankCandidates(input.reranker, input.query, input.candidates, input.thresholds.rerank_max_candidates, input.signal, input.embedder?.id ?? null);
+	const rr = await rerankCandidates(input.reranker, input.query, input.candidates, {
+		maxCandidates: input.thresholds.rerank_max_candidates,
+		signal: input.signal,
+		embedderId: input.embedder?.id ?? null,
+		longQueryWords: input.thresholds.rrf_long_query_words,
+	});
 	const evidence = selectEvidence({
 		candidates: rr.candidates,
 		reranked: rr.reranked && rr.calibrated,

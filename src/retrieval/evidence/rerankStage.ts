@@ -23,19 +23,28 @@ function withRerank(c: EvidenceCandidate, rerank: EvidenceCandidate['hit']['rera
 	return { ...c, hit: { ...c.hit, rerank } };
 }
 
+/** How one rerank runs. */
+export interface RerankOptions {
+	/** Only the first this many candidates are re-scored (`rerank_max_candidates`). */
+	maxCandidates: number;
+	signal?: AbortSignal;
+	/** The embedder whose cosines are in the hits' vector arm (null: lexical-only). */
+	embedderId?: string | null;
+	/** `rrf_long_query_words`: rerankers fitted on short queries pass a longer one through. */
+	longQueryWords?: number;
+}
+
 /**
  * Reranks the first `maxCandidates` candidates (the rest keep their order after them). With no
  * reranker, or on any failure (cancellation included), returns the input order with status
- * 'passthrough' and the reason. `embedderId` is the embedder whose cosines are in the hits' vector
- * arm (null: lexical-only); rerankers that use first-stage scores get them with it. Never throws.
+ * 'passthrough' and the reason. Rerankers that use first-stage scores get them with the embedder
+ * id. Never throws.
  */
 export async function rerankCandidates(
 	reranker: Reranker | null,
 	query: string,
 	candidates: readonly EvidenceCandidate[],
-	maxCandidates: number,
-	signal?: AbortSignal,
-	embedderId: string | null = null,
+	{ maxCandidates, signal, embedderId = null, longQueryWords }: RerankOptions,
 ): Promise<RerankOutcome> {
 	const pool = candidates.slice(0, Math.max(0, maxCandidates));
 	const rest = candidates.slice(pool.length);
@@ -45,7 +54,7 @@ export async function rerankCandidates(
 		result = { scores: pool.map(() => null), status: 'passthrough', reason: 'no reranker configured' };
 	} else {
 		try {
-			result = await reranker.rerank(query, pool.map((c) => c.text), signal, { arms: pool.map((c) => c.hit.arms), embedderId });
+			result = await reranker.rerank(query, pool.map((c) => c.text), signal, { arms: pool.map((c) => c.hit.arms), embedderId, ...(longQueryWords === undefined ? {} : { longQueryWords }) });
 		} catch (e) {
 			// The Reranker contract says never throw; a foreign implementation still must not break retrieval.
 			result = { scores: pool.map(() => null), status: 'passthrough', reason: `reranker failed: ${(e as Error).message}` };
