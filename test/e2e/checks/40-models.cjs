@@ -3,7 +3,9 @@
 // the workspace to embedder "minilm" + reranker "minilm". The settings change re-embeds the indexed
 // workspace in the background (indexing worker, onnxruntime-node); a question's decision trace must
 // then show the vector arm with that model over every chunk and the reranker's status "model".
-// The workspace settings are restored afterwards.
+// Before the switch, the defaults (built-in embedder + built-in linear reranker, shipped in the
+// .vsix) must already run: vector arm and an order-only rerank step. The workspace settings are
+// restored afterwards.
 const fs = require('fs');
 const path = require('path');
 
@@ -46,6 +48,20 @@ async function run({ page, check, expect, WS_DIR, send, runCommand }) {
 		// Indexed (again: unchanged files are skipped) with the default embedder before the switch.
 		await runCommand(page, 'Gated Memory: Index Workspace');
 		await page.waitForTimeout(3000);
+		await check('defaults, no download: the built-in embedder feeds the vector arm and the built-in linear reranker reorders (order only)', async () => {
+			const trace = await askForTrace();
+			const retrieval = trace.steps.find((s) => s.kind === 'retrieval');
+			const rerank = trace.steps.find((s) => s.kind === 'rerank');
+			expect(notes(trace).some((m) => m.startsWith('vector arm: gmem-static-code-v2')), `notes: ${notes(trace).join(' | ')}`);
+			expect(retrieval && retrieval.hits.some((h) => h.arms.vector), 'no hit came from the vector arm');
+			expect(rerank && rerank.status === 'model' && rerank.model === 'gmem-rerank-linear-v1' && rerank.order_only === true, `rerank: ${JSON.stringify(rerank)}`);
+			const reply = web.locator('article.msg-assistant').last();
+			const panel = reply.locator('vscode-collapsible.trace');
+			await panel.evaluate((el) => (el.open = true));
+			const shown = (await panel.locator('li.step-rerank').textContent()) ?? '';
+			expect(shown.includes('gmem-rerank-linear-v1: order only; floors on cosine'), `rerank step in the panel: ${shown}`);
+		});
+
 		fs.mkdirSync(path.dirname(file), { recursive: true });
 		fs.writeFileSync(file, JSON.stringify({ ...settings, 'gatedMemory.models.embedder': 'minilm', 'gatedMemory.models.reranker': 'minilm' }, null, 2));
 
