@@ -85,9 +85,9 @@ def walk_sources(root, src_of):
             yield path, rel, src_of(rel)
 
 
-def harvest(roots):
-    """All pairs from the given {root: label-function} mapping, in a fixed order."""
-    pairs = []
+def read_sources(roots):
+    """(text, rel, src) of every readable source file under the (root, label-function) list, in a
+    fixed order; undecodable or unreadable files are skipped."""
     for root, src_of in roots:
         for path, rel, src in walk_sources(root, src_of):
             try:
@@ -95,5 +95,12 @@ def harvest(roots):
                     text = fh.read()
             except (UnicodeDecodeError, OSError):
                 continue
-            pairs.extend(function_pairs(text, rel, src))
+            yield text, rel, src
+
+
+def harvest(roots):
+    """All pairs from the given {root: label-function} mapping, in a fixed order."""
+    pairs = []
+    for text, rel, src in read_sources(roots):
+        pairs.extend(function_pairs(text, rel, src))
     return pairs

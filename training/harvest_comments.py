@@ -22,7 +22,7 @@ import re
 import textwrap
 import warnings
 
-from .harvest_code import walk_sources
+from .harvest_code import read_sources
 from .tokenizer import words
 
 MAX_BLOCK_LINES = 15
@@ -175,14 +175,8 @@ def harvest_comments(roots):
     pairs = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)  # ast.parse of comment text ("1st pass")
-        for root, src_of in roots:
-            for path, rel, src in walk_sources(root, src_of):
-                try:
-                    with open(path, encoding="utf-8") as fh:
-                        text = fh.read()
-                except (UnicodeDecodeError, OSError):
-                    continue
-                pairs.extend(comment_pairs(text, rel, src))
+        for text, rel, src in read_sources(roots):
+            pairs.extend(comment_pairs(text, rel, src))
     return pairs
 
 
