@@ -119,6 +119,37 @@ for (const engine of testEngines()) {
 			const r = await gmem(['search', 'x', '--arm', 'both', '--db', db]);
 			assert.equal(r.code, EXIT_USAGE);
 		});
+
+		// Last: it ingests a second workspace, which the counts above must not see.
+		it('search with the built-in embedder reranks the pool by default (rerank scores, best first); --no-rerank keeps the fused order', async () => {
+			// The same documents under a second workspace, with built-in vectors, so both arms fill the pool.
+			const wsBuiltin = tempStoreDir('gmem-ws-builtin-');
+			after(() => rmSync(wsBuiltin, { recursive: true, force: true }));
+			const ingested = await gmem(['ingest', DOCS, '--db', db, '--workspace', wsBuiltin, '--embedder', 'builtin', '--json']);
+			assert.equal(ingested.code, EXIT_OK, ingested.err);
+			const r = await gmem(['search', 'refresh access token', '--db', db, '--json', '--k', '3', '--embedder', 'builtin', '--workspace', wsBuiltin]);
+			assert.equal(r.code, EXIT_OK, r.err);
+			const o = lines(r.out)[0] as { hits: { rerank: { score: number; status: string } | null }[]; notes: string[] };
+			assert.equal(o.hits.length, 3);
+			assert.ok(
+				o.hits.every((h) => h.rerank?.status === 'model'),
+				JSON.stringify(o.hits.map((h) => h.rerank)),
+			);
+			const scores = o.hits.map((h) => h.rerank!.score);
+			assert.deepEqual(
+				scores,
+				[...scores].sort((a, b) => b - a),
+			);
+			assert.ok(
+				o.notes.some((n) => /^reranked \d+ candidates with gmem-rerank-linear-v1/.test(n)),
+				o.notes.join(' | '),
+			);
+			const plain = await gmem(['search', 'refresh access token', '--db', db, '--json', '--k', '3', '--embedder', 'builtin', '--workspace', wsBuiltin, '--no-rerank']);
+			assert.ok((lines(plain.out)[0].hits as Hit[]).every((h) => h.rerank === null));
+			// The hashing TEST embedder's vectors are not what the reranker was fitted on: no rerank, and stderr says why.
+			const hashing = await gmem(['search', 'refresh access token', '--db', db, '--json', '--k', '3']);
+			assert.match(hashing.err, /no rerank: gmem-rerank-linear-v1 reorders gmem-static-code-v\d+ vectors and the vector arm uses test\/hashing-384/);
+		});
 	});
 }
 

@@ -5,8 +5,11 @@
  */
 import type { Thresholds } from '../../core/thresholds';
 import type { Embedder } from '../../models/embedder';
+import { LinearReranker } from '../../models/linearReranker';
+import type { Reranker } from '../../models/reranker';
 import { calibratedFloor } from '../../retrieval/evidence/calibration';
-import { hybridSearch, type ArmMode, type SearchHit, type SearchOptions } from '../../retrieval/hybridSearch';
+import { rerankCandidates } from '../../retrieval/evidence/rerankStage';
+import { bestPerFile, hybridSearch, type ArmMode, type SearchHit, type SearchOptions } from '../../retrieval/hybridSearch';
 import type { ChunkTier } from '../../store/chunkRepo';
 import type { Queryable } from '../../store/queryable';
 import { parseCommandArgs } from '../args';
@@ -25,7 +28,10 @@ Searches the store: full-text (BM25 over a GIN index) + vector (pgvector HNSW co
   --files         best chunk per file, k files
   --workspace DIR only that workspace (default: every workspace in the store)
   --floor X       cosine floor for the vector arm (default: the tier's floor, calibrated per embedder)
-  --no-rerank     accepted; no reranker runs here yet, so "rerank" is null in every hit
+  --no-rerank     keep the fused order. Otherwise the hybrid arm's pool (k × arm_fetch_multiplier
+                  per arm) is reordered by the built-in linear reranker, as in chat, when its
+                  embedder (builtin) made the vectors; "rerank" is then {score, status} on each
+                  hit, else null and a note says why
 Output (--json): {"id", "query", "searched_query", "ms", "hits": [...], "notes": [...]}`;
 
 const OPTIONS = {
@@ -63,9 +69,30 @@ function printHuman(io: CliIo, query: string, hits: readonly SearchHit[], ms: nu
 	});
 }
 
-async function searchOne(db: Queryable, id: string | null, query: string, opts: SearchOptions, io: CliIo, json: boolean): Promise<string[]> {
+/**
+ * Hybrid search, then (with a reranker) the chat path's rerank: the pool of k × arm_fetch_multiplier
+ * chunks per arm (× 3 for --files, as the plain file search fetches), reordered, cut to k (files).
+ * A reranker that passes through leaves the plain search's answer and a note.
+ */
+async function searchRanked(db: Queryable, query: string, opts: SearchOptions, reranker: Reranker | null) {
+	if (!reranker || opts.arm !== 'hybrid') return hybridSearch(db, query, opts);
+	const t = opts.thresholds;
+	const pool = await hybridSearch(db, query, { ...opts, files: false, k: opts.k * t.arm_fetch_multiplier * (opts.files ? 3 : 1), thresholds: { ...t, arm_fetch_multiplier: 1 } });
+	const rr = await rerankCandidates(
+		reranker,
+		query,
+		pool.hits.map((hit) => ({ hit, tier: opts.tier, text: hit.content })),
+		{ maxCandidates: t.rerank_max_candidates, embedderId: opts.embedder?.id ?? null, longQueryWords: t.rrf_long_query_words },
+	);
+	if (rr.step.status !== 'model') return { ...(await hybridSearch(db, query, opts)), notes: [...pool.notes, `rerank: passthrough (${rr.step.reason ?? 'no model ran'})`] };
+	const ordered = rr.candidates.map((c) => ({ ...c.hit, content: c.text }));
+	const hits = (opts.files ? bestPerFile(ordered) : ordered).slice(0, opts.k);
+	return { ...pool, hits, notes: [...pool.notes, `reranked ${rr.step.pairs} candidates with ${reranker.id} (order only)`] };
+}
+
+async function searchOne(db: Queryable, id: string | null, query: string, opts: SearchOptions, reranker: Reranker | null, io: CliIo, json: boolean): Promise<string[]> {
 	const started = performance.now();
-	const out = await hybridSearch(db, query, opts);
+	const out = await searchRanked(db, query, opts, reranker);
 	const ms = Math.round((performance.now() - started) * 10) / 10;
 	const hits = out.hits.map(({ content: _content, ...hit }) => hit);
 	if (json) io.stdout(JSON.stringify({ id, query, searched_query: out.searched_query, ms, hits, fts_query: out.fts_query, notes: out.notes }) + '\n');
@@ -96,10 +123,11 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 		thresholds,
 		...(ranking ? { ftsRanking: ranking } : {}),
 	};
+	const reranker = values['no-rerank'] || arm !== 'hybrid' ? null : await builtinReranker(embedder, io);
 	let bad = 0;
 	await withStore(values, io, async (store) => {
 		if (!values.queries) {
-			const notes = await searchOne(store.db, null, positionals[0], opts, io, values.json);
+			const notes = await searchOne(store.db, null, positionals[0], opts, reranker, io, values.json);
 			for (const n of notes) io.stderr(`gmem search: ${n}\n`);
 			return;
 		}
@@ -110,10 +138,26 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 				io.stdout(JSON.stringify({ id: null, line, error: row }) + '\n');
 				continue;
 			}
-			await searchOne(store.db, row.id, row.query, opts, io, true);
+			await searchOne(store.db, row.id, row.query, opts, reranker, io, true);
 		}
 	}).finally(dispose);
 	return bad ? EXIT_USAGE : EXIT_OK;
+}
+
+/**
+ * The shipped linear reranker (no download) when the vectors are the embedder it was fitted for;
+ * otherwise null, and stderr says once why the fused order stays.
+ */
+async function builtinReranker(embedder: Embedder | null, io: CliIo): Promise<Reranker | null> {
+	const reranker = new LinearReranker();
+	try {
+		const { embedder: fitted } = await reranker.weights();
+		if (embedder?.id === fitted) return reranker;
+		io.stderr(`gmem search: no rerank: ${reranker.id} reorders ${fitted} vectors and ${embedder ? `the vector arm uses ${embedder.id}` : 'no vector arm runs'} (--embedder builtin to rerank)\n`);
+	} catch (e) {
+		io.stderr(`gmem search: no rerank: ${e instanceof Error ? e.message : String(e)}\n`);
+	}
+	return null;
 }
 
 function parseQueryRow(text: string): { id: string | null; query: string } | string {
