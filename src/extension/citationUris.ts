@@ -1,11 +1,13 @@
 /**
  * Citation links: a cited workspace-relative path becomes a `file:` URI inside the workspace
  * folder it came from (the first folder that holds the file), or null when none does — a path
- * from stored text never points outside the open folders. No `vscode` import.
+ * from stored text never points outside the open folders, neither through `..` nor through a
+ * symlink (the file's real path must lie inside a folder's real path: workspaceContainment.ts).
+ * No `vscode` import.
  */
-import { existsSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { realContainmentSync } from './workspaceContainment';
 
 /** Maps a relative path to a `file:` URI under one of `folders()`, or null. */
 export function citationUri(folders: () => readonly string[]): (path: string) => string | null {
@@ -15,7 +17,7 @@ export function citationUri(folders: () => readonly string[]): (path: string) =>
 			const abs = resolve(folder, path);
 			const rel = relative(folder, abs);
 			if (rel.startsWith('..') || isAbsolute(rel)) continue;
-			if (existsSync(abs)) return pathToFileURL(abs).href;
+			if (realContainmentSync(abs, [folder]).ok) return pathToFileURL(abs).href;
 		}
 		return null;
 	};

@@ -1,12 +1,14 @@
 /**
  * What the chat panel's buttons do in the editor: copy code (or a trace) to the clipboard, insert
  * code at the active editor's selection, open code as a new untitled file, and open a citation at
- * its lines. A citation URI comes from the webview, so it is checked: only `file:` URIs inside a
- * workspace folder are opened; anything else is refused with a logged warning.
+ * its lines. A citation URI comes from the webview, so it is checked: only `file:` URIs whose real
+ * path (symlinks resolved) lies inside a workspace folder's real path are opened; anything else —
+ * a link pointing outside, a missing file, a dangling link — is refused with a logged warning.
  */
 import * as vscode from 'vscode';
-import { citedRange, isInsideFolder, languageIdForFence } from './editorTargets';
+import { citedRange, languageIdForFence } from './editorTargets';
 import { errorMessage, type Logger } from './logger';
+import { realContainment } from './workspaceContainment';
 
 /** Editor actions for the panel; every method reports its own failures and never rejects. */
 export class EditorActions {
@@ -61,10 +63,15 @@ export class EditorActions {
 			this.log.warn(`refused to open a citation with an unreadable URI: ${uri.slice(0, 200)}`);
 			return;
 		}
-		const folders = vscode.workspace.workspaceFolders ?? [];
-		const inside = target.scheme === 'file' && folders.some((f) => f.uri.scheme === 'file' && isInsideFolder(target.fsPath, f.uri.fsPath));
-		if (!inside) {
+		const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+		if (target.scheme !== 'file' || folders.length === 0) {
 			this.log.warn(`refused to open a citation outside the workspace folders: ${target.toString(true).slice(0, 200)}`);
+			return;
+		}
+		// Real paths, not the URI's text: a symlink inside a folder may point anywhere.
+		const inside = await realContainment(target.fsPath, folders);
+		if (!inside.ok) {
+			this.log.warn(`refused to open a citation that is not a file inside the workspace folders: ${target.toString(true).slice(0, 200)} (${inside.reason})`);
 			return;
 		}
 		try {
