@@ -29,6 +29,8 @@ const INDEX_SETTINGS = ['files.exclude', 'search.exclude', 'gatedMemory.index.ex
 /** The index backend, plus a restart so a new worker picks up changed settings. */
 export interface IndexCommandBackend extends IndexBackend {
 	restartIndexer?(): Promise<void>;
+	/** Told after a command wrote the index directly (clear, forget), so cached counts are redone. */
+	indexChanged?(): void;
 }
 
 /** What the index commands act on. */
@@ -107,6 +109,7 @@ export function registerIndexing(context: vscode.ExtensionContext, deps: IndexCo
 			// profile and conversation rows of the folder, which this command promises to keep.
 			for (const f of folders) chunks += await deleteDocuments(store.db, { workspaceId: workspaceId(f), tier: 'workspace' });
 			await store.db.query('VACUUM'); // as forget() does: reclaim the space and dead index entries
+			memory.indexChanged?.();
 			return chunks;
 		});
 		status.cleared();
@@ -121,7 +124,11 @@ export function registerIndexing(context: vscode.ExtensionContext, deps: IndexCo
 		const folder = vscode.workspace.getWorkspaceFolder(uri);
 		if (!folder) return void vscode.window.showInformationMessage('Gated Memory: this file is not in a workspace folder, so it is not indexed.');
 		const rel = relative(folder.uri.fsPath, uri.fsPath).split(sep).join('/');
-		const counts = await runExclusive(async () => forget((await memory.openStore()).db, { kind: 'path', workspaceId: workspaceId(folder.uri.fsPath), path: rel }));
+		const counts = await runExclusive(async () => {
+			const removed = await forget((await memory.openStore()).db, { kind: 'path', workspaceId: workspaceId(folder.uri.fsPath), path: rel });
+			memory.indexChanged?.();
+			return removed;
+		});
 		log.info(`forgot ${rel}: ${counts.chunks} chunks`);
 		if (status.indexedOnce) status.finished(await currentTotals(memory, fileFolders()));
 		const choice = await vscode.window.showInformationMessage(

@@ -83,6 +83,8 @@ export class WorkspaceMemory {
 	private location: StoreLocation | null = null;
 	private disposed = false;
 	private readonly offered = new Set<string>();
+	/** The last chunk coverage count, reused between index writes (see cachedCoverage). */
+	private coverageCache: { key: string; at: number; value: Coverage } | null = null;
 
 	constructor(private readonly options: WorkspaceMemoryOptions) {}
 
@@ -117,7 +119,11 @@ export class WorkspaceMemory {
 	async indexFolders(folders: readonly string[], run: RunOptions = {}): Promise<FolderIndexResult[]> {
 		if (this.disposed) throw new Error('workspace memory disposed');
 		const client = await this.workerFor((await this.activeEmbedder()).worker);
-		return client.indexFolders(folders, run);
+		try {
+			return await client.indexFolders(folders, run);
+		} finally {
+			this.indexChanged();
+		}
 	}
 
 	/**
@@ -133,6 +139,27 @@ export class WorkspaceMemory {
 		if (!cov.chunks || cov.embedded === cov.chunks) return null;
 		this.options.log.info(`re-embedding ${cov.chunks - cov.embedded} of ${cov.chunks} chunks with ${active.id}`);
 		return this.indexFolders(folders, run);
+	}
+
+	/** Call after any write to the workspace index outside indexFolders/reindexPaths (clear, forget). */
+	indexChanged(): void {
+		this.coverageCache = null;
+	}
+
+	/**
+	 * How many chunks carry the active embedder's vectors, for the turn's trace note. The count
+	 * scans every workspace chunk (≈ 80 ms at 47k chunks on PGlite), so a turn reuses the last one
+	 * until this window writes the index or COVERAGE_TTL_MS passes (another window or `gmem index`
+	 * writing the same store shows within that time).
+	 */
+	private async cachedCoverage(store: Store, ids: readonly string[], embedder: string): Promise<Coverage> {
+		const key = JSON.stringify([store.scope, ids, embedder]);
+		const now = Date.now();
+		const hit = this.coverageCache;
+		if (hit && hit.key === key && now - hit.at < COVERAGE_TTL_MS) return hit.value;
+		const value = await coverage(store, ids, embedder);
+		this.coverageCache = { key, at: now, value };
+		return value;
 	}
 
 	/**
@@ -179,7 +206,11 @@ export class WorkspaceMemory {
 	async reindexPaths(paths: readonly string[], signal?: AbortSignal): Promise<PathsIndexResult> {
 		if (this.disposed) throw new Error('workspace memory disposed');
 		const client = await this.workerFor((await this.activeEmbedder()).worker);
-		return client.reindexPaths(paths, this.options.folders(), signal);
+		try {
+			return await client.reindexPaths(paths, this.options.folders(), signal);
+		} finally {
+			this.indexChanged();
+		}
 	}
 
 	/** Stops the indexing worker, so the next request starts one with the current settings. */
@@ -216,7 +247,7 @@ export class WorkspaceMemory {
 			const active = await this.activeEmbedder();
 			const rerank = this.activeReranker();
 			if (active.status === 'none' || rerank.status === 'none') this.offerMissing();
-			const cov = await coverage(store, ids, active.status === 'ready' ? active.id : '');
+			const cov = await this.cachedCoverage(store, ids, active.status === 'ready' ? active.id : '');
 			let embedder: Embedder | null = null;
 			if (active.status === 'none') note(`lexical-only: ${active.reason}`);
 			else if (cov.embedded === 0) {
@@ -294,8 +325,17 @@ async function hasWorkspaceRows(store: Store, ids: readonly string[]): Promise<b
 	return rows[0]?.found === true;
 }
 
+/** Chunks of the folders, and how many carry the vectors of one embedder. */
+interface Coverage {
+	embedded: number;
+	chunks: number;
+}
+
+/** How long a turn reuses the chunk coverage count when this window has not written the index. */
+const COVERAGE_TTL_MS = 30_000;
+
 /** How many of the folders' workspace chunks carry vectors of `embedder` (the vector arm sees only those). */
-async function coverage(store: Store, ids: readonly string[], embedder: string): Promise<{ embedded: number; chunks: number }> {
+async function coverage(store: Store, ids: readonly string[], embedder: string): Promise<Coverage> {
 	const rows = await store.db.query<{ embedded: number; chunks: number }>(
 		"SELECT count(*) FILTER (WHERE embedder = $2 AND embedding IS NOT NULL)::int AS embedded, count(*)::int AS chunks FROM chunks WHERE scope = $3 AND tier = 'workspace' AND workspace_id = ANY($1::text[])",
 		[ids, embedder, store.scope],

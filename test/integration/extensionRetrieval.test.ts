@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveThresholds, type Thresholds } from '../../src/core/thresholds';
 import type { RetrievalStep } from '../../src/core/trace';
+import { decideTurn } from '../../src/core/decide';
 import { ChatController } from '../../src/extension/chatController';
 import { WorkspaceMemory } from '../../src/extension/workspaceMemory';
 import { testEngines } from '../fixtures/store_engines';
@@ -92,5 +93,27 @@ describe('extension: workspace retrieval in a chat turn (PGlite)', function () {
 		const reply = replies.at(-1)!;
 		assert.match(reply.markdown, /Nothing in (this workspace's index|the indexed workspace) matched/);
 		assert.ok(reply.trace.steps.some((s) => s.kind === 'retrieval'));
+	});
+
+	it("reuses the chunk count between turns until this window writes the index (clear/forget tell it)", async () => {
+		const decision = { ...decideTurn({ utterance: 'How does formatEuro in src/money.ts format cents?', history: [], context: { now: Date.now() } }), retrieve: true, tiers: ['workspace' as const] };
+		const chunks = async () => {
+			const r = await memory.retrieve('How does formatEuro in src/money.ts format cents?', decision, thresholds);
+			assert.ok(r.status === 'evidence' || r.status === 'no_match', r.status);
+			return r.models!.chunks;
+		};
+		const before = await chunks();
+		// indexFolders is a write of this window: the next turn counts again.
+		writeFileSync(join(ws, 'src', 'tax.ts'), 'export function addVat(cents: number): number {\n\treturn Math.round(cents * 1.2);\n}\n');
+		await memory.indexFolders([ws]);
+		const afterIndex = await chunks();
+		assert.ok(afterIndex > before, `${afterIndex} > ${before}`);
+		// A write the window did not make (another window, gmem) is not seen while the count is fresh…
+		const store = await memory.openStore();
+		await store.db.query("DELETE FROM chunks WHERE tier = 'workspace' AND path = $1", ['src/tax.ts']);
+		assert.equal(await chunks(), afterIndex);
+		// …until the command that wrote tells it.
+		memory.indexChanged();
+		assert.equal(await chunks(), before);
 	});
 });
