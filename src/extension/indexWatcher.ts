@@ -3,12 +3,15 @@
  * (external changes: git checkout, a build, another editor) are filtered on the host (vendored
  * folders, secrets, the user's excludes, `files.watcherExclude`), collected by a PathBatcher
  * (`index_watch_debounce_ms` / `index_watch_max_wait_ms`) and sent to the worker as one
- * `reindexPaths` request. Only in a trusted workspace that was indexed once — never a surprise
+ * `reindexPaths` request (the worker walks a path that is a folder now and re-evaluates the folder
+ * of a changed `.gitignore` / `.git/info/exclude`; what that removed is logged and shown in the
+ * status bar). Only in a trusted workspace that was indexed once — never a surprise
  * indexing of a workspace the user did not ask to index.
  */
 import { relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import type { Thresholds } from '../core/thresholds';
+import { ignoreChangeText } from '../indexing/ignoreChange';
 import type { IndexStatus } from './indexStatus';
 import { WatchFilter } from './indexExcludes';
 import { currentTotals, fileFolders, runExclusive, type IndexBackend } from './indexWorkspaceCommand';
@@ -47,7 +50,11 @@ export function registerIndexWatcher(context: vscode.ExtensionContext, deps: Ind
 		try {
 			const r = await memory.reindexPaths(paths);
 			const changed = r.files_indexed + r.files_removed;
-			log.info(`watcher: ${paths.length} path(s) → ${r.files_indexed} indexed, ${r.files_removed} removed, ${r.files_unchanged} unchanged, ${r.chunks} chunks, ${r.embedded} embedded (${r.ms} ms)`);
+			const walked = r.folders_walked ? `, ${r.folders_walked} new folder(s) walked` : '';
+			log.info(`watcher: ${paths.length} path(s) → ${r.files_indexed} indexed, ${r.files_removed} removed, ${r.files_unchanged} unchanged, ${r.chunks} chunks, ${r.embedded} embedded${walked} (${r.ms} ms)`);
+			const said = (r.ignore_changes ?? []).map(ignoreChangeText);
+			for (const line of said) log.info(`watcher: ${line}`);
+			if (said.length) vscode.window.setStatusBarMessage(`$(database) Gated Memory: ${said.join('; ')}`, 10_000);
 			status.finished(changed ? await currentTotals(memory, fileFolders()) : { files: status.snapshot().files, chunks: status.snapshot().chunks });
 		} catch (e) {
 			log.error(`watcher: re-indexing ${paths.length} path(s) failed: ${errorMessage(e)}`);
@@ -59,7 +66,8 @@ export function registerIndexWatcher(context: vscode.ExtensionContext, deps: Ind
 		const folder = vscode.workspace.getWorkspaceFolder(uri);
 		if (!folder || folder.uri.scheme !== 'file') return;
 		const rel = relative(folder.uri.fsPath, uri.fsPath).split(sep).join('/');
-		if (filter.wants(rel)) batcher.add(uri.fsPath);
+		// .git/info/exclude is the one path inside .git the walk reads (the filter drops .git).
+		if (rel === '.git/info/exclude' || filter.wants(rel)) batcher.add(uri.fsPath);
 	};
 	// One recursive watcher over the workspace folders; VS Code applies files.watcherExclude to it too.
 	const watcher = vscode.workspace.createFileSystemWatcher('**/*');

@@ -4,13 +4,23 @@
  * unchanged files cost a stat or a hash, changed ones are embedded first (outside any
  * transaction), and then every write and removal of the folder happens in ONE transaction — a
  * checkout that touches 1,000 files is one commit, not 1,000.
+ *
+ * Two kinds of path stand for more than themselves: a path that is now a folder (a checkout,
+ * `cp -r` or unzip may be reported as the folder's create alone) is walked with the full walk's
+ * rules; a changed `.gitignore` (any depth) or `.git/info/exclude` re-evaluates the folder it
+ * governs — its stored files that the rules now exclude are removed, its files no longer
+ * excluded are indexed — and nothing outside that folder.
  */
+export type { IgnoreRulesChange } from './ignoreChange';
 import type { Queryable, TxQueryable } from '../store/queryable';
 import { deleteDocuments, upsertDocuments } from '../store/chunkRepo';
 import { excludedReason, fileStat, prepareIfChanged, type FileContext, type IgnoreCache } from './indexFile';
 import { embedFiles } from './indexBatch';
 import { listIndexedFiles } from './indexStore';
 import type { PreparedFile } from './prepareFile';
+import type { IgnoreRulesChange } from './ignoreChange';
+import { walkSubtree } from './walk';
+import { lstat, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** What one batch did (summed over its folders). */
@@ -27,12 +37,16 @@ export interface PathsIndexResult {
 	reused: number;
 	/** Write transactions committed (one per folder with anything to write or remove). */
 	transactions: number;
+	/** Paths that were folders, walked with the full walk's rules. */
+	folders_walked: number;
+	/** Changed ignore files, each with what re-evaluating its folder did. */
+	ignore_changes: IgnoreRulesChange[];
 	ms: number;
 }
 
 /** An empty result, for summing. */
 export function emptyPathsResult(): PathsIndexResult {
-	return { paths: 0, files_indexed: 0, files_unchanged: 0, files_removed: 0, skipped: {}, chunks: 0, embedded: 0, reused: 0, transactions: 0, ms: 0 };
+	return { paths: 0, files_indexed: 0, files_unchanged: 0, files_removed: 0, skipped: {}, chunks: 0, embedded: 0, reused: 0, transactions: 0, folders_walked: 0, ignore_changes: [], ms: 0 };
 }
 
 // The store's write functions open their own transaction; inside ours they join it instead.
@@ -40,17 +54,69 @@ function joined(db: Queryable, tx: TxQueryable): Queryable {
 	return { engine: db.engine, scope: db.scope, query: (sql, params) => tx.query(sql, params), transaction: (fn) => fn(tx), close: async () => undefined };
 }
 
-// A deleted folder arrives as one event for the folder: it stands for every stored file below it.
-function withStoredChildren(relPaths: readonly string[], stored: ReadonlyMap<string, unknown>): Set<string> {
-	const out = new Set<string>();
-	let keys: string[] | null = null;
-	for (const p of relPaths) {
-		out.add(p);
-		if (stored.has(p)) continue;
-		keys ??= [...stored.keys()];
-		for (const k of keys) if (k.startsWith(`${p}/`)) out.add(k);
+/** The folder an ignore file governs (root-relative, '' = root), or null when `relPath` is no ignore file. */
+export function governedFolder(relPath: string): string | null {
+	if (relPath === '.git/info/exclude' || relPath === '.gitignore') return '';
+	return relPath.endsWith('/.gitignore') ? relPath.slice(0, -'/.gitignore'.length) : null;
+}
+
+// A path that is a folder now (a link to one only when links are followed).
+async function isFolder(ctx: FileContext, absPath: string): Promise<boolean> {
+	try {
+		const l = await lstat(absPath);
+		if (!l.isSymbolicLink()) return l.isDirectory();
+		return ctx.followSymlinks && (await stat(absPath)).isDirectory();
+	} catch {
+		return false;
 	}
-	return out;
+}
+
+const under = (folder: string, relPath: string) => folder === '' || relPath.startsWith(`${folder}/`);
+
+/**
+ * The paths a batch stands for: each path; a folder's walked files instead of the folder; a
+ * path that is not a stored file, every stored file below it (a deleted folder arrives as one
+ * event); and for a changed ignore file, the walked files and stored files of the folder it
+ * governs, each remembered with the (deepest) change it belongs to.
+ */
+async function expandBatch(ctx: FileContext, root: string, relPaths: readonly string[], stored: ReadonlyMap<string, unknown>, out: PathsIndexResult, signal?: AbortSignal) {
+	const paths = new Set<string>();
+	const origin = new Map<string, IgnoreRulesChange>();
+	const storedKeys = [...stored.keys()];
+	const walkOptions = { excludes: ctx.excludes, followSymlinks: ctx.followSymlinks, maxFileBytes: ctx.settings.maxFileBytes, signal };
+	// A new folder's left-out entries count as the batch's skips; a re-evaluated folder's do not (they were skipped before too).
+	const walk = async (folder: string, add: (relPath: string) => void, countSkips: boolean) => {
+		for await (const e of walkSubtree(root, folder, walkOptions)) {
+			if (e.kind === 'file') add(e.relPath);
+			else if (countSkips && !stored.has(e.relPath)) out.skipped[e.reason] = (out.skipped[e.reason] ?? 0) + 1;
+		}
+		for (const k of storedKeys) if (under(folder, k)) add(k);
+	};
+	const changes: IgnoreRulesChange[] = [];
+	for (const p of relPaths) {
+		const folder = governedFolder(p);
+		if (folder !== null && !changes.some((c) => c.rules === p)) changes.push({ root, rules: p, folder, removed: 0, indexed: 0 });
+		const folderNow = await isFolder(ctx, join(root, ...p.split('/')));
+		if (stored.has(p) || !folderNow) {
+			paths.add(p);
+			if (!stored.has(p)) for (const k of storedKeys) if (k.startsWith(`${p}/`)) paths.add(k);
+		}
+		if (folderNow) {
+			out.folders_walked++;
+			await walk(p, (f) => paths.add(f), true);
+		}
+	}
+	// Shallower first, so a deeper change's folder overrides the origin of its files.
+	changes.sort((a, b) => a.folder.length - b.folder.length);
+	for (const c of changes) {
+		await walk(c.folder, (f) => {
+			paths.add(f);
+			// The ignore files themselves are indexed as files, not counted as what their change did.
+			if (!changes.some((d) => d.rules === f)) origin.set(f, c);
+		}, false);
+		out.ignore_changes.push(c);
+	}
+	return { paths, origin };
 }
 
 /** Re-indexes `relPaths` (root-relative, `/`-separated) of one folder into workspace `ws`. */
@@ -60,11 +126,17 @@ export async function reindexPathsIn(ctx: FileContext, root: string, ws: string,
 	const prepared: PreparedFile[] = [];
 	const gone: string[] = [];
 	const skip = (reason: string) => (out.skipped[reason] = (out.skipped[reason] ?? 0) + 1);
-	for (const relPath of withStoredChildren(relPaths, stored)) {
+	const { paths, origin } = await expandBatch(ctx, root, relPaths, stored, out, signal);
+	for (const relPath of paths) {
 		signal?.throwIfAborted();
 		out.paths++;
 		const prev = stored.get(relPath);
-		const drop = (reason: string) => (prev ? gone.push(relPath) : skip(reason));
+		const change = origin.get(relPath);
+		const drop = (reason: string) => {
+			if (!prev) return skip(reason);
+			gone.push(relPath);
+			if (change && reason === 'ignored') change.removed++;
+		};
 		const reason = await excludedReason(ctx, root, relPath, rules);
 		if (reason) {
 			drop(reason);
@@ -78,7 +150,10 @@ export async function reindexPathsIn(ctx: FileContext, root: string, ws: string,
 		const outcome = await prepareIfChanged(ctx, ws, { relPath, absPath: join(root, ...relPath.split('/')), ...st }, prev);
 		if (outcome === 'unchanged') out.files_unchanged++;
 		else if ('skip' in outcome) drop(outcome.skip);
-		else prepared.push(outcome);
+		else {
+			prepared.push(outcome);
+			if (change && !prev) change.indexed++;
+		}
 	}
 	if (!prepared.length && !gone.length) return;
 	const { docs, embedded, reused } = await embedFiles(ctx.db, ws, prepared, ctx.embedder, new Set(stored.keys()), ctx.settings.embedBatch, signal);

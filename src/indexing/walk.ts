@@ -5,7 +5,7 @@
  * the event loop; an AbortSignal stops it between entries.
  */
 import type { Dirent } from 'node:fs';
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SkipReason } from './fileText';
 import { isSecretFile } from './secretFiles';
@@ -37,7 +37,42 @@ export async function* walkFolder(root: string, options: WalkOptions): AsyncGene
 	const visited = new Set<string>();
 	const rootStat = await stat(root);
 	visited.add(`${rootStat.dev}:${rootStat.ino}`);
-	const stack: Frame[] = [{ relDir: '', rules: await IgnoreStack.forRoot(root, options.excludes ?? []) }];
+	yield* walkFrames(root, [{ relDir: '', rules: await IgnoreStack.forRoot(root, options.excludes ?? []) }], options, visited);
+}
+
+/**
+ * Walks only the sub-folder `relDir` of `root` (a folder that appeared in one watcher event, the
+ * folder a changed `.gitignore` governs) under exactly the rules a full walk would apply there:
+ * every ancestor's ignore files, excluded folders and user excludes. A `relDir` that a full walk
+ * would not enter yields one skip for it; one that is not a folder (or is gone) yields nothing.
+ */
+export async function* walkSubtree(root: string, relDir: string, options: WalkOptions): AsyncGenerator<WalkEntry> {
+	if (!relDir) {
+		yield* walkFolder(root, options);
+		return;
+	}
+	let rules = await IgnoreStack.forRoot(root, options.excludes ?? []);
+	const parts = relDir.split('/');
+	for (let i = 0; i < parts.length; i++) {
+		const dir = parts.slice(0, i + 1).join('/');
+		if (isExcludedDir(parts[i])) return yield { kind: 'skip', relPath: dir, reason: 'excluded-folder' };
+		if (rules.excludes(dir, true)) return yield { kind: 'skip', relPath: dir, reason: 'ignored' };
+		rules = await rules.descend(root, dir);
+	}
+	let s: Awaited<ReturnType<typeof stat>>;
+	try {
+		const l = await lstat(join(root, relDir));
+		if (l.isSymbolicLink() && !options.followSymlinks) return yield { kind: 'skip', relPath: relDir, reason: 'symlink' };
+		s = l.isSymbolicLink() ? await stat(join(root, relDir)) : l;
+	} catch {
+		return;
+	}
+	if (!s.isDirectory()) return;
+	const r = await stat(root);
+	yield* walkFrames(root, [{ relDir, rules }], options, new Set([`${r.dev}:${r.ino}`, `${s.dev}:${s.ino}`]));
+}
+
+async function* walkFrames(root: string, stack: Frame[], options: WalkOptions, visited: Set<string>): AsyncGenerator<WalkEntry> {
 	while (stack.length) {
 		options.signal?.throwIfAborted();
 		const frame = stack.pop()!;
