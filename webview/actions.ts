@@ -7,6 +7,7 @@
  */
 import type { RetrievalOverride } from '../src/core/protocol';
 import { codeOf } from './codeBlocks';
+import { menuKeyEffect } from './menuKeys';
 import type { WebviewMessenger } from './messenger';
 
 /** What the handler needs besides the messenger. */
@@ -23,6 +24,47 @@ function closeMenus(root: ParentNode, except?: Element | null): void {
 		menu.hidden = true;
 		menu.parentElement?.querySelector('[data-action="retry-menu"]')?.setAttribute('aria-expanded', 'false');
 	}
+}
+
+function menuItems(menu: Element): HTMLElement[] {
+	return Array.from(menu.querySelectorAll<HTMLElement>('[role="menuitem"]'));
+}
+
+/**
+ * Keys in a retry menu (menuKeys.ts): arrows, Home and End move between the items (ArrowDown /
+ * ArrowUp on the button open the menu at the first / last item), Escape closes it back to the
+ * button, Tab closes it and moves on from the button. True when the key was the menu's.
+ */
+function menuKeydown(e: KeyboardEvent, root: ParentNode): boolean {
+	if (e.isComposing || e.altKey || e.ctrlKey || e.metaKey) return false;
+	const from = e.target instanceof HTMLElement ? e.target : null;
+	const wrap = from?.closest('div.retry-menu'); // (the button has the class retry-menu too)
+	const button = wrap?.querySelector<HTMLElement>('[data-action="retry-menu"]');
+	const menu = wrap?.querySelector<HTMLElement>('.menu');
+	if (!from || !button || !menu) return false;
+	const onButton = from === button;
+	// On the button, Enter and Space click it; Escape is main.ts's (closes any open menu).
+	if (onButton ? e.key !== 'ArrowDown' && e.key !== 'ArrowUp' : menu.hidden) return false;
+	const items = menuItems(menu);
+	const effect = menuKeyEffect(e.key, onButton ? -1 : items.indexOf(from), items.length);
+	if (!effect) return false;
+	if (effect.kind === 'focus') {
+		e.preventDefault();
+		if (menu.hidden) {
+			closeMenus(root);
+			menu.hidden = false;
+			button.setAttribute('aria-expanded', 'true');
+		}
+		items[effect.index]?.focus();
+		return true;
+	}
+	closeMenus(root);
+	button.focus();
+	if (effect.kind === 'close') {
+		e.preventDefault();
+		e.stopPropagation(); // handled: Escape must not also stop a streaming reply
+	}
+	return true;
 }
 
 function retrievalOf(node: Element): RetrievalOverride {
@@ -43,7 +85,11 @@ export function runAction(target: Element, root: ParentNode, deps: ActionDeps): 
 	const article = target.closest('article');
 	const turnId = article?.getAttribute('data-turn') ?? '';
 	const action = target.getAttribute('data-action');
-	if (action !== 'retry-menu') closeMenus(root);
+	if (action !== 'retry-menu') {
+		closeMenus(root);
+		// An item of a (now hidden) retry menu hands focus back to the menu's button.
+		if (target.getAttribute('role') === 'menuitem') target.closest('div.retry-menu')?.querySelector<HTMLElement>('[data-action="retry-menu"]')?.focus();
+	}
 	switch (action) {
 		case 'code-copy':
 		case 'code-insert':
@@ -73,7 +119,7 @@ export function runAction(target: Element, root: ParentNode, deps: ActionDeps): 
 			closeMenus(root, menu);
 			menu.hidden = !menu.hidden;
 			target.setAttribute('aria-expanded', String(!menu.hidden));
-			if (!menu.hidden) menu.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+			if (!menu.hidden) menuItems(menu)[0]?.focus();
 			return;
 		}
 		case 'retry': {
@@ -94,7 +140,7 @@ export function runAction(target: Element, root: ParentNode, deps: ActionDeps): 
 	}
 }
 
-/** Wires clicks (and Enter/Space on citation links and menu items) in `root`. */
+/** Wires clicks (and Enter/Space on citation links, the retry menus' keys) in `root`. */
 export function wireActions(root: HTMLElement, deps: ActionDeps): void {
 	root.addEventListener('click', (e) => {
 		const target = (e.target as Element | null)?.closest('[data-action]');
@@ -106,6 +152,7 @@ export function wireActions(root: HTMLElement, deps: ActionDeps): void {
 		runAction(target, root, deps);
 	});
 	root.addEventListener('keydown', (e) => {
+		if (menuKeydown(e, root)) return;
 		const target = (e.target as Element | null)?.closest('a[data-action]');
 		if (target && (e.key === 'Enter' || e.key === ' ')) {
 			e.preventDefault();

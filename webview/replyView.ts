@@ -55,7 +55,7 @@ function actionButton(action: string, label: string, text: string, attrs: Record
 
 function retryMenu(): HTMLElement {
 	const item = (retrieval: string, text: string) =>
-		el('button', { className: 'menu-item', attrs: { type: 'button', role: 'menuitem', 'data-action': 'retry', 'data-retrieval': retrieval } }, text);
+		el('button', { className: 'menu-item', attrs: { type: 'button', role: 'menuitem', tabindex: '-1', 'data-action': 'retry', 'data-retrieval': retrieval } }, text);
 	return el(
 		'div',
 		{ className: 'retry-menu' },

@@ -114,6 +114,50 @@ async function run({ page, web, check, expect, OUT, runCommand }) {
 		expect(await reply.locator('.menu').isHidden(), 'Escape did not close the menu');
 	});
 
+	// The retry menu by keyboard (WAI-ARIA menu button): which element has focus, by its data-retrieval
+	// (a menu item) or data-action (the button, or whatever Tab moved on to).
+	const focused = () => reply.evaluate(() => {
+		const a = document.activeElement;
+		return a ? a.getAttribute('data-retrieval') ?? a.getAttribute('data-action') ?? a.tagName.toLowerCase() : null;
+	});
+	await check('the retry menu works from the keyboard: arrows wrap, Home/End, Escape back to the button, Tab closes', async () => {
+		const button = reply.locator('button.retry-menu');
+		const menu = reply.locator('.retry-menu .menu');
+		const attr = (loc, name) => loc.getAttribute(name);
+		expect((await attr(button, 'aria-haspopup')) === 'menu' && (await attr(button, 'aria-expanded')) === 'false', 'button: aria-haspopup="menu", aria-expanded="false"');
+		expect((await attr(menu, 'role')) === 'menu', 'the menu has role="menu"');
+		const tabindexes = await menu.locator('[role="menuitem"]').evaluateAll((els) => els.map((e) => e.getAttribute('tabindex')));
+		expect(tabindexes.join() === '-1,-1,-1', `menu items are not in the Tab order: ${tabindexes.join()}`);
+		const steps = [];
+		const press = async (key) => {
+			await page.keyboard.press(key);
+			steps.push(`${key}→${await focused()}`);
+		};
+		await button.focus();
+		await press('Enter');
+		expect(await menu.isVisible(), 'Enter on the button did not open the menu');
+		expect((await attr(button, 'aria-expanded')) === 'true', 'aria-expanded is not "true" while open');
+		for (const key of ['ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowUp', 'Home', 'End']) await press(key);
+		await press('Escape');
+		const expected = ['Enter→auto', 'ArrowDown→force', 'ArrowDown→skip', 'ArrowDown→auto', 'ArrowUp→skip', 'Home→auto', 'End→skip', 'Escape→retry-menu'];
+		expect(steps.join(' ') === expected.join(' '), `focus: ${steps.join(' ')}`);
+		expect(await menu.isHidden(), 'Escape did not close the menu');
+		expect((await attr(button, 'aria-expanded')) === 'false', 'aria-expanded is not "false" after Escape');
+		await page.keyboard.press('ArrowUp');
+		expect((await menu.isVisible()) && (await focused()) === 'skip', `ArrowUp on the button should open at the last item (focus: ${await focused()})`);
+		await page.keyboard.press('Tab');
+		const after = await focused();
+		expect(await menu.isHidden(), 'Tab did not close the menu');
+		expect(!['auto', 'force', 'skip', 'retry-menu'].includes(after), `Tab should move on past the button, focus: ${after}`);
+		expect((await attr(button, 'aria-expanded')) === 'false', 'aria-expanded is not "false" after Tab');
+		await button.focus();
+		await page.keyboard.press(' ');
+		expect((await menu.isVisible()) && (await focused()) === 'auto', 'Space on the button did not open the menu at the first item');
+		await page.keyboard.press('Escape');
+		expect(await menu.isHidden(), 'Escape did not close the menu');
+	});
+	const repliedTurn = await reply.getAttribute('data-turn');
+
 	const citations = reply.locator('a.citation');
 	if ((await citations.count()) === 0) {
 		console.log('SKIP - citation link: the reply has no [n] citation with a file URI (the host does not send citations yet)');
@@ -144,6 +188,25 @@ async function run({ page, web, check, expect, OUT, runCommand }) {
 		await post({ type: 'chat/reply', params: { turnId, markdown: '`retryWithBackoff` retries the call with exponential backoff', trace: null, status: 'stopped' } });
 		await web.locator(`article.msg-assistant[data-turn="${turnId}"] .msg-status-stopped`).waitFor({ timeout: 5000 });
 		expect((await web.locator('article.msg-streaming').count()) === 0, 'the streaming entry did not settle');
+	});
+
+	// Activating a menu item by keyboard really retries: Space, then Enter, on "Retry with retrieval
+	// skipped" of the retrieval reply; each adds a settled reply marked "retry · retrieval skipped".
+	await check('Space and Enter on a retry menu item retry the reply (retrieval skipped)', async () => {
+		const replied = web.locator(`article.msg-assistant[data-turn="${repliedTurn}"]`);
+		const all = web.locator('article.msg-assistant');
+		for (const key of [' ', 'Enter']) {
+			const count = await all.count();
+			await replied.locator('button.retry-menu').focus();
+			await page.keyboard.press('ArrowUp');
+			expect((await focused()) === 'skip', `ArrowUp did not open the menu at "retrieval skipped" (focus: ${await focused()})`);
+			await page.keyboard.press(key);
+			const retried = all.nth(count);
+			await retried.waitFor({ timeout: 60000 });
+			const badge = await retried.locator('.msg-status-retry').innerText();
+			expect(badge === 'retry · retrieval skipped', `${JSON.stringify(key)}: the new reply's badge is ${JSON.stringify(badge)}`);
+			expect(await replied.locator('.menu').isHidden(), 'the menu stayed open after a retry');
+		}
 	});
 }
 
