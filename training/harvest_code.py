@@ -30,23 +30,23 @@ def first_paragraph(doc):
     return head, (parts[1] if len(parts) > 1 else "")
 
 
+def walk_functions(node, prefix=""):
+    """(function node, qualified prefix such as "Class.") of every function and method under
+    `node`, nested ones included, depth first in source order."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.ClassDef):
+            yield from walk_functions(child, prefix + child.name + ".")
+        elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield child, prefix
+            yield from walk_functions(child, prefix + child.name + ".")
+
+
 def function_pairs(source, relpath, src):
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError):
         return []
     lines = source.splitlines()
-    out = []
-
-    def visit(node, prefix):
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.ClassDef):
-                visit(child, prefix + child.name + ".")
-            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                rec = one(child, prefix)
-                if rec:
-                    out.append(rec)
-                visit(child, prefix + child.name + ".")
 
     def one(fn, prefix):
         doc = ast.get_docstring(fn)
@@ -67,7 +67,11 @@ def function_pairs(source, relpath, src):
             return None
         return {"doc": head, "rest": rest.strip()[:1500], "code": code, "name": prefix + fn.name, "src": src, "file": relpath}
 
-    visit(tree, "")
+    out = []
+    for fn, prefix in walk_functions(tree):
+        rec = one(fn, prefix)
+        if rec:
+            out.append(rec)
     return out
 
 

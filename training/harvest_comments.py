@@ -22,7 +22,7 @@ import re
 import textwrap
 import warnings
 
-from .harvest_code import read_sources
+from .harvest_code import read_sources, walk_functions
 from .tokenizer import words
 
 MAX_BLOCK_LINES = 15
@@ -93,19 +93,10 @@ def string_lines(tree):
 
 def functions(tree):
     """(start0, end0 inclusive, qualified name) of every function, decorators included."""
-    out = []
-
-    def visit(node, prefix):
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.ClassDef):
-                visit(child, prefix + child.name + ".")
-            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                start = (child.decorator_list[0].lineno if child.decorator_list else child.lineno) - 1
-                out.append((start, child.end_lineno - 1, prefix + child.name))
-                visit(child, prefix + child.name + ".")
-
-    visit(tree, "")
-    return out
+    return [
+        ((fn.decorator_list[0].lineno if fn.decorator_list else fn.lineno) - 1, fn.end_lineno - 1, prefix + fn.name)
+        for fn, prefix in walk_functions(tree)
+    ]
 
 
 def comment_pairs(source, relpath, src):

@@ -18,25 +18,10 @@ import { hybridSearch } from '../../src/retrieval/hybridSearch';
 import { deleteDocuments } from '../../src/store/chunkRepo';
 import { workspaceId } from '../../src/store/location';
 import type { Store } from '../../src/store/openStore';
-import type { Queryable, TxQueryable } from '../../src/store/queryable';
+import type { Queryable } from '../../src/store/queryable';
 import { copyWorkspace } from '../fixtures/indexing/workspace';
+import { countingDb } from '../fixtures/countingDb';
 import { mustOpen, testEngines } from '../fixtures/store_engines';
-
-/** Counts transactions opened on the wrapped store. */
-function countingDb(db: Queryable): Queryable & { transactions: number } {
-	const out = {
-		transactions: 0,
-		engine: db.engine,
-		scope: db.scope,
-		query: <T extends object>(sql: string, params?: readonly unknown[]) => db.query<T>(sql, params),
-		transaction: <T>(fn: (tx: TxQueryable) => Promise<T>) => {
-			out.transactions++;
-			return db.transaction(fn);
-		},
-		close: () => db.close(),
-	};
-	return out;
-}
 
 for (const engine of testEngines()) {
 	describe(`indexing: folders and ignore files in a watcher batch (${engine.name})`, function () {
