@@ -14,6 +14,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { queryWordCount } from '../core/text/queryWords';
 import { builtinModelDir } from './builtinEmbedder';
 import type { Reranker, RerankContext, RerankResult } from './reranker';
 import { staticWords } from './staticTokenizer';
@@ -130,7 +131,7 @@ export class LinearReranker implements Reranker {
 		}
 		// Fitted on docstring-length queries: on pasted bug reports it cut file localisation R@1
 		// (docs/models.md), and query-word coverage means little over a hundred words.
-		const words = query.split(/\s+/).filter(Boolean).length;
+		const words = queryWordCount(query);
 		if (context.longQueryWords !== undefined && words > context.longQueryWords) return pass(`long query (${words} words): ${LINEAR_RERANKER_ID} was fitted on short queries, fused order kept`);
 		const scores = linearFeatures(query, passages, context.arms, w.stopwords).map((f) => f.reduce((s, x, j) => s + x * w.weights[j]!, 0));
 		return { scores, status: 'model', ms: performance.now() - start, calibrated: false };

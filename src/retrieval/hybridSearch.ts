@@ -3,6 +3,7 @@
  * fetching `arm_fetch_multiplier`×k inside the tier/workspace pre-filter, fused with weighted RRF.
  * Vector-only when the full-text arm finds nothing; lexical-only (and said so) without an embedder.
  */
+import { queryWordCount } from '../core/text/queryWords';
 import type { Thresholds } from '../core/thresholds';
 import type { TraceHit } from '../core/trace';
 import type { Embedder } from '../models/embedder';
@@ -65,7 +66,7 @@ export async function hybridSearch(db: Queryable, query: string, opts: SearchOpt
 		opts.arm === 'fts' ? ([] as ArmRow[]) : runVector(db, scope, query, fetch, opts, notes),
 	]);
 	if (opts.arm === 'hybrid' && opts.embedder && fts.length === 0 && vec.length) notes.push('full-text arm found nothing: vector-only results');
-	const words = query.split(/\s+/).filter(Boolean).length;
+	const words = queryWordCount(query);
 	const longQuery = words > t.rrf_long_query_words;
 	const vectorWeight = longQuery ? t.rrf_weight_vector_long_query : t.rrf_weight_vector;
 	if (opts.arm === 'hybrid' && longQuery && vec.length) notes.push(`long query (${words} words): vector arm weighted ${vectorWeight} in fusion (full-text ${t.rrf_weight_fts})`);
