@@ -1,12 +1,12 @@
 /**
  * The full index run as a bulk load: when it is about to write many chunks, the store's
  * `withBulkVectorIndex` drops the HNSW index for the run and builds it once at the end, PGlite
- * checkpoints every `CHECKPOINT_EVERY_CHUNKS` written, and the planner statistics are refreshed
- * afterwards (`analyzeChunks`). The watcher's small batches never come here: they stay on the
+ * checkpoints every `CHECKPOINT_EVERY_CHUNKS` written (`walCheckpointer`), and the planner
+ * statistics are refreshed afterwards (`analyzeChunks`). The watcher's small batches never come here: they stay on the
  * incremental path (rows go into the live index one by one).
  */
 import { ANALYZE_AFTER_CHUNKS } from '../retrieval/ingest';
-import { analyzeChunks, checkpoint, CHECKPOINT_EVERY_CHUNKS, withBulkVectorIndex } from '../store/chunkRepo';
+import { analyzeChunks, walCheckpointer, withBulkVectorIndex } from '../store/chunkRepo';
 import type { Queryable } from '../store/queryable';
 import type { IndexedFile } from './indexStore';
 
@@ -58,15 +58,11 @@ export async function startBulkLoad(db: Queryable, incoming: number): Promise<Bu
 	// A failed DROP rejects `done` before the callback runs: surface it instead of waiting forever.
 	await Promise.race([inside, done]);
 	let written = 0;
-	let sinceCheckpoint = 0;
+	const checkpointed = walCheckpointer(db);
 	return {
 		async wrote(chunks) {
 			written += chunks;
-			sinceCheckpoint += chunks;
-			if (sinceCheckpoint >= CHECKPOINT_EVERY_CHUNKS) {
-				await checkpoint(db);
-				sinceCheckpoint = 0;
-			}
+			await checkpointed(chunks);
 		},
 		async finish(ok) {
 			release();

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Embedder } from '../models/embedder';
-import { analyzeChunks, checkpoint, CHECKPOINT_EVERY_CHUNKS, upsertDocuments, withBulkVectorIndex, type ChunkTier, type DocumentInput } from '../store/chunkRepo';
+import { analyzeChunks, upsertDocuments, walCheckpointer, withBulkVectorIndex, type ChunkTier, type DocumentInput } from '../store/chunkRepo';
 import type { Queryable } from '../store/queryable';
 import { chunkText, languageOf } from './chunkText';
 import { searchTextFor, splitIdentifier } from './codeTokens';
@@ -81,19 +81,15 @@ export async function ingestDocuments(
 	batchSize = 100,
 ): Promise<IngestStats> {
 	let chunks = 0;
-	let sinceCheckpoint = 0;
+	// PGlite keeps a load's WAL until a checkpoint: bound it during long loads too.
+	const wrote = walCheckpointer(db);
 	// A large load builds the HNSW index once at the end instead of per row (docs/storage.md).
 	await withBulkVectorIndex(db, embedder ? docs.length : 0, async () => {
 		for (let i = 0; i < docs.length; i += batchSize) {
 			const batch = await prepareDocuments(docs.slice(i, i + batchSize), target, embedder);
 			const written = await upsertDocuments(db, batch);
 			chunks += written;
-			sinceCheckpoint += written;
-			// PGlite keeps a load's WAL until a checkpoint: bound it during long loads too.
-			if (sinceCheckpoint >= CHECKPOINT_EVERY_CHUNKS) {
-				await checkpoint(db);
-				sinceCheckpoint = 0;
-			}
+			await wrote(written);
 			onProgress?.(Math.min(docs.length, i + batchSize));
 		}
 	});

@@ -192,6 +192,17 @@ export async function checkpoint(db: Queryable): Promise<void> {
 	if (db.engine !== 'postgres') await db.query('CHECKPOINT');
 }
 
+/** For one long load: told each write's chunk count, checkpoints every CHECKPOINT_EVERY_CHUNKS. */
+export function walCheckpointer(db: Queryable): (chunks: number) => Promise<void> {
+	let since = 0;
+	return async (chunks) => {
+		since += chunks;
+		if (since < CHECKPOINT_EVERY_CHUNKS) return;
+		await checkpoint(db);
+		since = 0;
+	};
+}
+
 /** The vector index of migration 1, as it is (re)built after a bulk load or at open. */
 export const VECTOR_INDEX_SQL = 'CREATE INDEX IF NOT EXISTS chunks_embedding ON chunks USING hnsw (embedding vector_cosine_ops)';
 
