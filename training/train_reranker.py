@@ -25,10 +25,10 @@ import zlib
 
 import numpy as np
 
-from .evaluate import BM25, embed
+from .evaluate import BM25, embed, rrf
 from .queries import sample_query
 from .tokenizer import words
-from .train import code_text
+from .train import code_text, heldout
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RERANKER_ID = "gmem-rerank-linear-v1"
@@ -71,18 +71,13 @@ def build(queries, gold, docs, table, vocab, buckets):
         ob = np.argsort(-b, kind="stable")[:POOL_PER_ARM]
         ob = ob[b[ob] > 0]
         ov = np.argsort(-s, kind="stable")[:POOL_PER_ARM]
-        fused = {}
-        for r, d in enumerate(ob.tolist()):
-            fused[d] = fused.get(d, 0) + 1 / (RRF_K + 1 + r)
-        for r, d in enumerate(ov.tolist()):
-            fused[d] = fused.get(d, 0) + 1 / (RRF_K + 1 + r)
-        pool = sorted(fused, key=lambda d: -fused[d])
+        pool = rrf(ob.tolist(), ov.tolist(), k=RRF_K, depth=POOL_PER_ARM)
         inb, inv = set(ob.tolist()), set(ov.tolist())
         qw = query_words(q)
         bmax = max(b[d] for d in ob) if len(ob) else 1
         F = [[sum(1 for w in qw if w in dwords[d]) / len(qw) if qw else 0.0, b[d] / bmax if d in inb else 0.0, s[d] if d in inv else 0.0] for d in pool]
         X.append(np.array(F, dtype=np.float32))
-        Y.append(pool.index(gold[i]) if gold[i] in fused else -1)
+        Y.append(pool.index(gold[i]) if gold[i] in pool else -1)
     return X, Y
 
 
@@ -143,7 +138,7 @@ def main(argv=None):
     cfg, table, vocab = load_table(args.model)
     with open(args.pairs, encoding="utf-8") as fh:
         pairs = [json.loads(l) for l in fh]
-    held = [p for p in pairs if zlib.crc32(p["file"].encode()) % HELDOUT_EVERY == 0 and p.get("kind", "fn") == "fn"]
+    held = [p for p in pairs if heldout(p, HELDOUT_EVERY) and p.get("kind", "fn") == "fn"]
     data = "held-out docstring->function pairs of the embedder's harvest (crc32(file) % 20 == 0, kind 'fn'); never CoSQA or ../shared/eval"
     if args.smoke:
         # The smoke harvest is tiny: it may hold few held-out files. The smoke output only checks the pipeline.
