@@ -41,7 +41,7 @@ export interface GateScore {
 	rule: string;
 	turns: number;
 	/** `tiers` is the exact set; `tiers_cover`: every labelled tier was searched (extra tiers allowed). */
-	fields: { retrieve: FieldScore; tiers: FieldScore; tiers_cover: FieldScore; path: FieldScore; trigger: FieldScore; followup: FieldScore };
+	fields: { retrieve: FieldScore; tiers: FieldScore; tiers_cover: FieldScore; path: FieldScore; trigger: FieldScore; followup: FieldScore; write: FieldScore };
 	/** Retrieval necessity: recall = retrieved when needed, specificity = skipped when not. */
 	retrieval: BinaryMetrics;
 	/** Follow-up detection over later turns (a first turn cannot depend on earlier ones). */
@@ -50,6 +50,8 @@ export interface GateScore {
 	tool_fallback: { tool_turns: number; fallbacks: number; rate: number };
 	/** clarify/refuse: labelled abstentions predicted as such (recall) and predicted ones that were labelled (precision). */
 	abstention: { labelled: number; predicted: number; correct: number; recall: number; precision: number };
+	/** Refusals (rubric: secrets, destructive production): labelled ones refused, and refusals of turns labelled otherwise. */
+	refusal: { labelled: number; refused: number; false_refusals: number };
 	confusion: { path: MultiConfusion; trigger: MultiConfusion; tiers: MultiConfusion };
 	/** Every disagreement, for `--errors` and for reading the JSON. */
 	errors: GateError[];
@@ -84,17 +86,19 @@ interface GateTally {
 	confusion: GateScore['confusion'];
 	tool: GateScore['tool_fallback'];
 	abst: GateScore['abstention'];
+	refusal: GateScore['refusal'];
 }
 
 function newTally(): GateTally {
 	return {
-		fields: { retrieve: field(), tiers: field(), tiers_cover: field(), path: field(), trigger: field(), followup: field() },
+		fields: { retrieve: field(), tiers: field(), tiers_cover: field(), path: field(), trigger: field(), followup: field(), write: field() },
 		errors: [],
 		retrieval: emptyConfusion(),
 		followup: emptyConfusion(),
 		confusion: { path: emptyMultiConfusion(ANSWER_PATHS), trigger: emptyMultiConfusion(TRIGGERS), tiers: emptyMultiConfusion(['none']) },
 		tool: { tool_turns: 0, fallbacks: 0, rate: 0 },
 		abst: { labelled: 0, predicted: 0, correct: 0, recall: 0, precision: 0 },
+		refusal: { labelled: 0, refused: 0, false_refusals: 0 },
 	};
 }
 
@@ -123,7 +127,11 @@ function tallyTurn(a: GateTally, turn: LabelledTurn, p: TurnPrediction): void {
 		count(a.fields.followup, p.is_followup === g.depends_on_context, miss('followup', g.depends_on_context, p.is_followup));
 		tally(a.followup, p.is_followup, g.depends_on_context);
 	}
+	if (g.write && p.write) count(a.fields.write, tierKey(p.write) === tierKey(g.write), miss('write', tierKey(g.write), tierKey(p.write)));
 	if (!g.path) return;
+	if (g.path === 'refuse') a.refusal.labelled++;
+	if (g.path === 'refuse' && p.path === 'refuse') a.refusal.refused++;
+	if (g.path !== 'refuse' && p.path === 'refuse') a.refusal.false_refusals++;
 	count(a.fields.path, p.path === g.path, miss('path', g.path, p.path));
 	tallyMulti(a.confusion.path, g.path, p.path);
 	if (g.path === 'tool') {
@@ -152,6 +160,7 @@ export function scoreGate(turns: readonly LabelledTurn[], predictor: Predictor):
 		followup: binaryMetrics(a.followup),
 		tool_fallback: a.tool,
 		abstention: a.abst,
+		refusal: a.refusal,
 		confusion: a.confusion,
 		errors: a.errors,
 	};
@@ -163,7 +172,7 @@ export function gatedPredictor(thresholds: Thresholds): Predictor {
 		name: 'gated-memory',
 		predict: (turn) => {
 			const r = decideTurn({ id: turn.id, history: turn.history, utterance: turn.utterance }, { thresholds });
-			return { retrieve: r.retrieve, tiers: r.tiers, path: r.path, trigger: r.trigger, is_followup: r.followup.is_followup };
+			return { retrieve: r.retrieve, tiers: r.tiers, path: r.path, trigger: r.trigger, is_followup: r.followup.is_followup, write: r.write };
 		},
 	};
 }
@@ -183,12 +192,17 @@ const frac = (f: FieldScore) => (f.n ? `${f.accuracy.toFixed(3)} (${f.correct}/$
 function summaryRows(rules: readonly GateScore[]): string[][] {
 	const row = (name: string, get: (s: GateScore) => string) => [name, ...rules.map(get)];
 	return [
+		row('retrieve balanced accuracy', (s) => fixed3(s.retrieval.balanced_accuracy, s.retrieval.n)),
 		row('retrieve accuracy', (s) => frac(s.fields.retrieve)),
 		row('tiers accuracy (exact set)', (s) => frac(s.fields.tiers)),
 		row('tiers cover the labelled ones', (s) => frac(s.fields.tiers_cover)),
 		row('path accuracy (seed 001)', (s) => frac(s.fields.path)),
 		row('trigger accuracy', (s) => frac(s.fields.trigger)),
 		row('follow-up accuracy (later turns)', (s) => frac(s.fields.followup)),
+		row('follow-up balanced accuracy (later turns)', (s) => fixed3(s.followup.balanced_accuracy, s.followup.n)),
+		row('write accuracy (exact set)', (s) => frac(s.fields.write)),
+		row('refused when labelled refuse', (s) => `${s.refusal.refused} of ${s.refusal.labelled}`),
+		row('false refusals', (s) => String(s.refusal.false_refusals)),
 		row('retrieved when needed (recall)', (s) => `${fixed3(s.retrieval.recall, s.retrieval.tp + s.retrieval.fn)} (${s.retrieval.tp}/${s.retrieval.tp + s.retrieval.fn})`),
 		row('skipped when not needed (specificity)', (s) => `${fixed3(s.retrieval.specificity, s.retrieval.tn + s.retrieval.fp)} (${s.retrieval.tn}/${s.retrieval.tn + s.retrieval.fp})`),
 		row('retrieval precision', (s) => fixed3(s.retrieval.precision, s.retrieval.tp + s.retrieval.fp)),

@@ -9,7 +9,7 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ANSWER_PATHS, TIERS, TRIGGERS, type AnswerPath, type HistoryTurn, type Tier, type Trigger } from '../core/types';
+import { ANSWER_PATHS, TIERS, TRIGGERS, WRITE_TIERS, type AnswerPath, type HistoryTurn, type Tier, type Trigger, type WriteTier } from '../core/types';
 import { UsageError, type CliIo } from './cliTypes';
 import { parseTurnLine } from './commands/gateCommand';
 import { readLines } from './jsonl';
@@ -21,6 +21,8 @@ export interface TurnLabels {
 	path?: AnswerPath;
 	trigger?: Trigger;
 	depends_on_context?: boolean;
+	/** Tiers written after the turn (rubric: write). */
+	write?: WriteTier[];
 	relevant?: string[];
 }
 
@@ -50,6 +52,11 @@ export function parseLabels(o: Record<string, unknown>): TurnLabels {
 		if (!Array.isArray(o.tiers)) throw new Error('"tiers" must be an array');
 		const set = new Set(o.tiers.map((t) => oneOf(t, TIERS, 'tiers[]')));
 		labels.tiers = TIERS.filter((t) => set.has(t)); // contract order, so sets compare as strings
+	}
+	if (o.write !== undefined) {
+		if (!Array.isArray(o.write)) throw new Error('"write" must be an array');
+		const set = new Set(o.write.map((t) => oneOf(t, WRITE_TIERS, 'write[]')));
+		labels.write = WRITE_TIERS.filter((t) => set.has(t));
 	}
 	if (o.path !== undefined) labels.path = oneOf(o.path, ANSWER_PATHS, 'path');
 	if (o.trigger !== undefined) labels.trigger = oneOf(o.trigger, TRIGGERS, 'trigger');
@@ -133,6 +140,8 @@ export interface TurnPrediction {
 	path: AnswerPath;
 	trigger: Trigger;
 	is_followup: boolean;
+	/** Tiers written after the turn; a predictor without a write rule leaves it out (not scored). */
+	write?: WriteTier[];
 }
 
 /** A rule set under evaluation: the product's decision core or a baseline. */

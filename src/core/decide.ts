@@ -9,6 +9,8 @@ import type { Classified } from './decision/classified';
 import { roundUs, TraceRecorder } from './decision/traceRecorder';
 import { resolveDecision, type Draft } from './decision/resolveDecision';
 import { applyPolicyOverride } from './decision/policyOverride';
+import { applyLearnedGate } from './gate/learnedGate';
+import type { GateWeights } from './gate/gateModel';
 import { scoreFollowup } from './followup/followupScorer';
 import { defaultClock, type HookRegistry } from './hooks';
 import { analyzeText, type TurnText } from './text/turnText';
@@ -26,6 +28,8 @@ export interface DecideOptions {
 	clock?: () => number;
 	/** `policy_override` hooks run after the rules and before the result is assembled. */
 	hooks?: HookRegistry;
+	/** The learned gate's weights (default: the fitted table in gate/gateWeights.ts). For fitting and evaluation. */
+	gateWeights?: GateWeights;
 }
 
 const STANDALONE: FollowupResult = { score: 0, is_followup: false, signals: [] };
@@ -163,8 +167,10 @@ export function decideTurn(input: TurnInput, options: DecideOptions = {}): GateR
 	const clock = options.clock ?? defaultClock;
 	const t0 = clock();
 	const rec = new TraceRecorder(clock);
-	const c = classify(input, th, rec);
-	let d = resolveDecision(input, c, th, rec);
+	const ruled = classify(input, th, rec);
+	const learned = applyLearnedGate(input, ruled, resolveDecision(input, ruled, th, rec), th, rec, options.gateWeights);
+	const c = learned.c;
+	let d = learned.d;
 	rec.endStage('policy');
 	if (options.hooks && options.hooks.count('policy_override') > 0) {
 		d = applyPolicyOverride(input, c, d, options.hooks, rec);
@@ -172,4 +178,14 @@ export function decideTurn(input: TurnInput, options: DecideOptions = {}): GateR
 	}
 	noteEmptyTiers(d.tiers, input.context, rec);
 	return assemble(input, c, d, rec, t0, clock);
+}
+
+/**
+ * The rule stages alone (no learned heads, no hooks): what `training/fitGate.ts` reads the
+ * features from, so the weights are fitted on exactly what `decideTurn` computes.
+ */
+export function ruleDraft(input: TurnInput, thresholds: Thresholds = DEFAULT_THRESHOLDS): { c: Classified; d: Draft } {
+	const rec = new TraceRecorder(() => 0);
+	const c = classify(input, thresholds, rec);
+	return { c, d: resolveDecision(input, c, thresholds, rec) };
 }

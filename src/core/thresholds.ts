@@ -5,6 +5,7 @@
 import { err, ok, type Result } from './result';
 import { EVIDENCE_THRESHOLDS } from './thresholds/evidenceThresholds';
 import { FOLLOWUP_THRESHOLDS } from './thresholds/followupThresholds';
+import { GATE_THRESHOLDS } from './thresholds/gateThresholds';
 import { GENERATION_THRESHOLDS } from './thresholds/generationThresholds';
 import { INDEXING_THRESHOLDS } from './thresholds/indexingThresholds';
 import { POLICY_THRESHOLDS } from './thresholds/policyThresholds';
@@ -16,6 +17,7 @@ export type { ThresholdSpec } from './thresholds/spec';
 export const THRESHOLD_TABLE = {
 	...FOLLOWUP_THRESHOLDS,
 	...POLICY_THRESHOLDS,
+	...GATE_THRESHOLDS,
 	...RETRIEVAL_THRESHOLDS,
 	...EVIDENCE_THRESHOLDS,
 	...INDEXING_THRESHOLDS,

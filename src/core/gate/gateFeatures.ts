@@ -1,0 +1,151 @@
+/**
+ * The named features of one turn that the learned gate weighs: the rule stages' own verdicts
+ * (trigger, intent, path, follow-up score — strong, readable signals), cue families from the
+ * rubric (gateCues.ts), the turn's shape and the history's shape. Every feature is binary and
+ * named, so the trace can show which ones moved a decision. Pure; a few dozen regex tests.
+ */
+import type { Classified } from '../decision/classified';
+import type { Draft } from '../decision/resolveDecision';
+import { analyzeText, textForms, type TurnText } from '../text/turnText';
+import { socialKind } from '../trigger/socialCues';
+import type { HistoryTurn } from '../types';
+import * as C from './gateCues';
+
+/** Bucket a count into a few named ranges (features stay binary). */
+function bucket(n: number, edges: readonly number[]): string {
+	for (const e of edges) if (n <= e) return `<=${e}`;
+	return `>${edges[edges.length - 1]}`;
+}
+
+function lastOf(history: readonly HistoryTurn[], role: HistoryTurn['role']): HistoryTurn | undefined {
+	for (let i = history.length - 1; i >= 0; i--) if (history[i].role === role) return history[i];
+	return undefined;
+}
+
+// Every earlier user turn is a greeting, thanks or small talk: nothing to lean on (rubric).
+function greetingOnly(history: readonly HistoryTurn[]): boolean {
+	let users = 0;
+	for (const h of history) {
+		if (h.role !== 'user') continue;
+		users++;
+		if (h.content.length > 80 || socialKind(analyzeText(h.content)) === null) return false;
+	}
+	return users > 0;
+}
+
+const CONTENT_WORD = /[a-z_][a-z0-9_]{3,}/g;
+const STOP = new Set('this that with what when where which would could should there their about have from they them then than your just like also into does make some more only want need here very will been were over still these those'.split(' '));
+function contentSet(text: string): Set<string> {
+	const s = new Set<string>();
+	for (const w of text.match(CONTENT_WORD) ?? []) if (!STOP.has(w)) s.add(w);
+	return s;
+}
+
+function overlap(a: Set<string>, b: Set<string>): number {
+	if (a.size === 0 || b.size === 0) return 0;
+	let n = 0;
+	for (const w of a) if (b.has(w)) n++;
+	return n / a.size;
+}
+
+/** The active features of a turn (names; each has value 1). `bias` is always first. */
+export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Classified, d: Draft): string[] {
+	const f: string[] = ['bias'];
+	const add = (name: string, on: unknown) => {
+		if (on) f.push(name);
+	};
+	const { text, core, raw } = t;
+
+	// The rule stages' verdicts, as evidence rather than as the decision.
+	f.push(`rule_trigger:${c.trigger.trigger}`, `rule_intent:${c.intent.intent}`, `rule_path:${d.path.path}`, `rule_mode:${c.behavior.mode}`);
+	f.push(`rule_trigger_rule:${c.trigger.rule.split(':')[0]}`, `rule_path_rule:${d.path.rule}`);
+	for (const tier of d.tiers) f.push(`rule_tier:${tier}`);
+	for (const w of d.write) f.push(`rule_write:${w}`);
+	add('rule_followup', c.followup.is_followup);
+	f.push(`rule_followup_score:${bucket(Math.round(c.followup.score * 10), [0, 2, 4, 6, 8])}`);
+	for (const s of c.followup.signals) f.push(`fu_signal:${s.name}`);
+	add('rule_about_user', c.features.about_user);
+	add('rule_personal_ref', c.features.personal_reference);
+	add('rule_workspace_cue', c.features.workspace);
+	add('rule_past_ref', c.features.past_reference);
+	add('rule_edit_request', d.path.edit_request);
+
+	// Shape of the turn.
+	const words = t.words.length;
+	f.push(`words:${bucket(words, [2, 5, 12, 30])}`);
+	add('ends_question', t.endsWithQuestion);
+	add('has_question_mark', text.includes('?'));
+	const wh = C.WH_START.exec(core);
+	if (wh) f.push(`wh_start:${wh[1]}`);
+	add('aux_start', C.AUX_START.test(core));
+	add('imperative_start', C.IMPERATIVE_START.test(core));
+	add('leaning_start', C.LEANING_START.test(core));
+	add('ellipsis_tail', C.ELLIPSIS_TAIL.test(text));
+	add('bare_answer', C.BARE_ANSWER.test(core));
+	add('multiline', raw.includes('\n'));
+	add('code_fence', raw.includes('```'));
+	add('path_like', C.PATHLIKE.test(raw));
+	add('identifier', C.IDENTIFIER.test(raw));
+	add('we_our', C.WE_OUR.test(text));
+	add('project_words', C.PROJECT_WORDS.test(text));
+	add('social', socialKind(t) !== null);
+
+	// Cue families from the rubric.
+	for (const [name, re] of C.LIVE_CUES) add(name, re.test(name === 'live_run' || name === 'live_undo' ? core : text));
+	add('meta_reply', C.META_REPLY.test(core));
+	add('general_shape', C.GENERAL_SHAPE.test(core));
+	add('off_topic', C.OFF_TOPIC.test(text));
+	const trace = C.TRACE_LINE.test(raw);
+	add('pasted_trace', trace);
+	add('project_frame', C.PROJECT_FRAME.test(raw));
+	add('third_party_frame', trace && C.THIRD_PARTY_FRAME.test(raw));
+	add('doubt', C.DOUBT.test(text));
+	add('statement_lead', C.STATEMENT_LEAD.test(core));
+	add('note_directive', C.NOTE_DIRECTIVE.test(text));
+	add('decision_words', C.DECISION_WORDS.test(text));
+	add('instruction_cue', C.INSTRUCTION.test(text));
+	add('recall_cue', C.RECALL.test(text));
+	add('correction_cue', C.CORRECTION.test(text));
+	add('profile_ref', C.PROFILE_REF.test(text));
+	add('secret_topic', C.SECRET_TOPIC.test(text));
+	add('prod_topic', C.PROD_TOPIC.test(text));
+	add('destructive_verb', C.DESTRUCTIVE_VERB.test(text));
+	add('frustration', C.FRUSTRATION.test(text));
+	add('howto', C.HOWTO_DOCS.test(core));
+	add('general_marker', C.GENERAL_MARKER.test(text));
+	add('last_reply_ref', C.LAST_REPLY.test(text));
+	add('deictic_noun', C.DEICTIC_NOUN.test(text));
+	add('then_link', C.THEN_LINK.test(text));
+	add('thanks_start', C.THANKS_START.test(text));
+	add('edit_anywhere', C.EDIT_ANYWHERE.test(text));
+	const codePath = C.CODE_PATH.test(raw);
+	add('code_path', codePath);
+	add('failure_with_code_path', trace && codePath && !C.THIRD_PARTY_FRAME.test(raw));
+
+	// Shape of the history.
+	const users = history.reduce((n, h) => n + (h.role === 'user' ? 1 : 0), 0);
+	f.push(`history_users:${bucket(users, [0, 1, 3, 7])}`);
+	if (users > 0) {
+		add('history_greeting_only', greetingOnly(history));
+		const lastAsst = lastOf(history, 'assistant');
+		if (lastAsst) {
+			const a = textForms(lastAsst.content);
+			add('last_asst_code', lastAsst.content.includes('```') || /\n {2,}\S/.test(lastAsst.content));
+			add('last_asst_offer', C.OFFER.test(a.text));
+			add('last_asst_question', a.text.trimEnd().endsWith('?'));
+		}
+		const lastUser = lastOf(history, 'user');
+		if (lastUser) {
+			const u = textForms(lastUser.content);
+			let live = false;
+			for (const [, re] of C.LIVE_CUES) if (re.test(u.text)) live = true;
+			add('last_user_live', live);
+			add('last_user_trace', C.TRACE_LINE.test(u.raw));
+			const ov = overlap(contentSet(text), contentSet(u.text + ' ' + (lastAsst ? textForms(lastAsst.content).text : '')));
+			f.push(`overlap:${ov === 0 ? '0' : ov < 0.34 ? 'low' : ov < 0.67 ? 'mid' : 'high'}`);
+		}
+		// A turn that names its own target in full (several content words, a file or an identifier).
+		add('restated_topic', words >= 8 && (C.PATHLIKE.test(raw) || C.IDENTIFIER.test(raw)) && !C.LEANING_START.test(core));
+	}
+	return f;
+}

@@ -1,0 +1,127 @@
+/**
+ * The learned gate: the hard refusal rules first, then the linear heads (gateModel.ts) over the
+ * turn's named features (gateFeatures.ts), then the rubric's invariants, which no weight can
+ * break — correction, instruction, statement and social turns never retrieve; recall always does;
+ * direct, clarify and refuse search nothing; only corrections, instructions and statements write.
+ * Each head is one gate step in the trace with its probability and the features that moved it.
+ * With no weights for a head (no fit yet) the rule stages' answer stands.
+ */
+import type { PathResult } from '../answerPath/routeAnswerPath';
+import type { Classified } from '../decision/classified';
+import type { Draft } from '../decision/resolveDecision';
+import type { TraceRecorder } from '../decision/traceRecorder';
+import { routeLabel } from '../policy/routeLabel';
+import type { Thresholds } from '../thresholds';
+import type { JsonValue } from '../trace';
+import { triggerRetrieves } from '../trigger/classifyTrigger';
+import { ANSWER_PATHS, TIERS, TRIGGERS, type AnswerPath, type Tier, type Trigger, type TurnInput, type WriteTier } from '../types';
+import { gateFeatures } from './gateFeatures';
+import { pYes, scoreHead, type GateWeights, type HeadName, type HeadScore, type LinearHead } from './gateModel';
+import { GATE_WEIGHTS } from './gateWeights';
+import { checkRefusal } from './refusalRules';
+
+const NO_RETRIEVE_TRIGGERS: ReadonlySet<Trigger> = new Set<Trigger>(['correction', 'instruction', 'statement', 'greeting', 'ack']);
+const NO_SEARCH_PATHS: ReadonlySet<AnswerPath> = new Set<AnswerPath>(['direct', 'clarify', 'refuse']);
+const TIER_HEADS: Record<Tier, HeadName> = { workspace: 'tier_workspace', research: 'tier_research', profile: 'tier_profile' };
+
+const topJson = (s: HeadScore): JsonValue => s.top.map(([name, w]) => [name, w]);
+
+function withPath(p: PathResult, path: AnswerPath, rule: string): PathResult {
+	return p.path === path ? p : { path, rule, match: null, edit_request: p.edit_request, reads_workspace: path === 'tool' && p.reads_workspace };
+}
+
+/** Records one head as a gate step and returns its score. */
+function head(weights: GateWeights, name: HeadName, active: readonly string[], rec: TraceRecorder, threshold: number | null, rule: string): { h: LinearHead; s: HeadScore } | null {
+	const h = weights.heads[name];
+	if (!h) return null;
+	const start = rec.now();
+	const s = scoreHead(h, active);
+	const p = h.classes.length === 2 ? pYes(s, h) : s.p;
+	rec.gate({
+		gate: `learned:${name}`,
+		inputs: { top_features: topJson(s), rule_said: rule },
+		value: h.classes.length === 2 ? Math.round(p * 1000) / 1000 : s.label,
+		threshold,
+		fired: h.classes.length === 2 ? p >= (threshold ?? 0.5) : s.label !== rule,
+		effect: h.classes.length === 2 ? `P(yes) ${p.toFixed(2)}` : `${s.label} (P ${s.p.toFixed(2)})${s.label !== rule ? `, rules said ${rule}` : ''}`,
+	}, start);
+	return { h, s };
+}
+
+/** The refused decision: no tiers, no writes, whatever the rules or weights would say. */
+function refused(c: Classified, d: Draft, rule: string, match: string): { c: Classified; d: Draft } {
+	const path: PathResult = { path: 'refuse', rule, match, edit_request: false, reads_workspace: false };
+	const trigger = c.trigger.trigger === 'question' || c.trigger.trigger === 'recall' ? c.trigger : { ...c.trigger, trigger: 'question' as Trigger, retrieves: true };
+	const policy = { ...d.policy, inject_profile: false, inject_rag: false, inject_qa_history: false, route: 'refuse' };
+	return { c: { ...c, trigger }, d: { ...d, path, policy, tiers: [], write: [], route: 'refuse' } };
+}
+
+/**
+ * Applies refusal, the learned heads and the invariants to the rule stages' draft. Returns new
+ * objects; the inputs are not changed.
+ */
+export function applyLearnedGate(input: TurnInput, c: Classified, d: Draft, th: Thresholds, rec: TraceRecorder, weights: GateWeights = GATE_WEIGHTS): { c: Classified; d: Draft } {
+	let start = rec.now();
+	const refusal = checkRefusal(c.text);
+	rec.gate({ gate: 'refusal', inputs: { rule: refusal?.rule ?? null, cue: refusal?.cue ?? null, match: refusal?.match ?? null }, value: refusal !== null, fired: refusal !== null, effect: refusal ? `hard rule ${refusal.rule}: refuse, search nothing, write nothing` : 'no secret or destructive-production request' }, start);
+	if (refusal) return refused(c, d, refusal.rule, refusal.match);
+	if (d.path.path === 'refuse') return refused(c, d, d.path.rule, d.path.match ?? '');
+	if (Object.keys(weights.heads).length === 0) return { c, d };
+
+	start = rec.now();
+	const active = gateFeatures(c.text, input.history, c, d);
+	rec.gate({ gate: 'features', inputs: { weights: weights.version }, value: active.length, fired: true, effect: `${active.length} named features active` }, start);
+
+	// Follow-up: a first turn cannot depend on earlier turns.
+	let followup = c.followup;
+	const fu = head(weights, 'followup', active, rec, th.gate_followup_p, String(c.followup.is_followup));
+	if (fu && input.history.length > 0) {
+		const p = pYes(fu.s, fu.h);
+		followup = { ...c.followup, score: Math.round(p * 1000) / 1000, is_followup: p >= th.gate_followup_p };
+	} else if (input.history.length === 0) followup = { ...c.followup, is_followup: false };
+
+	const tr = head(weights, 'trigger', active, rec, null, c.trigger.trigger);
+	let triggerName: Trigger = tr && (TRIGGERS as readonly string[]).includes(tr.s.label) ? (tr.s.label as Trigger) : c.trigger.trigger;
+	const pa = head(weights, 'path', active, rec, null, d.path.path);
+	let pathName: AnswerPath = pa && (ANSWER_PATHS as readonly string[]).includes(pa.s.label) && pa.s.label !== 'refuse' ? (pa.s.label as AnswerPath) : d.path.path;
+
+	// Invariants of the rubric.
+	if (NO_RETRIEVE_TRIGGERS.has(triggerName) && pathName !== 'direct') pathName = 'direct';
+	if (triggerName === 'recall' && NO_SEARCH_PATHS.has(pathName)) pathName = 'rag';
+	let tiers: Tier[] = [];
+	if (!NO_RETRIEVE_TRIGGERS.has(triggerName) && !NO_SEARCH_PATHS.has(pathName)) {
+		let best: Tier | null = null;
+		let bestP = -1;
+		for (const tier of TIERS) {
+			const r = head(weights, TIER_HEADS[tier], active, rec, th.gate_tier_p, String(d.tiers.includes(tier)));
+			const p = r ? pYes(r.s, r.h) : d.tiers.includes(tier) ? 1 : 0;
+			if (p >= th.gate_tier_p) tiers.push(tier);
+			if (p > bestP) [best, bestP] = [tier, p];
+		}
+		// rag answers from stored knowledge, recall from research: at least one tier is searched.
+		if (tiers.length === 0 && (pathName === 'rag' || triggerName === 'recall')) tiers = [triggerName === 'recall' ? 'research' : (best ?? 'workspace')];
+		if (triggerName === 'recall' && !tiers.includes('research')) tiers = TIERS.filter((t) => t === 'research' || tiers.includes(t));
+	}
+	if (input.context?.restricted) tiers = tiers.filter((t) => t === 'profile');
+	if (tiers.length === 0 && pathName === 'rag') pathName = 'direct';
+
+	let write: WriteTier[] = [];
+	if (triggerName === 'instruction') write = ['profile'];
+	else if (triggerName === 'correction' || triggerName === 'statement') {
+		for (const [tier, name] of [['research', 'write_research'], ['profile', 'write_profile']] as const) {
+			const r = head(weights, name, active, rec, th.gate_write_p, String(d.write.includes(tier)));
+			const p = r ? pYes(r.s, r.h) : d.write.includes(tier) ? 1 : 0;
+			if (p >= th.gate_write_p) write.push(tier);
+		}
+		if (triggerName === 'correction' && write.length === 0) write = ['research'];
+	}
+	if (input.context?.restricted) write = write.filter((w) => w !== 'research');
+	if (c.trigger.trigger === triggerName && triggerName !== c.trigger.trigger) triggerName = c.trigger.trigger;
+
+	const trigger = triggerName === c.trigger.trigger ? c.trigger : { ...c.trigger, trigger: triggerName, rule: `learned:${c.trigger.rule}`, retrieves: triggerRetrieves(triggerName) };
+	const path = withPath(d.path, pathName, 'learned');
+	const policy = { ...d.policy, inject_rag: tiers.includes('workspace'), inject_qa_history: tiers.includes('research'), inject_profile: tiers.includes('profile') };
+	const route = routeLabel(path, d.policy.route, tiers, d.restricted_dropped);
+	policy.route = route;
+	return { c: { ...c, followup, trigger }, d: { ...d, path, policy, tiers, write, route } };
+}
