@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { ruleDraft } from '../src/core/decide';
 import { gateFeatures } from '../src/core/gate/gateFeatures';
 import type { GateWeights, HeadName, LinearHead } from '../src/core/gate/gateModel';
+import { GATE_PRIORS } from '../src/core/gate/gatePriors';
 import { ANSWER_PATHS, TRIGGERS, type HistoryTurn } from '../src/core/types';
 
 interface Example {
@@ -92,10 +93,12 @@ function headData(examples: Example[]): Record<HeadName, HeadData> {
 }
 
 /** Softmax regression with L2 (bias unpenalised), balanced class weights, plain gradient descent. */
-function fitHead(data: HeadData, l2: number, steps: number, minCount: number): LinearHead {
+function fitHead(name: HeadName, data: HeadData, l2: number, steps: number, minCount: number): LinearHead {
 	const k = data.classes.length;
 	const counts = new Map<string, number>();
 	for (const r of data.rows) for (const f of r.features) counts.set(f, (counts.get(f) ?? 0) + 1);
+	const priors = GATE_PRIORS.filter((p) => p.head === name);
+	for (const p of priors) counts.set(p.feature, Math.max(counts.get(p.feature) ?? 0, minCount));
 	const names = [...counts.keys()].filter((f) => f === 'bias' || (counts.get(f) ?? 0) >= minCount).sort();
 	const index = new Map(names.map((n, i) => [n, i]));
 	const rows = data.rows.map((r) => ({ idx: r.features.map((f) => index.get(f)).filter((i): i is number => i !== undefined), y: r.y, weight: r.weight }));
@@ -104,7 +107,14 @@ function fitHead(data: HeadData, l2: number, steps: number, minCount: number): L
 	for (const r of rows) classN[r.y] += r.weight;
 	const total = classN.reduce((a, b) => a + b, 0);
 	const cw = classN.map((n) => (n > 0 ? Math.sqrt(total / (k * n)) : 0));
-	const W = names.map(() => new Array<number>(k).fill(0));
+	// Start at the rubric's priors and regularise towards them (gatePriors.ts).
+	const P = names.map(() => new Array<number>(k).fill(0));
+	for (const p of priors) {
+		const i = index.get(p.feature);
+		if (i === undefined) continue;
+		for (const [cls, v] of Object.entries(p.logits)) if (data.classes.includes(cls)) P[i][data.classes.indexOf(cls)] += v;
+	}
+	const W = P.map((row) => row.slice());
 	const G = names.map(() => new Array<number>(k).fill(0));
 	const norm = rows.reduce((a, r) => a + r.weight * cw[r.y], 0) || 1;
 	const lr = 0.5;
@@ -129,7 +139,7 @@ function fitHead(data: HeadData, l2: number, steps: number, minCount: number): L
 		const bias = index.get('bias');
 		for (let i = 0; i < names.length; i++) {
 			for (let c = 0; c < k; c++) {
-				const reg = i === bias ? 0 : l2 * W[i][c];
+				const reg = i === bias ? 0 : l2 * (W[i][c] - P[i][c]);
 				W[i][c] -= lr * (G[i][c] + reg);
 			}
 		}
@@ -167,7 +177,7 @@ export function fitGate(files: readonly string[], opts: { l2: number; steps: num
 	const data = headData(examples);
 	const heads: GateWeights['heads'] = {};
 	for (const name of Object.keys(data) as HeadName[]) {
-		if (data[name].rows.length >= 10) heads[name] = fitHead(data[name], opts.l2, opts.steps, opts.minCount);
+		if (data[name].rows.length >= 10) heads[name] = fitHead(name, data[name], opts.l2, opts.steps, opts.minCount);
 	}
 	const names = files.map((f) => f.split('/').slice(-2).join('/'));
 	return { version: `fit l2=${opts.l2} steps=${opts.steps} on ${names.join(', ')}${opts.cast ? ` + CAsT 2019 follow-up (weight ${opts.castWeight})` : ''}`, heads };
