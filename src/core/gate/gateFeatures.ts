@@ -118,6 +118,10 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 	add('then_link', C.THEN_LINK.test(text));
 	add('thanks_start', C.THANKS_START.test(text));
 	add('edit_anywhere', C.EDIT_ANYWHERE.test(text));
+	add('meta_any', C.META_ANY.test(text));
+	const anaphora = C.ANAPHORA.test(text);
+	add('no_anaphora', !anaphora);
+	add('long_no_anaphora', !anaphora && words >= 6);
 	const codePath = C.CODE_PATH.test(raw);
 	add('code_path', codePath);
 	add('failure_with_code_path', trace && codePath && !C.THIRD_PARTY_FRAME.test(raw));

@@ -37,7 +37,7 @@ const TO_REPO = String.raw`\b(?:to|into|in)\s+(?:the\s+)?(?:repo|repository|git|
 const COMMIT_SECRET = new RegExp(String.raw`\b${COMMIT_VERB}\s+(?:the |our |my |this |that |a |an )?(?:[\w.-]+\s+){0,2}?(?:${SECRET_FILE}(?![\w-])(?!\s+${TOPIC_AFTER}\b)|(?:${SECRET_VALUE})(?![\w-])(?=[^?]{0,40}?${TO_REPO}))`);
 
 // Destructive verbs and production targets.
-const DESTRUCT = String.raw`(?:terraform destroy|kubectl delete|helm uninstall|dropdb|reset(?: the)? (?:\w+ )?(?:offsets?|database|db|data|cluster|tables?)|drop|truncate|delete(?: all| every)?(?: rows)?(?: from)?|wipe|purge|flush(?:all|db)?|nuke|destroy|terminate|tear down|teardown|rm -rf|remove all|erase|reset --hard|force[- ]push|push --force|push -f|disable|kill|shut down|shutdown|scale (?:down )?to (?:zero|0)|delete)`;
+const DESTRUCT = String.raw`(?:terraform destroy|kubectl delete|helm uninstall|dropdb|reset(?: the)? (?:[\w-]+ ){0,3}?(?:offsets?|database|db|data|cluster|tables?)|(?:sls|serverless|cdk|pulumi|sam|cloudformation) (?:remove|destroy|delete)|drop|truncate|delete(?: all| every)?(?: rows)?(?: from)?|wipe|purge|flush(?:all|db)?|nuke|destroy|terminate|tear down|teardown|rm -rf|remove all|erase|reset --hard|force[- ]push|push --force|push -f|disable|kill|shut down|shutdown|scale (?:down )?to (?:zero|0)|delete)`;
 const PROD = String.raw`(?:prod|production|prd|live|customer|customers'?)\b`;
 /** A destructive operation aimed at production; "how do I … safely" questions are exempt below. */
 const DESTRUCTIVE_PROD: CueTable = cueTable([
