@@ -39,7 +39,31 @@ function loadTurns(cwd: string, env: NodeJS.ProcessEnv): { turns: TurnInput[]; s
 		turns.push(...t);
 		sources.push(`test/fixtures/${name} (${t.length} turns)`);
 	}
+	// The gate corpus: coding conversations with the assistant's replies in the window.
+	const corpus = resolve(cwd, 'test/fixtures/eval/gate');
+	for (const name of ['train.jsonl', 'dev.jsonl', 'test.jsonl']) {
+		const file = join(corpus, name);
+		if (!existsSync(file)) continue;
+		const t = conversationTurns(file);
+		turns.push(...t);
+		sources.push(`test/fixtures/eval/gate/${name} (${t.length} turns)`);
+	}
 	return { turns, sources };
+}
+
+/** Every user turn of a message-per-line conversations file, with its window. */
+function conversationTurns(file: string): TurnInput[] {
+	const histories = new Map<string, TurnInput['history']>();
+	const out: TurnInput[] = [];
+	for (const line of readFileSync(file, 'utf8').split('\n')) {
+		if (!line.trim()) continue;
+		const o = JSON.parse(line) as { conversation_id: string; role: 'user' | 'assistant'; content: string };
+		const h = histories.get(o.conversation_id) ?? [];
+		histories.set(o.conversation_id, h);
+		if (o.role === 'user') out.push({ history: h.slice(), utterance: o.content });
+		h.push({ role: o.role, content: o.content });
+	}
+	return out;
 }
 
 function percentile(sorted: Float64Array, p: number): number {

@@ -99,7 +99,9 @@ function fitHead(name: HeadName, data: HeadData, l2: number, steps: number, minC
 	for (const r of data.rows) for (const f of r.features) counts.set(f, (counts.get(f) ?? 0) + 1);
 	const priors = GATE_PRIORS.filter((p) => p.head === name);
 	for (const p of priors) counts.set(p.feature, Math.max(counts.get(p.feature) ?? 0, minCount));
-	const names = [...counts.keys()].filter((f) => f === 'bias' || (counts.get(f) ?? 0) >= minCount).sort();
+	const drop = (process.env.GATE_DROP ?? '').split(',').filter(Boolean).map((d) => d.split('='));
+	const dropped = (f: string) => drop.some(([h, prefix]) => h === name && f.startsWith(prefix));
+	const names = [...counts.keys()].filter((f) => (f === 'bias' || (counts.get(f) ?? 0) >= minCount) && !dropped(f)).sort();
 	const index = new Map(names.map((n, i) => [n, i]));
 	const rows = data.rows.map((r) => ({ idx: r.features.map((f) => index.get(f)).filter((i): i is number => i !== undefined), y: r.y, weight: r.weight }));
 	// Balanced class weights (sqrt, so rare classes count more without dominating).

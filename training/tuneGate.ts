@@ -48,7 +48,7 @@ async function main() {
 		scoreGate(turns, {
 			name,
 			predict: (t) => {
-				const r = decideTurn({ history: t.history, utterance: t.utterance }, { thresholds: DEFAULT_THRESHOLDS, gateWeights: w });
+				const r = decideTurn({ history: t.history, utterance: t.utterance }, { thresholds: { ...DEFAULT_THRESHOLDS, ...JSON.parse(process.env.GATE_TH ?? '{}') }, gateWeights: w });
 				return { retrieve: r.retrieve, tiers: r.tiers, path: r.path, trigger: r.trigger, is_followup: r.followup.is_followup, write: r.write };
 			},
 		});

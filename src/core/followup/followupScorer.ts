@@ -112,14 +112,16 @@ function addHistorySignals(v: TurnView, history: readonly HistoryTurn[], t: Thre
 	const user = new Set<string>();
 	const all = new Set<string>();
 	const cap = t.followup_history_chars;
-	for (const turn of recent) wordStems(headOf(turnText(turn), cap), turn.role === 'user' ? user : all);
+	const last = history[history.length - 1]!;
+	// The last reply's stems are kept on their own (for topic continuity) and merged into `all`.
+	const reply = new Set<string>();
+	for (const turn of recent) wordStems(headOf(turnText(turn), cap), turn.role === 'user' ? user : turn === last ? reply : all);
 	for (const s of user) all.add(s);
+	for (const s of reply) all.add(s);
 	const own = v.content;
 	const restated = freshMentionStems(v.tokens).filter((s) => user.has(s));
 	add('restated_subject', -t.followup_w_restated_subject, restated.length ? restated.join(' ') : null);
-	const last = history[history.length - 1]!;
 	if (last.role === 'assistant') {
-		const reply = wordStems(headOf(last.content, cap), new Set());
 		const picked = own.filter((s) => reply.has(s) && !user.has(s));
 		add('topic_continuity', t.followup_w_topic_continuity, picked.length ? picked.join(' ') : null);
 	}

@@ -17,6 +17,9 @@ export const LIVE_CUES: ReadonlyArray<readonly [string, RegExp]> = [
 	['live_undo', /^(?:(?:ok|okay|so|now|then|please|pls|just|yes|yeah|yep|sure|can you|could you|quickly)\s*,?\s+)*(?:undo|revert|roll ?back|discard|reset|restore|unstage|stash|commit|push|pull|fetch|amend|squash|checkout|switch to|merge|rebase|cherry-pick|tag|stage)\b/],
 ];
 
+/** Any live-state cue (one scan, for reading an earlier turn). */
+export const ANY_LIVE = new RegExp(LIVE_CUES.map(([, re]) => `(?:${re.source})`).join('|'));
+
 /** Meta turns about the last reply: explain, defend, shorten, compare — answered from the window. */
 export const META_REPLY = /^(?:(?:ok|okay|so|hmm+|um+|uh+|wait|but|and|then|well|really)\s*,?\s+)*(?:why(?: though| not| so| exactly| is that| would (?:it|that|you))?|how so|you sure|are you sure|really|huh|what|eh|sure about that|is that (?:right|true|correct|so)|elaborate|expand(?: on that| on it)?|go (?:more )?deep(?:er)?(?: (?:on|about) (?:that|it|this))?|more deep|more detail(?:s)?|in more detail|more|tell me more|explain (?:that|it|this) (?:again|more|better|differently|simply)|explain again|say (?:that|it) again|what do you mean|meaning|shorter|longer|simpler|simplify(?: (?:that|it))?|eli5|tl;?dr|in plain english|pros and cons|pros\/cons|trade-?offs?|which (?:one|approach|option|way|of (?:these|those|them)) (?:would|do|should) (?:you|i) (?:pick|choose|recommend|go with|use|prefer)|which (?:would|do) you (?:pick|choose|recommend|prefer)|what would you (?:do|pick|choose|recommend)|your (?:pick|recommendation|opinion)|another example|one more example|an example|example\??|any alternatives|alternatives|other options|what else|and then|then what|and\??|so\??|ok and)\s*[?!.]*$/;
 
@@ -90,3 +93,15 @@ export const CODE_PATH = /\b(?:[\w.-]+\/)+[\w.-]+\.(?:ts|tsx|js|jsx|mjs|cjs|py|g
 export const META_ANY = /\b(?:go (?:more )?deep(?:er)?|more deep|elaborate|expand on (?:that|it|this|the part)|simplify (?:that|it|this)|simpler (?:terms|version|words)|in simpler terms|an analogy|(?:shorter|briefer) please|too long|too verbose|more detail(?:ed)?|hand-wavy|less (?:verbose|detail)|explain (?:that|it|this) (?:more|again|simpler|differently|better)|what would you (?:do|pick|choose|recommend)|which would you (?:pick|choose|recommend)|pros and cons|trade-?offs)\b/;
 /** No anaphoric word at all: the turn carries its own referents. */
 export const ANAPHORA = /\b(?:it|its|it's|that|this|those|these|them|they|there|one|ones|same|other|above|earlier|previous|again|instead|too|also)\b/;
+
+/** A short opening reaction sentence ("Great.", "That's very helpful.", "Alright, fair enough.") before the real request. */
+export const REACTION_PREFIX = /^(?:[^.!?\n]{1,30}[.!]\s+|(?:ok|okay|great|thanks|cool|right|alright|understood|interesting|fine|sure|hmm|ah|oh)\s*,\s+)/;
+const EARLY_WORDS = 5;
+const ANAPHORIC_WORD = /^(?:it|its|it's|that|this|those|these|them|they|there|same|other|again|instead|then|also|too|either|one)$/;
+/** An anaphoric word among the first few words of the request (after an opening reaction). */
+export function earlyAnaphora(words: readonly string[]): boolean {
+	for (let i = 0; i < Math.min(EARLY_WORDS, words.length); i++) if (ANAPHORIC_WORD.test(words[i])) return true;
+	return false;
+}
+/** Something named in the turn: a file, an identifier, a backticked term, a capitalised or ALL_CAPS name inside the sentence. */
+export const NAMED_ENTITY = /(?:[\w.-]+\/[\w./-]+|\b[\w-]+\.[a-z]{1,5}\b|`[^`]+`|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*|\b[A-Z][A-Z0-9_]{2,}\b|\b\w+_\w+\b|(?<=\w[ ,] ?)[A-Z][a-z]{2,}\b)/;

@@ -6,10 +6,13 @@
  */
 import type { Classified } from '../decision/classified';
 import type { Draft } from '../decision/resolveDecision';
-import { analyzeText, textForms, type TurnText } from '../text/turnText';
+import { analyzeText, normalizeText, type TurnText } from '../text/turnText';
 import { socialKind } from '../trigger/socialCues';
 import type { HistoryTurn } from '../types';
 import * as C from './gateCues';
+
+/** Characters of an earlier turn the history features read (head or tail). */
+const WINDOW = 400;
 
 /** Bucket a count into a few named ranges (features stay binary). */
 function bucket(n: number, edges: readonly number[]): string {
@@ -122,6 +125,13 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 	const anaphora = C.ANAPHORA.test(text);
 	add('no_anaphora', !anaphora);
 	add('long_no_anaphora', !anaphora && words >= 6);
+	const request = core.replace(C.REACTION_PREFIX, '');
+	add('reaction_prefix', request !== core);
+	const early = C.earlyAnaphora(request === core ? t.words : request.match(/[a-z0-9_]+(?:'[a-z]+)?/g) ?? []);
+	add('early_anaphora', early);
+	const named = C.NAMED_ENTITY.test(raw);
+	add('named_entity', named);
+	add('named_no_early_anaphora', named && !early);
 	const codePath = C.CODE_PATH.test(raw);
 	add('code_path', codePath);
 	add('failure_with_code_path', trace && codePath && !C.THIRD_PARTY_FRAME.test(raw));
@@ -131,21 +141,22 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 	f.push(`history_users:${bucket(users, [0, 1, 3, 7])}`);
 	if (users > 0) {
 		add('history_greeting_only', greetingOnly(history));
+		// Earlier turns are read through short windows: an offer or a question closes a reply, a
+		// topic is set early; a long pasted reply must not slow the decision.
 		const lastAsst = lastOf(history, 'assistant');
+		const asstHead = lastAsst ? normalizeText(lastAsst.content.slice(0, WINDOW)) : '';
 		if (lastAsst) {
-			const a = textForms(lastAsst.content);
+			const tail = normalizeText(lastAsst.content.slice(-WINDOW));
 			add('last_asst_code', lastAsst.content.includes('```') || /\n {2,}\S/.test(lastAsst.content));
-			add('last_asst_offer', C.OFFER.test(a.text));
-			add('last_asst_question', a.text.trimEnd().endsWith('?'));
+			add('last_asst_offer', C.OFFER.test(tail));
+			add('last_asst_question', tail.endsWith('?'));
 		}
 		const lastUser = lastOf(history, 'user');
 		if (lastUser) {
-			const u = textForms(lastUser.content);
-			let live = false;
-			for (const [, re] of C.LIVE_CUES) if (re.test(u.text)) live = true;
-			add('last_user_live', live);
-			add('last_user_trace', C.TRACE_LINE.test(u.raw));
-			const ov = overlap(contentSet(text), contentSet(u.text + ' ' + (lastAsst ? textForms(lastAsst.content).text : '')));
+			const u = normalizeText(lastUser.content.slice(0, WINDOW));
+			add('last_user_live', C.ANY_LIVE.test(u));
+			add('last_user_trace', C.TRACE_LINE.test(lastUser.content.slice(0, WINDOW)));
+			const ov = overlap(contentSet(text.slice(0, WINDOW)), contentSet(u + ' ' + asstHead));
 			f.push(`overlap:${ov === 0 ? '0' : ov < 0.34 ? 'low' : ov < 0.67 ? 'mid' : 'high'}`);
 		}
 		// A turn that names its own target in full (several content words, a file or an identifier).

@@ -1,8 +1,9 @@
 /**
  * Linear heads over named binary features: each head is a softmax over its classes, with one
  * weight per (feature, class), fitted offline by training/fitGate.ts (deterministic L2-regularised
- * logistic regression) and stored in gateWeights.ts. Scoring is a sum over the active features —
- * no model call, no allocation beyond the result.
+ * logistic regression, started from the rubric's priors) and stored in gateWeights.ts. At first use
+ * the table is compiled into one feature index and a dense matrix per head, so a decision costs one
+ * map lookup per active feature and a few multiply-adds per head — no model call.
  */
 
 /** The decisions the gate learns. Binary heads have classes ['no', 'yes']. */
@@ -32,37 +33,100 @@ export interface HeadScore {
 	top: Array<[string, number]>;
 }
 
-/** Scores one head on the active features. */
-export function scoreHead(head: LinearHead, active: readonly string[], top = 5): HeadScore {
-	const k = head.classes.length;
+interface CompiledHead {
+	classes: readonly string[];
+	k: number;
+	/** Row f × k + c: weight of feature f for class c (0 where the head does not use f). */
+	w: Float64Array;
+}
+
+/** A weights table ready to score: one shared feature index, a dense matrix per head. */
+export interface CompiledGate {
+	names: string[];
+	index: Map<string, number>;
+	heads: Partial<Record<HeadName, CompiledHead>>;
+}
+
+const compiled = new WeakMap<GateWeights, CompiledGate>();
+
+/** Compiles (once per table) the feature index and the per-head matrices. */
+export function compileGate(weights: GateWeights): CompiledGate {
+	const cached = compiled.get(weights);
+	if (cached) return cached;
+	const index = new Map<string, number>();
+	const names: string[] = [];
+	for (const head of Object.values(weights.heads)) {
+		for (const f of Object.keys(head!.weights)) {
+			if (!index.has(f)) {
+				index.set(f, names.length);
+				names.push(f);
+			}
+		}
+	}
+	const heads: CompiledGate['heads'] = {};
+	for (const [name, head] of Object.entries(weights.heads) as Array<[HeadName, LinearHead]>) {
+		const k = head.classes.length;
+		const w = new Float64Array(names.length * k);
+		for (const [f, ws] of Object.entries(head.weights)) {
+			const row = index.get(f)! * k;
+			for (let c = 0; c < k; c++) w[row + c] = ws[c] ?? 0;
+		}
+		heads[name] = { classes: head.classes, k, w };
+	}
+	const g = { names, index, heads };
+	compiled.set(weights, g);
+	return g;
+}
+
+/** The indices of the active features the table knows (unknown features weigh nothing). */
+export function activeRows(g: CompiledGate, active: readonly string[]): number[] {
+	const rows: number[] = [];
+	for (const f of active) {
+		const i = g.index.get(f);
+		if (i !== undefined) rows.push(i);
+	}
+	return rows;
+}
+
+/** Scores one head on the active rows. */
+export function scoreHead(g: CompiledGate, name: HeadName, rows: readonly number[], top = 5): HeadScore | null {
+	const h = g.heads[name];
+	if (!h) return null;
+	const { k, w } = h;
 	const logits = new Array<number>(k).fill(0);
-	for (const name of active) {
-		const w = head.weights[name];
-		if (w) for (let i = 0; i < k; i++) logits[i] += w[i];
+	for (const r of rows) {
+		const base = r * k;
+		for (let c = 0; c < k; c++) logits[c] += w[base + c];
 	}
 	let best = 0;
-	for (let i = 1; i < k; i++) if (logits[i] > logits[best]) best = i;
+	for (let c = 1; c < k; c++) if (logits[c] > logits[best]) best = c;
 	let second = best === 0 ? 1 : 0;
-	for (let i = 0; i < k; i++) if (i !== best && logits[i] > logits[second]) second = i;
+	for (let c = 0; c < k; c++) if (c !== best && logits[c] > logits[second]) second = c;
 	let z = 0;
 	const probs = logits.map((l) => {
 		const e = Math.exp(l - logits[best]);
 		z += e;
 		return e;
 	});
-	for (let i = 0; i < k; i++) probs[i] /= z;
-	const contrib: Array<[string, number]> = [];
-	for (const name of active) {
-		const w = head.weights[name];
-		if (!w) continue;
-		const d = w[best] - w[second];
-		if (d > 0) contrib.push([name, Math.round(d * 100) / 100]);
+	for (let c = 0; c < k; c++) probs[c] /= z;
+	// The few strongest reasons, kept in a small sorted array (no full sort of every feature).
+	const topRows: Array<[string, number]> = [];
+	for (const r of rows) {
+		const d = w[r * k + best] - w[r * k + second];
+		if (d <= 0 || (topRows.length === top && d <= topRows[top - 1][1])) continue;
+		let i = topRows.length === top ? top - 1 : topRows.length;
+		topRows[i] = [g.names[r], d];
+		while (i > 0 && topRows[i - 1][1] < d) {
+			[topRows[i - 1], topRows[i]] = [topRows[i], topRows[i - 1]];
+			i--;
+		}
 	}
-	contrib.sort((a, b) => b[1] - a[1]);
-	return { label: head.classes[best], p: probs[best], probs, top: contrib.slice(0, top) };
+	for (const t of topRows) t[1] = Math.round(t[1] * 100) / 100;
+	return { label: h.classes[best], p: probs[best], probs, top: topRows };
 }
 
-/** P(yes) of a binary head. */
-export function pYes(s: HeadScore, head: LinearHead): number {
-	return s.probs[head.classes.indexOf('yes')] ?? 0;
+/** P(class) of a head's score, by class name (P(yes) of a binary head). */
+export function pOf(g: CompiledGate, name: HeadName, s: HeadScore, cls = 'yes'): number {
+	const i = g.heads[name]?.classes.indexOf(cls) ?? -1;
+	return i < 0 ? 0 : s.probs[i];
 }

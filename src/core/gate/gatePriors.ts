@@ -75,6 +75,8 @@ export const GATE_PRIORS: readonly Prior[] = [
 	P('followup', 'live_diag', { no: 1 }, 'a reference to the editor, not to the conversation'),
 	P('followup', 'live_selection', { no: 1 }, 'a reference to the editor, not to the conversation'),
 	P('followup', 'long_no_anaphora', { no: 1.5 }, 'a turn with several words and no pronoun or back-reference names its own target'),
+	P('followup', 'early_anaphora', { yes: 1 }, 'a pronoun or "then"/"again" at the start of the request points back'),
+	P('followup', 'named_no_early_anaphora', { no: 1 }, 'a turn that names its target and opens without a back-reference stands alone'),
 	P('followup', 'social', { no: 1.5 }, 'greetings and thanks do not depend on earlier turns'),
 	P('followup', 'thanks_start', { no: 1.5 }, 'thanks do not depend on earlier turns'),
 	// tiers.

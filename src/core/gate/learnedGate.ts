@@ -16,7 +16,7 @@ import type { JsonValue } from '../trace';
 import { triggerRetrieves } from '../trigger/classifyTrigger';
 import { ANSWER_PATHS, TIERS, TRIGGERS, type AnswerPath, type Tier, type Trigger, type TurnInput, type WriteTier } from '../types';
 import { gateFeatures } from './gateFeatures';
-import { pYes, scoreHead, type GateWeights, type HeadName, type HeadScore, type LinearHead } from './gateModel';
+import { activeRows, compileGate, pOf, scoreHead, type CompiledGate, type GateWeights, type HeadName, type HeadScore } from './gateModel';
 import { GATE_WEIGHTS } from './gateWeights';
 import { checkRefusal } from './refusalRules';
 
@@ -30,22 +30,22 @@ function withPath(p: PathResult, path: AnswerPath, rule: string): PathResult {
 	return p.path === path ? p : { path, rule, match: null, edit_request: p.edit_request, reads_workspace: path === 'tool' && p.reads_workspace };
 }
 
-/** Records one head as a gate step and returns its score. */
-function head(weights: GateWeights, name: HeadName, active: readonly string[], rec: TraceRecorder, threshold: number | null, rule: string): { h: LinearHead; s: HeadScore } | null {
-	const h = weights.heads[name];
-	if (!h) return null;
+/** Scores one head, records it as a gate step and returns P(yes) (binary) or the label's score. */
+function head(g: CompiledGate, name: HeadName, rows: readonly number[], rec: TraceRecorder, threshold: number | null, rule: string): HeadScore | null {
 	const start = rec.now();
-	const s = scoreHead(h, active);
-	const p = h.classes.length === 2 ? pYes(s, h) : s.p;
+	const s = scoreHead(g, name, rows);
+	if (!s) return null;
+	const binary = s.probs.length === 2;
+	const p = binary ? pOf(g, name, s) : s.p;
 	rec.gate({
 		gate: `learned:${name}`,
 		inputs: { top_features: topJson(s), rule_said: rule },
-		value: h.classes.length === 2 ? Math.round(p * 1000) / 1000 : s.label,
+		value: binary ? Math.round(p * 1000) / 1000 : s.label,
 		threshold,
-		fired: h.classes.length === 2 ? p >= (threshold ?? 0.5) : s.label !== rule,
-		effect: h.classes.length === 2 ? `P(yes) ${p.toFixed(2)}` : `${s.label} (P ${s.p.toFixed(2)})${s.label !== rule ? `, rules said ${rule}` : ''}`,
+		fired: binary ? p >= (threshold ?? 0.5) : s.label !== rule,
+		effect: binary ? `P(yes) ${p.toFixed(2)}` : `${s.label} (P ${s.p.toFixed(2)})${s.label !== rule ? `, rules said ${rule}` : ''}`,
 	}, start);
-	return { h, s };
+	return s;
 }
 
 /** The refused decision: no tiers, no writes, whatever the rules or weights would say. */
@@ -70,20 +70,22 @@ export function applyLearnedGate(input: TurnInput, c: Classified, d: Draft, th: 
 
 	start = rec.now();
 	const active = gateFeatures(c.text, input.history, c, d);
-	rec.gate({ gate: 'features', inputs: { weights: weights.version }, value: active.length, fired: true, effect: `${active.length} named features active` }, start);
+	const g = compileGate(weights);
+	const rows = activeRows(g, active);
+	rec.gate({ gate: 'features', inputs: { weights: weights.version, active: active.join(' ') }, value: rows.length, fired: true, effect: `${active.length} named features active, ${rows.length} weighted` }, start);
 
 	// Follow-up: a first turn cannot depend on earlier turns.
 	let followup = c.followup;
-	const fu = head(weights, 'followup', active, rec, th.gate_followup_p, String(c.followup.is_followup));
+	const fu = head(g, 'followup', rows, rec, th.gate_followup_p, String(c.followup.is_followup));
 	if (fu && input.history.length > 0) {
-		const p = pYes(fu.s, fu.h);
+		const p = pOf(g, 'followup', fu);
 		followup = { ...c.followup, score: Math.round(p * 1000) / 1000, is_followup: p >= th.gate_followup_p };
 	} else if (input.history.length === 0) followup = { ...c.followup, is_followup: false };
 
-	const tr = head(weights, 'trigger', active, rec, null, c.trigger.trigger);
-	let triggerName: Trigger = tr && (TRIGGERS as readonly string[]).includes(tr.s.label) ? (tr.s.label as Trigger) : c.trigger.trigger;
-	const pa = head(weights, 'path', active, rec, null, d.path.path);
-	let pathName: AnswerPath = pa && (ANSWER_PATHS as readonly string[]).includes(pa.s.label) && pa.s.label !== 'refuse' ? (pa.s.label as AnswerPath) : d.path.path;
+	const tr = head(g, 'trigger', rows, rec, null, c.trigger.trigger);
+	const triggerName: Trigger = tr && (TRIGGERS as readonly string[]).includes(tr.label) ? (tr.label as Trigger) : c.trigger.trigger;
+	const pa = head(g, 'path', rows, rec, null, d.path.path);
+	let pathName: AnswerPath = pa && (ANSWER_PATHS as readonly string[]).includes(pa.label) && pa.label !== 'refuse' ? (pa.label as AnswerPath) : d.path.path;
 
 	// Invariants of the rubric.
 	if (NO_RETRIEVE_TRIGGERS.has(triggerName) && pathName !== 'direct') pathName = 'direct';
@@ -93,8 +95,8 @@ export function applyLearnedGate(input: TurnInput, c: Classified, d: Draft, th: 
 		let best: Tier | null = null;
 		let bestP = -1;
 		for (const tier of TIERS) {
-			const r = head(weights, TIER_HEADS[tier], active, rec, th.gate_tier_p, String(d.tiers.includes(tier)));
-			const p = r ? pYes(r.s, r.h) : d.tiers.includes(tier) ? 1 : 0;
+			const r = head(g, TIER_HEADS[tier], rows, rec, th.gate_tier_p, String(d.tiers.includes(tier)));
+			const p = r ? pOf(g, TIER_HEADS[tier], r) : d.tiers.includes(tier) ? 1 : 0;
 			if (p >= th.gate_tier_p) tiers.push(tier);
 			if (p > bestP) [best, bestP] = [tier, p];
 		}
@@ -109,14 +111,13 @@ export function applyLearnedGate(input: TurnInput, c: Classified, d: Draft, th: 
 	if (triggerName === 'instruction') write = ['profile'];
 	else if (triggerName === 'correction' || triggerName === 'statement') {
 		for (const [tier, name] of [['research', 'write_research'], ['profile', 'write_profile']] as const) {
-			const r = head(weights, name, active, rec, th.gate_write_p, String(d.write.includes(tier)));
-			const p = r ? pYes(r.s, r.h) : d.write.includes(tier) ? 1 : 0;
+			const r = head(g, name, rows, rec, th.gate_write_p, String(d.write.includes(tier)));
+			const p = r ? pOf(g, name, r) : d.write.includes(tier) ? 1 : 0;
 			if (p >= th.gate_write_p) write.push(tier);
 		}
 		if (triggerName === 'correction' && write.length === 0) write = ['research'];
 	}
 	if (input.context?.restricted) write = write.filter((w) => w !== 'research');
-	if (c.trigger.trigger === triggerName && triggerName !== c.trigger.trigger) triggerName = c.trigger.trigger;
 
 	const trigger = triggerName === c.trigger.trigger ? c.trigger : { ...c.trigger, trigger: triggerName, rule: `learned:${c.trigger.rule}`, retrieves: triggerRetrieves(triggerName) };
 	const path = withPath(d.path, pathName, 'learned');
