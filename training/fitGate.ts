@@ -48,9 +48,20 @@ function readConversations(file: string, weight: number): Example[] {
 		}
 		const input = { history, utterance };
 		const { c, d } = ruleDraft(input);
-		out.push({ features: gateFeatures(c.text, history, c, d), label: o, history: history.length, weight });
+		out.push({ features: gateFeatures(c.text, history, c, d), label: labelsOf(o), history: history.length, weight });
 	}
 	return out;
+}
+
+/** The labels of a row: top-level fields, or a unit fixture's `expect` object (`retrieve` = should_retrieve). */
+function labelsOf(o: Record<string, unknown>): Record<string, unknown> {
+	const e = o.expect as Record<string, unknown> | undefined;
+	if (!e) return o;
+	const l: Record<string, unknown> = { ...e };
+	if (typeof e.retrieve === 'boolean' && !l.tiers && e.retrieve === false) l.tiers = [];
+	if (typeof e.is_followup === 'boolean') l.depends_on_context = e.is_followup;
+	if (!l.write && typeof l.trigger === 'string' && ['question', 'recall', 'greeting', 'ack'].includes(l.trigger)) l.write = [];
+	return l;
 }
 
 interface HeadData {

@@ -15,6 +15,8 @@ import { evaluateGateFile } from './evalGate';
 /** Where the fast subset reads its data, relative to the repository root. */
 export const FAST_SUBSET = {
 	conversations: 'test/fixtures/eval/conversations.jsonl',
+	/** The blind-written gate corpus's held-out split (guarded here, never tuned on). */
+	gateTest: 'test/fixtures/eval/gate/test.jsonl',
 	followupFixture: 'test/fixtures/followup_coding.jsonl',
 	cast: 'eval/dev/followup_cast2019.jsonl',
 } as const;
@@ -49,6 +51,12 @@ export async function collectRegressionMetrics(root: string, t: Thresholds, io: 
 	metrics['gate.retrieval_mcc'] = gate.retrieval.mcc;
 	metrics['gate.tool_fallback_rate'] = gate.tool_fallback.rate;
 	metrics['gate.abstention_recall'] = gate.abstention.recall;
+	const held = (await evaluateGateFile(join(root, FAST_SUBSET.gateTest), t, [], io)).rules[0]!;
+	metrics['gate_test.retrieve_balanced_accuracy'] = held.retrieval.balanced_accuracy;
+	metrics['gate_test.path_accuracy'] = held.fields.path.accuracy;
+	metrics['gate_test.followup_balanced_accuracy'] = held.followup.balanced_accuracy;
+	metrics['gate_test.trigger_accuracy'] = held.fields.trigger.accuracy;
+	metrics['gate_test.refusal_recall'] = held.refusal.labelled ? held.refusal.refused / held.refusal.labelled : 1;
 	const coding = await evaluateFollowupFile(join(root, FAST_SUBSET.followupFixture), FAST_SUBSET.followupFixture, t, undefined, io);
 	metrics['followup.coding.balanced_accuracy'] = coding.rules['gated-memory']!.balanced_accuracy;
 	metrics['followup.coding.mcc'] = coding.rules['gated-memory']!.mcc;

@@ -10,6 +10,7 @@ import { analyzeText, normalizeText, type TurnText } from '../text/turnText';
 import { socialKind } from '../trigger/socialCues';
 import type { HistoryTurn } from '../types';
 import * as C from './gateCues';
+import { VAGUE_REQUEST as VAGUE } from '../answerPath/pathCues';
 
 /** Characters of an earlier turn the history features read (head or tail). */
 const WINDOW = 400;
@@ -90,6 +91,7 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 	add('path_like', C.PATHLIKE.test(raw));
 	add('identifier', C.IDENTIFIER.test(raw));
 	add('we_our', C.WE_OUR.test(text));
+	add('definite_object', C.DEFINITE_OBJECT.test(core));
 	add('project_words', C.PROJECT_WORDS.test(text));
 	add('social', socialKind(t) !== null);
 
@@ -136,8 +138,17 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 	add('code_path', codePath);
 	add('failure_with_code_path', trace && codePath && !C.THIRD_PARTY_FRAME.test(raw));
 
-	// Shape of the history.
+	// Shape of the history, and the few conjunctions a linear head cannot form by itself.
 	const users = history.reduce((n, h) => n + (h.role === 'user' ? 1 : 0), 0);
+	const vague = d.path.rule === 'no_referent' || VAGUE.test(core.replace(/[\s?.!]+$/, ''));
+	add('vague_first_turn', vague && users === 0);
+	add('this_code_first_turn', users === 0 && C.THIS_CODE.test(text));
+	add('vague_with_history', vague && users > 0);
+	add('fragment', words > 0 && words <= 3 && !t.endsWithQuestion && socialKind(t) === null && !C.IMPERATIVE_START.test(core));
+	add('frustration_with_history', users > 0 && C.FRUSTRATION.test(text));
+	let live = false;
+	for (const name of f) if (name.startsWith('live_')) live = true;
+	add('short_question_not_live', words <= 6 && t.endsWithQuestion && !live);
 	f.push(`history_users:${bucket(users, [0, 1, 3, 7])}`);
 	if (users > 0) {
 		add('history_greeting_only', greetingOnly(history));
@@ -155,6 +166,14 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 		if (lastUser) {
 			const u = normalizeText(lastUser.content.slice(0, WINDOW));
 			add('last_user_live', C.ANY_LIVE.test(u));
+			// What the thread is about: a short follow-up inherits it (project → retrieve, general → direct).
+			const project = C.PROJECT_WORDS.test(u) || C.WE_OUR.test(u) || C.PATHLIKE.test(lastUser.content.slice(0, WINDOW)) || C.IDENTIFIER.test(lastUser.content.slice(0, WINDOW)) || C.DEFINITE_OBJECT.test(u);
+			const general = C.GENERAL_SHAPE.test(u) || C.GENERAL_MARKER.test(u);
+			add('last_user_project', project);
+			add('last_user_general', general);
+			const short = words <= 6 || C.LEANING_START.test(core);
+			add('short_after_project', short && project && !general);
+			add('short_after_general', short && general);
 			add('last_user_trace', C.TRACE_LINE.test(lastUser.content.slice(0, WINDOW)));
 			const ov = overlap(contentSet(text.slice(0, WINDOW)), contentSet(u + ' ' + asstHead));
 			f.push(`overlap:${ov === 0 ? '0' : ov < 0.34 ? 'low' : ov < 0.67 ? 'mid' : 'high'}`);

@@ -130,3 +130,6 @@ export function pOf(g: CompiledGate, name: HeadName, s: HeadScore, cls = 'yes'):
 	const i = g.heads[name]?.classes.indexOf(cls) ?? -1;
 	return i < 0 ? 0 : s.probs[i];
 }
+
+/** No learned heads: the rule stages (and the hard refusal rules) decide alone — for tests of the rule layer. */
+export const RULES_ONLY: GateWeights = Object.freeze({ version: 'rules only', heads: {} });

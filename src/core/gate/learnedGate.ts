@@ -69,7 +69,9 @@ export function applyLearnedGate(input: TurnInput, c: Classified, d: Draft, th: 
 	if (Object.keys(weights.heads).length === 0) return { c, d };
 
 	start = rec.now();
-	const active = gateFeatures(c.text, input.history, c, d);
+	// A host may pass a malformed entry; the features read only well-formed turns.
+	const history = input.history.filter((h) => h && typeof h.content === 'string' && (h.role === 'user' || h.role === 'assistant'));
+	const active = gateFeatures(c.text, history, c, d);
 	const g = compileGate(weights);
 	const rows = activeRows(g, active);
 	rec.gate({ gate: 'features', inputs: { weights: weights.version, active: active.join(' ') }, value: rows.length, fired: true, effect: `${active.length} named features active, ${rows.length} weighted` }, start);
@@ -77,17 +79,19 @@ export function applyLearnedGate(input: TurnInput, c: Classified, d: Draft, th: 
 	// Follow-up: a first turn cannot depend on earlier turns.
 	let followup = c.followup;
 	const fu = head(g, 'followup', rows, rec, th.gate_followup_p, String(c.followup.is_followup));
-	if (fu && input.history.length > 0) {
+	if (fu && history.length > 0) {
 		const p = pOf(g, 'followup', fu);
 		followup = { ...c.followup, score: Math.round(p * 1000) / 1000, is_followup: p >= th.gate_followup_p };
-	} else if (input.history.length === 0) followup = { ...c.followup, is_followup: false };
+	} else if (history.length === 0) followup = { ...c.followup, is_followup: false };
 
 	const tr = head(g, 'trigger', rows, rec, null, c.trigger.trigger);
 	const triggerName: Trigger = tr && (TRIGGERS as readonly string[]).includes(tr.label) ? (tr.label as Trigger) : c.trigger.trigger;
 	const pa = head(g, 'path', rows, rec, null, d.path.path);
 	let pathName: AnswerPath = pa && (ANSWER_PATHS as readonly string[]).includes(pa.label) && pa.label !== 'refuse' ? (pa.label as AnswerPath) : d.path.path;
 
-	// Invariants of the rubric.
+	// Invariants of the rubric (and of privacy: a "forget what I said" directive reads and writes nothing).
+	const privacy = c.intent.intent === 'privacy';
+	if (privacy) pathName = 'direct';
 	if (NO_RETRIEVE_TRIGGERS.has(triggerName) && pathName !== 'direct') pathName = 'direct';
 	if (triggerName === 'recall' && NO_SEARCH_PATHS.has(pathName)) pathName = 'rag';
 	let tiers: Tier[] = [];
@@ -118,6 +122,7 @@ export function applyLearnedGate(input: TurnInput, c: Classified, d: Draft, th: 
 		if (triggerName === 'correction' && write.length === 0) write = ['research'];
 	}
 	if (input.context?.restricted) write = write.filter((w) => w !== 'research');
+	if (privacy) write = [];
 
 	const trigger = triggerName === c.trigger.trigger ? c.trigger : { ...c.trigger, trigger: triggerName, rule: `learned:${c.trigger.rule}`, retrieves: triggerRetrieves(triggerName) };
 	const path = withPath(d.path, pathName, 'learned');

@@ -1,5 +1,7 @@
+// The rule stages alone (RULES_ONLY): they still feed the learned gate as named features (src/core/gate).
 import * as assert from 'node:assert/strict';
 import { decideTurn } from '../../../src/core/decide';
+import { RULES_ONLY } from '../../../src/core/gate/gateModel';
 import { isEditRequest } from '../../../src/core/answerPath/routeAnswerPath';
 import { analyzeText } from '../../../src/core/text/turnText';
 import { threadView } from '../../../src/core/thread/threadContext';
@@ -9,7 +11,7 @@ const user = (content: string): HistoryTurn => ({ role: 'user', content });
 const assistant = (content: string): HistoryTurn => ({ role: 'assistant', content });
 
 function decide(utterance: string, history: HistoryTurn[] = []) {
-	return decideTurn({ history, utterance });
+	return decideTurn({ history, utterance }, { gateWeights: RULES_ONLY });
 }
 
 // A thread about this project's code, and one about programming in general.

@@ -1,9 +1,11 @@
+// The rule stages alone (RULES_ONLY): they still feed the learned gate as named features (src/core/gate).
 import * as assert from 'node:assert/strict';
 import { decideTurn } from '../../../src/core/decide';
+import { RULES_ONLY } from '../../../src/core/gate/gateModel';
 import type { AnswerPath, HistoryTurn } from '../../../src/core/types';
 
 function decide(utterance: string, history: HistoryTurn[] = []) {
-	return decideTurn({ history, utterance });
+	return decideTurn({ history, utterance }, { gateWeights: RULES_ONLY });
 }
 
 function expectPath(cases: Array<[string, AnswerPath]>, history: HistoryTurn[] = []): void {

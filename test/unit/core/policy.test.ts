@@ -1,7 +1,9 @@
+// The rule stages alone (RULES_ONLY): they still feed the learned gate as named features (src/core/gate).
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decideTurn } from '../../../src/core/decide';
+import { RULES_ONLY } from '../../../src/core/gate/gateModel';
 import { applyOverlays, applyRestricted, basePolicy, tiersOf } from '../../../src/core/policy/policyEngine';
 import { ROUTE_LABELS } from '../../../src/core/policy/routeLabel';
 import { DEFAULT_THRESHOLDS as T } from '../../../src/core/thresholds';
@@ -12,7 +14,7 @@ const FOLLOWUP: FollowupResult = { score: 0.9, is_followup: true, signals: [] };
 const NO_FEATURES = { about_user: false, personal_reference: false, workspace: null, past_reference: null };
 
 function decide(utterance: string, extra: Partial<TurnInput> = {}) {
-	return decideTurn({ history: [], utterance, ...extra });
+	return decideTurn({ history: [], utterance, ...extra }, { gateWeights: RULES_ONLY });
 }
 
 describe('policy engine', () => {
