@@ -1,13 +1,18 @@
 /**
  * The hard refusal rules, checked before anything is learned or searched (rubric: refuse). Two
- * families: disclosing or committing a secret, and a destructive operation against production.
- * These are rules, not weights: a learned score could trade a refusal away for accuracy
- * elsewhere. Both families have an explicit "ordinary question" exemption — asking *where* or
- * *how* credentials are loaded, or how to do a risky operation safely, is a normal workspace
- * question, and a false refusal is an error too.
+ * families: disclosing, sending or committing a secret, and a destructive operation against
+ * production. They are rules, not weights: a learned score could trade a refusal away for accuracy
+ * elsewhere.
+ *
+ * Read per sentence, by proximity rather than by one fixed phrase: a sentence refuses when it holds
+ * an action word (reveal/send/commit, or a destructive verb) and its object (a secret, or a
+ * production target) within a few words of each other, in either order ("paste the Stripe key
+ * here", "the prod orders table — drop it"). Both families exempt the ordinary questions the
+ * rubric names: *where* or *how* credentials are loaded, how to do a risky thing safely, what an
+ * operation does. A false refusal is an error too.
  */
 import { SECRET_REQUEST } from '../answerPath/pathCues';
-import { cueTable, firstCue, type CueTable, type TurnText } from '../text/turnText';
+import { firstCue, type TurnText } from '../text/turnText';
 
 /** The rule that refused a turn, for the trace. */
 export interface Refusal {
@@ -16,58 +21,213 @@ export interface Refusal {
 	match: string;
 }
 
-// Secret values and the files that hold them.
-const SECRET_VALUE = String.raw`(?:(?:api|secret|access|private|signing|client|master|admin|root|license|deploy|service[- ]account)[ _-]?(?:keys?|secrets?|tokens?|passwords?)|api[ _-]?keys?|apikeys?|passwords?|passwd|pwd|passphrase|credentials?|creds|secrets?|(?:auth|bearer|session|refresh|access|github|gitlab|npm|pypi|aws|slack|stripe|sendgrid|twilio|openai|jwt|oauth|personal access|discord|telegram)[ _-]?tokens?|tokens?|private keys?|ssh keys?|access keys?|signing keys?|connection strings?|dsn|aws_secret_access_key|\w+_(?:key|secret|token|password)|(?:stripe|sendgrid|twilio|openai|anthropic|aws|gcp|azure|github|gitlab|slack|mailgun|mapbox|algolia|firebase|sentry|datadog|pagerduty|jira|npm|docker(?:hub)?)(?: api| secret| access| private)? keys?)`;
-const SECRET_FILE = String.raw`(?:\.env(?!\.(?:example|sample|template|dist|defaults)\b)(?:\.[\w-]+)?|[\w-]+\.env(?![\w.-])|env\.(?:prod|production|local|staging)|secrets?\.(?:ya?ml|json|toml|txt)|credentials?(?:\.json|\.ya?ml|\.csv)?|service[-_]account[\w.-]*(?:\.json)?|[\w-]*\.(?:pem|p12|pfx|keystore|jks)|[\w-]+\.key|id_(?:rsa|ed25519|ecdsa)(?:\.pub)?|\.npmrc|\.pypirc|\.netrc|\.aws/credentials|kubeconfig|keyfile(?:\.json)?|master\.key|appsettings\.production\.json)`;
-// Words after a secret noun that make it a topic ("password hashing", "token refresh logic").
-const TOPIC_AFTER = String.raw`(?:hashing|hash|hashes|validation|validator|policy|policies|reset|field|fields|strength|rotation|format|manager|managers|management|handling|storage|length|requirements?|input|prompt|flow|loading|loader|logic|middleware|scanner|scanning|example|template|variable names?|names?|expiry|expiration|refresh logic|provider|helper|service|class|function|module|config(?:uration)?|settings|setup|scope|scopes|permissions?)`;
-const REVEAL = String.raw`(?:show|print|reveal|display|dump|echo|cat|output|give|tell|send|paste|leak|expose|read out|copy|share|post|email|dm|slack|text|forward|list|spit out|type out|grab|fetch|get|pull|decode|decrypt|unmask)`;
+/** Words between an action and its object that still make one request ("print the prod Stripe key"). */
+const SPAN = 10;
 
-/** A request to disclose a secret value (the existing cue table first, then broader forms). */
-const DISCLOSE: CueTable = cueTable([
-	{ name: 'reveal_secret', re: new RegExp(String.raw`\b${REVEAL}\s+(?:me\s+|us\s+|him\s+|her\s+|them\s+)?(?:(?:the|our|my|your|prod|production|staging|live|real|actual|current|full|raw|all|all the|whole|entire|value of|values of|contents? of|what's in|what is in|exact|plain ?text|unredacted|decoded)\s+){0,4}(?:[\w.-]+\s+){0,2}?(?:${SECRET_VALUE}|${SECRET_FILE})(?!\s+${TOPIC_AFTER}\b)(?![\w-])`) },
-	{ name: 'ask_secret_value', re: new RegExp(String.raw`\bwhat(?:'s| is| are| was|s)\s+(?:the|our|my|prod|production|staging|live|real|actual|current)\s+(?:[\w.-]+\s+){0,3}?(?:${SECRET_VALUE})(?!\s+${TOPIC_AFTER}\b)(?![\w-])(?!\s+(?:called|named|stored|loaded|read|kept|set|defined|configured)\b)`) },
-	{ name: 'secret_file_contents', re: new RegExp(String.raw`\b(?:contents? of|what(?:'s| is) (?:in|inside)|values? (?:in|from)|open up|read me)\s+(?:the |our |my )?(?:prod(?:uction)? )?${SECRET_FILE}(?![\w-])`) },
-	{ name: 'secret_to_me', re: new RegExp(String.raw`\b(?:i need|need|i want|want|can i (?:have|get|see)|let me (?:see|have)|hand over|tell me)\s+(?:the |our |prod |production |staging |live |real |actual )*(?:[\w.-]+\s+){0,2}?(?:${SECRET_VALUE})(?!\s+${TOPIC_AFTER}\b)(?![\w-])\s*(?:,|\.|$|so\b|to\b|for\b|please\b|now\b|real quick|quick)`) },
-]);
+const REVEAL = new Set('show print reveal display dump echo cat output give tell send paste leak expose copy share post email mail dm slack forward spit grab decode decrypt unmask hand list export base64 gimme gist pastebin exfiltrate beacon upload'.split(' '));
+/** A verb token, plural/3rd-person -s stripped ("POSTs", "sends"). */
+const verbOf = (t: string) => (t.length > 3 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t);
+// "what's the password" asks for a value; "what is an API key?" asks what the thing is.
+const REVEAL_PHRASES = /\b(?:what(?:'s| is| are| was)(?: the| our| my| your)(?: value of| current value of| actual| prod| production| live| real)?|what(?:'s| is) (?:set|stored) (?:as|in|for)|read (?:out|me|it out)|let me (?:see|have)|can i (?:see|have|get)|i (?:just )?need(?: to see)?|i want(?: to see)?|show me|type (?:out|in)|put (?:it |them )?(?:here|in (?:the )?chat))\b/g;
+// Commands whose output is the secrets themselves.
+const SECRET_COMMAND = /\b(?:credentials:(?:show|edit)|printenv|kubectl get secrets?\b[^.?!\n]*(?:-o|--output)|vault (?:kv )?(?:get|read)|secretsmanager get-secret-value|gcloud secrets versions access|az keyvault secret show|heroku config(?::get)?|user-secrets list|cat ~?\/?\.?(?:aws\/credentials|ssh\/id_\w+|env\S*))\b|(?:-d|--data(?:-binary)?|-F|--form)\s+@\S*(?:\.env|secret|cred|\.pem|id_rsa)\S*|\bgit add (?:-f|--force)\b[^\n]*\.env|\b(?:remove|delete|drop|take)\s+\S*(?:\.env|secrets?|credentials)\S* (?:from|out of) (?:the )?\.gitignore/;
+const COMMIT = new Set('commit push add upload publish include stage track hardcode hard-code inline check-in checkin bake embed put'.split(' '));
+const COMMIT_SPAN = 12;
+const COMMIT_PHRASES = /\b(?:check (?:[\w.\/-]+ ){0,4}in(?:to)?|git add|paste (?:it |them )?into|put (?:it |them )?(?:in|into))\b/g;
+// Where a committed or published secret ends up: the repository, code, config, or somewhere public.
+const COMMIT_TARGET = /\b(?:commit|push|git add|check in|into|upload|publish|repo|repository|source|code|readme|public|docs|wiki|confluence|gist|pastebin|issue|ticket|channel|workflow|dockerfile|compose|ya?ml|\.npmrc|\.env|hardcode|hard-code|inline|[\w-]+\.(?:ts|js|py|go|rs|java|cs|rb|php|json|toml|ini|cfg|conf|properties|xml|tf))\b/;
 
-/** Committing or publishing a secret file. */
-const COMMIT_VERB = String.raw`(?:commit|push|git add|add|check in|check-in|upload|publish|include|stage|track|hardcode|hard-code|paste)`;
-const TO_REPO = String.raw`\b(?:to|into|in)\s+(?:the\s+)?(?:repo|repository|git|main|master|github|gitlab|source control|version control|commit|codebase|code)\b`;
-const COMMIT_SECRET = new RegExp(String.raw`\b${COMMIT_VERB}\s+(?:the |our |my |this |that |a |an )?(?:[\w.-]+\s+){0,2}?(?:${SECRET_FILE}(?![\w-])(?!\s+${TOPIC_AFTER}\b)|(?:${SECRET_VALUE})(?![\w-])(?=[^?]{0,40}?${TO_REPO}))`);
+// A secret, by name ("api key", "password"), by file (".env.production", "id_rsa") or by variable (STRIPE_SECRET_KEY).
+const SECRET_WORDS = /^(?:secrets?|passwords?|passwd|pwd|passphrases?|credentials?|creds|tokens?|apikeys?|api[_-]?keys?|private[_-]?keys?|keys?|dsn|cookies?|otp|totp|2fa|mfa|seeds?|kubeconfig|keystore|keyfile|pat|user\/pass(?:word)?|username\/password|login\/password|plaintext)$/;
+const SECRET_FILE = /^(?:\.env(?:\.(?!example$|sample$|template$|dist$|defaults$)[\w-]+)?|[\w-]+\.env|keystore\.properties|google-services\.json|\.npmrc|\.pypirc|\.netrc|\.pgpass|\.databrickscfg|credentials(?:\.json|\.ya?ml|\.csv)?|secrets?\.(?:ya?ml|json|toml|txt|env)|service[-_]?account[\w.-]*|[\w-]*\.(?:pem|p12|pfx|jks|keystore|p8|ppk)|[\w-]+\.key|id_(?:rsa|ed25519|ecdsa|dsa)|master\.key|appsettings\.production\.json|kubeconfig[\w.-]*)$/;
+const SECRET_VAR = /^[a-z0-9]+(?:_[a-z0-9]+)*_(?:key|secret|token|password|passwd|pwd|dsn|pat|credentials?)$|^(?:database|db|redis|mongo|amqp)_url$/;
+// After a secret word, these make it a topic, not a value ("password hashing", "token refresh logic").
+const TOPIC_AFTER = new Set('enrollment enrolment qr reset hashing hash hashes validation validator validate policy policies reset field fields strength rotation rotate format manager management handling handler storage length requirement requirements input prompt flow loading loader logic middleware scanner scanning example template variable variables name names expiry expiration refresh provider helper service class function module config configuration settings setup scope scopes permission permissions bucket buckets leak leaks check checks error errors type types schema generation generator count limit limits parsing parser bindings binding mapping'.split(' '));
+// A secret that is only named, not requested: "the key name", "which env var".
+// Just before a secret, these make it harmless: "a fake key", "redact the token".
+const HARMLESS_BEFORE = /^(?:new|random|fake|dummy|placeholder|sample|example|mock|generate[ds]?|create[ds]?|rotate[ds]?|revoke[ds]?|regenerate[ds]?|reissue[ds]?|redact(?:ed|s|ing)?|mask(?:ed|s|ing)?|scrub(?:bed|s|bing)?|strip(?:ped|s|ping)?|remove[ds]?|hide|obfuscate[ds]?|invalid|expired|revoked|own|local|dev|test)$/;
+const PLACEHOLDER_SENTENCE = /\b(?:placeholder|dummy|fake|\.env\.example|sample values?|whether|is (?:it |they )?(?:set|present|defined|configured)(?! to\b)|not what it is|without (?:the |its |their )?values?)\b/;
 
-// Destructive verbs and production targets.
-const DESTRUCT = String.raw`(?:terraform destroy|kubectl delete|helm uninstall|dropdb|reset(?: the)? (?:[\w-]+ ){0,3}?(?:offsets?|database|db|data|cluster|tables?)|(?:sls|serverless|cdk|pulumi|sam|cloudformation) (?:remove|destroy|delete)|drop|truncate|delete(?: all| every)?(?: rows)?(?: from)?|wipe|purge|flush(?:all|db)?|nuke|destroy|terminate|tear down|teardown|rm -rf|remove all|erase|reset --hard|force[- ]push|push --force|push -f|disable|kill|shut down|shutdown|scale (?:down )?to (?:zero|0)|delete)`;
-const PROD = String.raw`(?:prod|production|prd|live|customer|customers'?)\b`;
-/** A destructive operation aimed at production; "how do I … safely" questions are exempt below. */
-const DESTRUCTIVE_PROD: CueTable = cueTable([
-	{ name: 'destroy_prod', re: new RegExp(String.raw`\b${DESTRUCT}\b[^.?!\n]{0,50}?\b${PROD}`) },
-	{ name: 'prod_destroy', re: new RegExp(String.raw`\b${PROD}[^.?!\n]{0,30}?\b(?:drop|truncate|wipe|purge|flush|nuke|destroy|delete|rm -rf)\b`) },
-	{ name: 'force_push_main', re: /\b(?:force[- ]push|push --force(?:-with-lease)?|push -f)\b[^.?!\n]{0,30}?\b(?:main|master|release(?:\/[\w.-]+)?|trunk|develop)\b/ },
-	{ name: 'delete_no_where', re: /\bdelete from \w+\b(?![^.?!\n]*\bwhere\b)[^.?!\n]{0,40}?\b(?:on|in|against) (?:prod|production|live)\b/ },
-]);
-// A question about how or whether (not an order), or an explicitly non-production target.
-const ASKS_HOW = /^(?:(?:ok|so|hey|hi|quick question|question)[,:]?\s+)*(?:how (?:do|does|would|should|can|could|to|is|are)|what(?:'s| is| are)? (?:the )?(?:safest|best|right|proper|recommended) way|is it (?:safe|ok|okay|possible)|should (?:i|we)|can (?:i|we) safely|what happens|why (?:does|did|is|would|do)|when (?:should|do|does)|where (?:do|does|is|are|should)|which (?:file|env|environment|variable|var|config|service|module)|does (?:the|our|it)|do we|are we|is (?:the|our|there))\b/;
-const NOT_PROD = /\b(?:local(?:ly|host)?|dev(?:elopment)? db|test(?:ing)? (?:db|database|table|data)|my (?:own )?(?:feature )?branch|feature branch|sandbox|staging|docker(?:ized)? (?:db|postgres)|in-memory|fixture)\b/;
-// Process and location questions about secrets stay ordinary: "where is the JWT key read from?".
-const SECRET_PROCESS = /^(?:(?:ok|so|hey|hi|quick question|question)[,:]?\s+)*(?:where|how|which|why|when|does|do we|is there|are there|list (?:the |all )?(?:env(?:ironment)? var(?:iable)?s?|names)|explain how|walk me through how|show me (?:how|where|which))\b/;
-// Location and mechanism questions need no process word: "how does the app get its AWS credentials?".
-const SECRET_MECHANISM = /^(?:(?:ok|so|hey|hi|quick question|question)[,:]?\s+)*(?:where(?:'s| is| are| do| does)?|how (?:does|is|are|do we|do they|did we|come)|which (?:file|env|module|service|class|config|variable|var|secret manager)|why (?:does|is|are|did|can't|won't|isn't|doesn't))\b/;
-const PROCESS_WORDS = /\b(?:loaded|loads|load|read from|reads|injected|inject|configured|wired|stored|rotate|rotation|rotating|mounted|picked up|come from|comes from|set up|defined|referenced|missing|fail(?:s|ing)? to (?:load|read)|not (?:found|set|loading))\b/;
+// Questions about where, how or why — ordinary workspace questions, never refused.
+const ORDINARY_QUESTION = /^(?:(?:ok|okay|so|hey|hi|hmm|quick question|question|also|and|but|btw)[,:]?\s+)*(?:where|how|which|why|when|does|do (?:we|you|i|they)|is (?:there|it|the|our)|are (?:there|the|our|we)|should|could (?:we|i) safely|can (?:we|i) safely|what (?:happens|would happen|does|do|is the (?:best|safest|right|recommended)|are the (?:risks|steps))|explain|walk me through (?:how|why|what)|(?:can|could) you (?:tell|show) me (?:where|how|which|why|whether|if)|tell me (?:where|how|which|why|whether|if)|show me (?:where|how|which)|is it (?:safe|ok|okay|possible)|list (?:the |all )?(?:env(?:ironment)? ?var(?:iable)?s?|names|places|files))\b/;
 
-/** The refusal rule that fires for this turn, or null. Pure; regexes compiled at module load. */
-export function checkRefusal(t: TurnText): Refusal | null {
-	const text = t.text;
-	const processQuestion = SECRET_MECHANISM.test(t.core) || (SECRET_PROCESS.test(t.core) && PROCESS_WORDS.test(text));
-	if (!processQuestion) {
-		const old = firstCue(SECRET_REQUEST, text);
-		if (old) return { rule: 'secret', cue: old.name, match: old.match };
-		const hit = firstCue(DISCLOSE, text);
-		if (hit) return { rule: 'secret', cue: hit.name, match: hit.match };
-		const commit = COMMIT_SECRET.exec(text);
-		if (commit && !/^(?:how|why|where|should|can|is|does)\b/.test(t.core)) return { rule: 'commit_secret', cue: 'commit_secret', match: commit[0].trim() };
+const DESTROY = new Set('drop truncate wipe purge flush flushall flushdb nuke destroy terminate delete erase remove teardown rm kill disable clear empty revoke deletemany dropdatabase deleteall'.split(' '));
+const DESTROY_PHRASES = /\b(?:tear down|force[- ]push|push (?:--force(?:-with-lease)?|-f)|reset --hard|scale (?:\w+ )?(?:down )?to (?:zero|0)|rm -rf|delete from|turn off|switch off|shut off|helm uninstall|kubectl delete|terraform destroy|pulumi destroy|cdk destroy|sls remove|serverless remove|dropdb|reset (?:the )?(?:[\w-]+ ){0,3}(?:offsets?|database|db|data|cluster|tables?))\b/g;
+const PROD_WORDS = /^(?:prod|production|prd|live|(?:[\w-]+[-_])?(?:prod|production|prd)(?:[-_][\w-]+)?)$/;
+const BRANCH_WORDS = /^(?:(?:origin|upstream)\/)?(?:main|master|trunk|release(?:\/[\w.-]+)?|develop)$/;
+const NOT_PROD_WORDS = /^(?:local|locally|localhost|dev|development|test|testing|staging|sandbox|scratchpad|fixture|fixtures|feature|in-memory|docker|dockerized|throwaway|temp|tmp|ephemeral|preview|qa|uat|ci)$/;
+// Writing about a destructive step is not running it.
+const DRAFTING = /\b(?:runbook|checklist|plan|procedure|document|docs?|draft|review|explain|describe|rollback plan)\b/;
+
+// Sentences end at . ? ! before a space, or at a line break — not inside ".env.production" or at
+// the ';' of SQL in backticks.
+const SENTENCE_BREAK = /(?<=[.?!])\s+|\n+/;
+const TOKEN = /[a-z0-9_./@:-]+/g;
+
+/** Token positions of a phrase regex's matches (its first word's index). */
+function phrasePositions(sentence: string, tokens: readonly string[], starts: readonly number[], re: RegExp): number[] {
+	const out: number[] = [];
+	re.lastIndex = 0;
+	for (let m = re.exec(sentence); m; m = re.exec(sentence)) {
+		let i = 0;
+		while (i + 1 < starts.length && starts[i + 1] <= m.index) i++;
+		out.push(i);
 	}
-	if (ASKS_HOW.test(t.core) || NOT_PROD.test(text)) return null;
-	const destroy = firstCue(DESTRUCTIVE_PROD, text);
-	return destroy ? { rule: 'destructive_prod', cue: destroy.name, match: destroy.match } : null;
+	void tokens;
+	return out;
+}
+
+function near(a: readonly number[], b: readonly number[], span: number): [number, number] | null {
+	for (const i of a) for (const j of b) if (Math.abs(i - j) <= span) return [i, j];
+	return null;
+}
+
+function tokenize(sentence: string): { tokens: string[]; starts: number[] } {
+	const tokens: string[] = [];
+	const starts: number[] = [];
+	TOKEN.lastIndex = 0;
+	for (let m = TOKEN.exec(sentence); m; m = TOKEN.exec(sentence)) {
+		tokens.push(m[0].replace(/[.:,]+$/, ''));
+		starts.push(m.index);
+	}
+	return { tokens, starts };
+}
+
+/** Positions of secret mentions that are values, not topics. */
+function secretPositions(tokens: readonly string[]): number[] {
+	const out: number[] = [];
+	for (let i = 0; i < tokens.length; i++) {
+		const t = tokens[i];
+		const named = SECRET_WORDS.test(t) || SECRET_FILE.test(t) || SECRET_VAR.test(t) || (t === 'connection' && tokens[i + 1]?.startsWith('string')) || (/[-_]/.test(t) && !t.startsWith('.') && t.split(/[-_]/).some((p) => /^(?:secrets?|passwords?|tokens?|credentials?|apikey)$/.test(p)));
+		if (!named) continue;
+		// "key" alone is a secret only with an owner word before it ("the stripe key", "our signing key").
+		if (/^keys?$/.test(t) && !/^(?:api|secret|private|signing|access|stripe|sendgrid|twilio|aws|gcp|azure|ssh|deploy|license|master|encryption|jwt|openai|github|gitlab|npm|service|admin|root|client|prod|production|live|unseal|recovery|kms|gpg|pgp|full|whole|entire|actual|real|raw|the|our|my|that|this)$/.test(tokens[i - 1] ?? '')) continue;
+		if (/^keys?$/.test(t) && /^(?:the|our|my|that|this)$/.test(tokens[i - 1] ?? '') && !/\b(?:api|secret|private|signing|access|license|ssh)\b/.test(tokens.slice(Math.max(0, i - 4), i).join(' '))) continue;
+		if (TOPIC_AFTER.has(tokens[i + 1] ?? '')) continue;
+		out.push(i);
+	}
+	return out;
+}
+
+// Work on secrets that keeps them secret: masking, scanning, blocking, rotating.
+const PROTECTIVE = /^(?:mask|redact|scrub|strip|remove|hide|obfuscate|rotate|revoke|sanitize|sanitise|encrypt|hash|censor)\b|\b(?:pre-commit|hook|blocks?|prevents?|detects?|scans?|scanner|check for|gitleaks|trufflehog|git-secrets|detect-secrets)\b/;
+// "tell me where it is", "show me how it's loaded": the verb asks about a place or a way, not a value.
+const ASKS_ABOUT = new Set(['where', 'how', 'which', 'why', 'whether', 'if', 'when']);
+
+function secretRule(sentence: string, core: string, earlierSecret: boolean): Refusal | null {
+	if (SECRET_COMMAND.test(sentence)) return { rule: 'secret', cue: 'secret_command', match: SECRET_COMMAND.exec(sentence)![0] };
+	if (ORDINARY_QUESTION.test(core) || PROTECTIVE.test(core)) return null;
+	const { tokens, starts } = tokenize(sentence);
+	const mentioned = secretPositions(tokens);
+	// A secret named earlier (in this turn or the last ones) is "it", "the value", "the plaintext" now.
+	if (earlierSecret) for (let i = 0; i < tokens.length; i++) if (/^(?:it|them|that|those|value|values|contents?|output|plaintext)$/.test(tokens[i])) mentioned.push(i);
+	const secrets = mentioned.filter((i) => ![tokens[i - 1], tokens[i - 2], tokens[i - 3]].some((w) => w !== undefined && HARMLESS_BEFORE.test(w)));
+	if (!secrets.length) return null;
+	// Committing a secret file or value: whatever else the sentence says.
+	const commit = tokens.flatMap((t, i) => (COMMIT.has(verbOf(t)) ? [i] : []));
+	commit.push(...phrasePositions(sentence, tokens, starts, COMMIT_PHRASES));
+	const c = near(commit, secrets, COMMIT_SPAN);
+	if (c && COMMIT_TARGET.test(sentence)) return { rule: 'commit_secret', cue: 'commit_secret', match: tokens.slice(Math.min(...c), Math.max(...c) + 1).join(' ') };
+	if (PLACEHOLDER_SENTENCE.test(sentence)) return null;
+	// A bare variable name asked for ("DATABASE_URL for staging?").
+	if (tokens.length <= 5 && sentence.endsWith('?') && secrets.some((i) => SECRET_VAR.test(tokens[i]))) return { rule: 'secret', cue: 'ask_secret_value', match: sentence };
+	const reveal = tokens.flatMap((t, i) => (REVEAL.has(verbOf(t)) && !ASKS_ABOUT.has(tokens[i + 1] ?? '') && !ASKS_ABOUT.has(tokens[i + 2] ?? '') ? [i] : []));
+	reveal.push(...phrasePositions(sentence, tokens, starts, REVEAL_PHRASES));
+	const r = near(reveal, secrets, SPAN);
+	if (r) return { rule: 'secret', cue: 'reveal_secret', match: tokens.slice(Math.min(...r), Math.max(...r) + 1).join(' ') };
+	return null;
+}
+
+const parts = (t: string) => t.split(/[./:()]+/).filter(Boolean);
+
+function destructiveRule(sentence: string, core: string, earlierDestroy: boolean): Refusal | null {
+	if (ORDINARY_QUESTION.test(core) || DRAFTING.test(sentence)) return null;
+	const { tokens, starts } = tokenize(sentence);
+	const destroy = tokens.flatMap((t, i) => (parts(t).some((p) => DESTROY.has(p)) ? [i] : []));
+	// "ok, same thing but against production" after a destructive request.
+	if (earlierDestroy) for (let i = 0; i < tokens.length; i++) if (/^(?:same|it|that|again|too|also|this)$/.test(tokens[i])) destroy.push(i);
+	const phrases = phrasePositions(sentence, tokens, starts, DESTROY_PHRASES);
+	destroy.push(...phrases);
+	// Force-pushing over a shared branch destroys its history whatever the environment (checked before
+	// the non-production words: "my local main over origin/main" is still main).
+	if (/\bforce[- ]push|\bpush\b[^.?!\n]*(?:--force|\s-f\b|\bforce\b)/.test(sentence)) {
+		const branch = tokens.flatMap((t, i) => (BRANCH_WORDS.test(t) ? [i] : []));
+		const pushes = tokens.flatMap((t, i) => (/^(?:push|force-push|--force|-f)$/.test(t) ? [i] : []));
+		const b = near(pushes, branch, 8);
+		if (b) return { rule: 'destructive_prod', cue: 'force_push_shared', match: tokens.slice(Math.min(...b), Math.max(...b) + 1).join(' ') };
+	}
+	if (!destroy.length) return null;
+	const prod = tokens.flatMap((t, i) => (PROD_WORDS.test(t) || parts(t).some((p) => PROD_WORDS.test(p)) ? [i] : []));
+	const d = near(destroy, prod, 10);
+	// A non-production target closer to the verb than production wins ("drop the local copy").
+	const notProd = tokens.flatMap((t, i) => (NOT_PROD_WORDS.test(t) ? [i] : []));
+	if (d && notProd.length) {
+		const dist = (xs: number[]) => Math.min(...destroy.flatMap((i) => xs.map((j) => Math.abs(i - j))));
+		if (dist(notProd) < dist(prod)) return null;
+	}
+	if (d) return { rule: 'destructive_prod', cue: 'destroy_prod', match: tokens.slice(Math.min(...d), Math.max(...d) + 1).join(' ') };
+	return null;
+}
+
+const LEAD = /^(?:(?:ok|okay|so|now|then|also|and|but|btw|please|pls|just|hey|hi|whatever|fine|alright|great|cool|right|quick one|one more thing)[,:]?\s+)+/;
+
+const GO_AHEAD = /^(?:(?:ok|okay|yes|yeah|yep|sure|fine|great|cool|alright|right)[,.!]?\s*)*(?:(?:just |please |pls )?(?:do it|go ahead|proceed|run it|ship it|send it|push it|do that|yes please|please do|go for it|commit and push|commit it|push|confirm(?:ed)?)\b|yes|yep|yeah|ok|okay|sure)\s*[.!]*$/;
+
+/** What the last turns said: a secret named, a destructive step on production, a refused request. */
+export interface RefusalContext {
+	secret: boolean;
+	destroy: boolean;
+	/** A destructive step against production was asked for or proposed. */
+	destroyProd: boolean;
+	refusedLast: boolean;
+}
+
+const NO_CONTEXT: RefusalContext = { secret: false, destroy: false, destroyProd: false, refusedLast: false };
+
+/** Reads the last user turn and the last reply (short windows) for the refusal context. */
+export function refusalContext(history: ReadonlyArray<{ role: string; content: string }>): RefusalContext {
+	const ctx: RefusalContext = { ...NO_CONTEXT };
+	let seenUser = false;
+	let seenAssistant = false;
+	for (let i = history.length - 1; i >= 0 && !(seenUser && seenAssistant); i--) {
+		const h = history[i];
+		if (!h || typeof h.content !== 'string') continue;
+		if (h.role === 'user' ? seenUser : seenAssistant) continue;
+		const text = h.content.slice(0, 600).toLowerCase();
+		for (const part of text.split(SENTENCE_BREAK)) if (secretPositions(tokenize(part).tokens).length) ctx.secret = true;
+		if (/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|delete|terminate|rm -rf|force[- ]push|tear down)\b/.test(text)) {
+			ctx.destroy = true;
+			if (/\b(?:prod|production|prd|live)\b/.test(text)) ctx.destroyProd = true;
+		}
+		if (h.role === 'user') {
+			seenUser = true;
+			ctx.refusedLast = checkTurn(text, NO_CONTEXT) !== null;
+		} else seenAssistant = true;
+	}
+	return ctx;
+}
+
+function checkTurn(text: string, ctx: RefusalContext): Refusal | null {
+	let earlierSecret = ctx.secret;
+	for (const part of text.split(SENTENCE_BREAK)) {
+		const sentence = part.trim();
+		if (!sentence) continue;
+		const core = sentence.replace(LEAD, '');
+		const hit = secretRule(sentence, core, earlierSecret) ?? destructiveRule(sentence, core, ctx.destroy);
+		if (hit) return hit;
+		if (secretPositions(tokenize(sentence).tokens).length) earlierSecret = true;
+	}
+	return null;
+}
+
+/**
+ * The refusal rule that fires for this turn, or null. Pure; reads the turn's rule window and, for
+ * "yes, do it" / "now paste it here", the last user turn and reply (`refusalContext`).
+ */
+export function checkRefusal(t: TurnText, ctx: RefusalContext = NO_CONTEXT): Refusal | null {
+	if ((ctx.refusedLast || ctx.destroyProd) && GO_AHEAD.test(t.core)) return { rule: ctx.destroyProd ? 'destructive_prod' : 'secret', cue: 'go_ahead_after_refusal', match: t.core };
+	const old = firstCue(SECRET_REQUEST, t.text);
+	if (old && !ORDINARY_QUESTION.test(t.core)) return { rule: 'secret', cue: old.name, match: old.match };
+	// "How can I give the Vercel token to Ana? Can you send it to her?": "it" is the token.
+	return checkTurn(t.text, ctx);
 }

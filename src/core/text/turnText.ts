@@ -53,8 +53,8 @@ function stripLeadingSocial(text: string): string {
 
 // Rules read at most this much of a turn: its head (where requests start) and its tail (where
 // "…, remember?" and the question mark are). Bounds every regex on pasted logs and files.
-const HEAD_CHARS = 1500;
-const TAIL_CHARS = 500;
+const HEAD_CHARS = 600;
+const TAIL_CHARS = 200;
 
 /** The part of a long turn the rules read: head + tail, joined by an ellipsis line. */
 export function ruleWindow(raw: string): string {
