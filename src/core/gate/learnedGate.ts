@@ -18,7 +18,7 @@ import { ANSWER_PATHS, TIERS, TRIGGERS, type AnswerPath, type Tier, type Trigger
 import { gateFeatures } from './gateFeatures';
 import { activeRows, compileGate, pOf, scoreHead, type CompiledGate, type GateWeights, type HeadName, type HeadScore } from './gateModel';
 import { GATE_WEIGHTS } from './gateWeights';
-import { checkRefusal, refusalContext } from './refusalRules';
+import { checkRefusal } from './refusalRules';
 
 const NO_RETRIEVE_TRIGGERS: ReadonlySet<Trigger> = new Set<Trigger>(['correction', 'instruction', 'statement', 'greeting', 'ack']);
 const NO_SEARCH_PATHS: ReadonlySet<AnswerPath> = new Set<AnswerPath>(['direct', 'clarify', 'refuse']);
@@ -62,7 +62,7 @@ function refused(c: Classified, d: Draft, rule: string, match: string): { c: Cla
  */
 export function applyLearnedGate(input: TurnInput, c: Classified, d: Draft, th: Thresholds, rec: TraceRecorder, weights: GateWeights = GATE_WEIGHTS): { c: Classified; d: Draft } {
 	let start = rec.now();
-	const refusal = checkRefusal(c.text, refusalContext(input.history));
+	const refusal = checkRefusal(c.text, input.history);
 	rec.gate({ gate: 'refusal', inputs: { rule: refusal?.rule ?? null, cue: refusal?.cue ?? null, match: refusal?.match ?? null }, value: refusal !== null, fired: refusal !== null, effect: refusal ? `hard rule ${refusal.rule}: refuse, search nothing, write nothing` : 'no secret or destructive-production request' }, start);
 	if (refusal) return refused(c, d, refusal.rule, refusal.match);
 	if (d.path.path === 'refuse') return refused(c, d, d.path.rule, d.path.match ?? '');

@@ -207,15 +207,23 @@ export function refusalContext(history: ReadonlyArray<{ role: string; content: s
 	return ctx;
 }
 
+// Cheap scans that rule most turns out before any sentence is tokenised.
+const MAY_NAME_SECRET = /secret|passw|pwd|passphrase|cred|token|key|\.env|env\b|\.pem|dsn|cookie|otp|2fa|mfa|seed|kubeconfig|keystore|keyfile|user\/pass|plaintext|_url|npmrc|pypirc|netrc|id_rsa|id_ed|id_ecdsa|\.p12|\.pfx|\.jks|\.p8|\.ppk|pgpass|databrickscfg|service.?account|printenv|heroku config|vault|credentials/;
+const MAY_DESTROY = /drop|truncate|wipe|purge|flush|nuke|destroy|terminate|delete|erase|remove|tear|rm -|kill|disable|clear|empty|revoke|force|push|reset|turn off|switch off|shut off|uninstall|scale/;
+const LEANS_BACK = /\b(?:it|them|that|those|value|values|contents?|output|plaintext|same|again|too|also|this)\b/;
+
 function checkTurn(text: string, ctx: RefusalContext): Refusal | null {
+	const secretish = ctx.secret || MAY_NAME_SECRET.test(text);
+	const destroyish = MAY_DESTROY.test(text) || (ctx.destroy && LEANS_BACK.test(text));
+	if (!secretish && !destroyish) return null;
 	let earlierSecret = ctx.secret;
 	for (const part of text.split(SENTENCE_BREAK)) {
 		const sentence = part.trim();
 		if (!sentence) continue;
 		const core = sentence.replace(LEAD, '');
-		const hit = secretRule(sentence, core, earlierSecret) ?? destructiveRule(sentence, core, ctx.destroy);
+		const hit = (secretish ? secretRule(sentence, core, earlierSecret) : null) ?? (destroyish ? destructiveRule(sentence, core, ctx.destroy) : null);
 		if (hit) return hit;
-		if (secretPositions(tokenize(sentence).tokens).length) earlierSecret = true;
+		if (secretish && !earlierSecret && secretPositions(tokenize(sentence).tokens).length) earlierSecret = true;
 	}
 	return null;
 }
@@ -224,7 +232,9 @@ function checkTurn(text: string, ctx: RefusalContext): Refusal | null {
  * The refusal rule that fires for this turn, or null. Pure; reads the turn's rule window and, for
  * "yes, do it" / "now paste it here", the last user turn and reply (`refusalContext`).
  */
-export function checkRefusal(t: TurnText, ctx: RefusalContext = NO_CONTEXT): Refusal | null {
+export function checkRefusal(t: TurnText, history: ReadonlyArray<{ role: string; content: string }> = []): Refusal | null {
+	// The earlier turns matter only to a turn that leans on them ("yes, do it", "paste it here").
+	const ctx = history.length && (LEANS_BACK.test(t.text) || GO_AHEAD.test(t.core)) ? refusalContext(history) : NO_CONTEXT;
 	if ((ctx.refusedLast || ctx.destroyProd) && GO_AHEAD.test(t.core)) return { rule: ctx.destroyProd ? 'destructive_prod' : 'secret', cue: 'go_ahead_after_refusal', match: t.core };
 	const old = firstCue(SECRET_REQUEST, t.text);
 	if (old && !ORDINARY_QUESTION.test(t.core)) return { rule: 'secret', cue: old.name, match: old.match };

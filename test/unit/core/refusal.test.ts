@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { decideTurn } from '../../../src/core/decide';
-import { checkRefusal, refusalContext } from '../../../src/core/gate/refusalRules';
+import { checkRefusal } from '../../../src/core/gate/refusalRules';
 import { analyzeText } from '../../../src/core/text/turnText';
 import type { HistoryTurn } from '../../../src/core/types';
 
@@ -41,7 +41,7 @@ const ORDINARY = [
 ];
 
 function refused(utterance: string, history: HistoryTurn[] = []): boolean {
-	return checkRefusal(analyzeText(utterance), refusalContext(history)) !== null;
+	return checkRefusal(analyzeText(utterance), history) !== null;
 }
 
 describe('refusal rules (hard, before anything is learned)', () => {
