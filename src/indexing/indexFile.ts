@@ -46,7 +46,7 @@ export async function prepareIfChanged(
 	ws: string,
 	entry: { relPath: string; absPath: string; mtimeMs: number; size: number },
 	prev: IndexedFile | null | undefined,
-): Promise<PreparedFile | 'unchanged' | { skip: string }> {
+): Promise<PreparedFile | 'unchanged' | { skip: string; detail?: string }> {
 	const tag = settingsTag(ctx.settings);
 	const sameKey = !!prev && prev.embedder === (ctx.embedder?.id ?? null) && prev.contentHash.startsWith(tag);
 	if (sameKey && prev.mtimeMs === entry.mtimeMs && prev.size === entry.size) return 'unchanged';
@@ -91,7 +91,7 @@ export async function fileStat(ctx: FileContext, absPath: string): Promise<{ siz
 		if (l.isSymbolicLink() && !ctx.followSymlinks) return 'symlink';
 		const s = l.isSymbolicLink() ? await stat(absPath) : l;
 		if (!s.isFile()) return 'deleted';
-		if (s.size > ctx.settings.maxFileBytes) return 'too-large';
+		if (s.size > ctx.settings.maxFileBytes) return 'too_large';
 		return { size: s.size, mtimeMs: Math.floor(s.mtimeMs) };
 	} catch (e) {
 		const code = (e as NodeJS.ErrnoException).code;
@@ -116,5 +116,6 @@ export async function indexFileAt(ctx: FileContext, root: string, relPath: strin
 	if (prepared === 'unchanged') return { status: 'unchanged', chunks: 0, embedded: 0 };
 	if ('skip' in prepared) return gone(prepared.skip);
 	const w = await writeFiles(ctx.db, ws, [prepared], ctx.embedder, new Set(prev ? [relPath] : []), ctx.settings.embedBatch, signal);
+	if (w.failed.length) return { status: 'skipped', reason: 'write_error', chunks: 0, embedded: w.embedded };
 	return { status: 'indexed', chunks: w.chunks, embedded: w.embedded };
 }

@@ -15,7 +15,7 @@ import { IgnoreStack, isExcludedDir, isGeneratedFile } from './walkIgnore';
 export interface WalkOptions {
 	/** Extra exclude globs (VS Code `files.exclude`/`search.exclude`, `gatedMemory.index.exclude`). */
 	excludes?: readonly string[];
-	/** Files larger than this are reported as 'too-large' (threshold `index_max_file_bytes`). */
+	/** Files larger than this are reported as 'too_large' (threshold `index_max_file_bytes`). */
 	maxFileBytes: number;
 	/**
 	 * Follow symbolic links (loops are detected). Off by default: a link's target is either
@@ -124,7 +124,7 @@ async function classify(root: string, relPath: string, entry: Dirent, frame: Fra
 	if (isGeneratedFile(relPath)) return { kind: 'skip', relPath, reason: 'generated' };
 	try {
 		const s = await stat(absPath);
-		if (s.size > options.maxFileBytes) return { kind: 'skip', relPath, reason: 'too-large', detail: `${s.size} bytes` };
+		if (s.size > options.maxFileBytes) return { kind: 'skip', relPath, reason: 'too_large', detail: `${s.size} bytes` };
 		return { kind: 'file', relPath, absPath, size: s.size, mtimeMs: Math.floor(s.mtimeMs) };
 	} catch (e) {
 		return { kind: 'skip', relPath, reason: 'unreadable', detail: (e as NodeJS.ErrnoException).code ?? String(e) };
