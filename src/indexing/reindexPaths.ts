@@ -141,7 +141,7 @@ export async function reindexPathsIn(ctx: FileContext, root: string, ws: string,
 			drop(reason);
 			continue;
 		}
-		const st = await fileStat(ctx, join(root, ...relPath.split('/')));
+		const st = await fileStat(ctx, join(root, ...relPath.split('/')), root);
 		if (typeof st === 'string') {
 			drop(st);
 			continue;
