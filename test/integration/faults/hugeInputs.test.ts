@@ -43,7 +43,7 @@ describe('faults: a 1 MB message and a 5,000-turn history through the decision c
 	});
 
 	it('decideTurn on a raw 5,000-turn history (not windowed) returns in bounded time', () => {
-		const history: HistoryTurn[] = Array.from({ length: 5000 }, (_, i) => (i % 2 ? { role: 'assistant' as const, content: `answer ${i} about parseConfig` } : `question ${i} about the parser?`));
+		const history: HistoryTurn[] = Array.from({ length: 5000 }, (_, i) => (i % 2 ? { role: 'assistant' as const, content: `answer ${i} about parseConfig` } : { role: 'user' as const, content: `question ${i} about the parser?` }));
 		const { value, ms } = timed(() => decideTurn({ history, utterance: 'and what about the second one?' }, { thresholds: DEFAULT_THRESHOLDS }));
 		assert.ok(value.trace);
 		assert.ok(ms < GATE_BUDGET_MS, `decideTurn took ${ms.toFixed(0)} ms`);
