@@ -11,6 +11,7 @@
 import { relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import type { Thresholds } from '../core/thresholds';
+import { failureLine } from '../indexing/fileFailures';
 import { ignoreChangeText } from '../indexing/ignoreChange';
 import type { IndexStatus } from './indexStatus';
 import { WatchFilter } from './indexExcludes';
@@ -52,6 +53,7 @@ export function registerIndexWatcher(context: vscode.ExtensionContext, deps: Ind
 			const changed = r.files_indexed + r.files_removed;
 			const walked = r.folders_walked ? `, ${r.folders_walked} new folder(s) walked` : '';
 			log.info(`watcher: ${paths.length} path(s) → ${r.files_indexed} indexed, ${r.files_removed} removed, ${r.files_unchanged} unchanged, ${r.chunks} chunks, ${r.embedded} embedded${walked} (${r.ms} ms)`);
+			for (const f of r.failures ?? []) log.warn(`watcher: skipped ${failureLine(f)}`);
 			const said = (r.ignore_changes ?? []).map(ignoreChangeText);
 			for (const line of said) log.info(`watcher: ${line}`);
 			if (said.length) vscode.window.setStatusBarMessage(`$(database) Gated Memory: ${said.join('; ')}`, 10_000);

@@ -6,6 +6,7 @@
  * message, a log line and the status bar's error state, never an exception.
  */
 import * as vscode from 'vscode';
+import { failureLine } from '../indexing/fileFailures';
 import type { FolderIndexResult, RunOptions } from '../indexing/indexer';
 import { indexedTotals } from '../indexing/indexStore';
 import type { PathsIndexResult } from '../indexing/reindexPaths';
@@ -105,6 +106,7 @@ async function indexOnce(memory: IndexBackend, log: vscode.LogOutputChannel, sta
 		);
 		const summary = indexSummary(results);
 		log.info(`${verb} done in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${summary}`);
+		for (const r of results) for (const f of r.failures ?? []) log.warn(`${verb}: skipped ${failureLine(f)}`);
 		status?.finished(await currentTotals(memory, folders), results);
 		void vscode.window.showInformationMessage(`Gated Memory: workspace ${mode === 'reindex' ? 'reindexed' : 'indexed'} — ${summary}.`);
 	} catch (e) {

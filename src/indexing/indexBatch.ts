@@ -1,12 +1,14 @@
 /**
  * Writing prepared files: vectors are reused for chunks whose hash the store already holds (same
  * embedder), only the rest are embedded, in batches; then each file's rows are replaced in one
- * transaction per batch through the store's `upsertDocuments`.
+ * transaction per batch through the store's `upsertDocuments` — and if the database rejects the
+ * batch, file by file (isolatedWrite.ts), so one bad file never loses the others.
  */
 import type { Embedder } from '../models/embedder';
-import { upsertDocuments, type DocumentInput } from '../store/chunkRepo';
+import type { DocumentInput } from '../store/chunkRepo';
 import type { Queryable } from '../store/queryable';
 import { INDEX_SOURCE, storedChunkVectors } from './indexStore';
+import { upsertIsolated, type WriteFailure } from './isolatedWrite';
 import type { PreparedFile } from './prepareFile';
 
 /** What one write did. */
@@ -16,6 +18,8 @@ export interface BatchOutcome {
 	embedded: number;
 	/** Chunks whose stored vector was reused. */
 	reused: number;
+	/** Files the database refused (skipped as `write_error`; not stored). */
+	failed: WriteFailure[];
 }
 
 /** Writes `files` into `workspaceId`; `existing` = doc ids already in the store (worth a vector lookup). */
@@ -28,10 +32,10 @@ export async function writeFiles(
 	embedBatch: number,
 	signal?: AbortSignal,
 ): Promise<BatchOutcome> {
-	if (!files.length) return { chunks: 0, embedded: 0, reused: 0 };
+	if (!files.length) return { chunks: 0, embedded: 0, reused: 0, failed: [] };
 	const { docs, embedded, reused } = await embedFiles(db, workspaceId, files, embedder, existing, embedBatch, signal);
-	const chunks = await upsertDocuments(db, docs);
-	return { chunks, embedded, reused };
+	const { chunks, failed } = await upsertIsolated(db, docs, undefined, signal);
+	return { chunks, embedded, reused, failed };
 }
 
 /**

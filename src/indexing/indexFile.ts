@@ -3,7 +3,7 @@
  * when size and time match), and re-index or remove one file under the same rules as the walk
  * (ignore files, excluded folders, secrets, size, binary).
  */
-import { lstat, stat } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Embedder } from '../models/embedder';
 import type { Queryable } from '../store/queryable';
@@ -11,6 +11,7 @@ import { writeFiles } from './indexBatch';
 import { getIndexedFile, removeIndexedFiles, touchIndexedFile, type IndexedFile } from './indexStore';
 import { chunkerKey, prepareFile, sha256, type IndexSettings, type PreparedFile } from './prepareFile';
 import { isSecretFile } from './secretFiles';
+import { insideRoot } from './walk';
 import { IgnoreStack, isExcludedDir, isGeneratedFile } from './walkIgnore';
 
 /** What the indexer needs to handle one file. */
@@ -46,7 +47,7 @@ export async function prepareIfChanged(
 	ws: string,
 	entry: { relPath: string; absPath: string; mtimeMs: number; size: number },
 	prev: IndexedFile | null | undefined,
-): Promise<PreparedFile | 'unchanged' | { skip: string }> {
+): Promise<PreparedFile | 'unchanged' | { skip: string; detail?: string }> {
 	const tag = settingsTag(ctx.settings);
 	const sameKey = !!prev && prev.embedder === (ctx.embedder?.id ?? null) && prev.contentHash.startsWith(tag);
 	if (sameKey && prev.mtimeMs === entry.mtimeMs && prev.size === entry.size) return 'unchanged';
@@ -84,14 +85,25 @@ export async function excludedReason(ctx: FileContext, root: string, relPath: st
 	return isGeneratedFile(relPath) ? 'generated' : null;
 }
 
-/** lstat first: a link is only followed when the walk would follow it. A string is a skip reason. */
-export async function fileStat(ctx: FileContext, absPath: string): Promise<{ size: number; mtimeMs: number } | string> {
+/**
+ * lstat first: a link is only followed when the walk would follow it, and never out of `root`
+ * (a watcher event may name a path below a linked folder the walk never entered). A FIFO, socket
+ * or device is `not_regular` and never opened. A string is a skip reason.
+ */
+export async function fileStat(ctx: FileContext, absPath: string, root?: string): Promise<{ size: number; mtimeMs: number } | string> {
 	try {
 		const l = await lstat(absPath);
 		if (l.isSymbolicLink() && !ctx.followSymlinks) return 'symlink';
 		const s = l.isSymbolicLink() ? await stat(absPath) : l;
-		if (!s.isFile()) return 'deleted';
-		if (s.size > ctx.settings.maxFileBytes) return 'too-large';
+		if (s.isDirectory()) return 'deleted';
+		if (!s.isFile()) return 'not_regular';
+		if (root !== undefined) {
+			const [rootReal, real] = await Promise.all([realpath(root), realpath(absPath)]);
+			if (!insideRoot(rootReal, real)) return ctx.followSymlinks ? 'symlink-outside' : 'symlink';
+			// Not following links: the path itself must be the file, not reached through a linked folder.
+			if (!ctx.followSymlinks && real !== join(rootReal, absPath.slice(root.length))) return 'symlink';
+		}
+		if (s.size > ctx.settings.maxFileBytes) return 'too_large';
 		return { size: s.size, mtimeMs: Math.floor(s.mtimeMs) };
 	} catch (e) {
 		const code = (e as NodeJS.ErrnoException).code;
@@ -110,11 +122,12 @@ export async function indexFileAt(ctx: FileContext, root: string, relPath: strin
 	};
 	const reason = await excludedReason(ctx, root, relPath);
 	if (reason) return gone(reason);
-	const st = await fileStat(ctx, absPath);
+	const st = await fileStat(ctx, absPath, root);
 	if (typeof st === 'string') return gone(st);
 	const prepared = await prepareIfChanged(ctx, ws, { relPath, absPath, ...st }, prev);
 	if (prepared === 'unchanged') return { status: 'unchanged', chunks: 0, embedded: 0 };
 	if ('skip' in prepared) return gone(prepared.skip);
 	const w = await writeFiles(ctx.db, ws, [prepared], ctx.embedder, new Set(prev ? [relPath] : []), ctx.settings.embedBatch, signal);
+	if (w.failed.length) return { status: 'skipped', reason: 'write_error', chunks: 0, embedded: w.embedded };
 	return { status: 'indexed', chunks: w.chunks, embedded: w.embedded };
 }

@@ -14,6 +14,7 @@ import { indexFileAt, prepareIfChanged, type FileContext, type FileOutcome } fro
 import { estimateIncomingChunks, startBulkLoad } from './bulkLoad';
 import { writeFiles } from './indexBatch';
 import { listIndexedFiles, removeIndexedFiles } from './indexStore';
+import { noteFailure, type FileFailure } from './fileFailures';
 import { indexSettings, type IndexSettings, type PreparedFile } from './prepareFile';
 import { emptyPathsResult, reindexPathsIn, type PathsIndexResult } from './reindexPaths';
 import { walkFolder, type WalkEntry } from './walk';
@@ -55,6 +56,8 @@ export interface FolderIndexResult {
 	/** Chunks written by this run. */
 	chunks: number;
 	skipped: Record<string, number>;
+	/** Files left out because something was wrong with them, with why (capped; for the log). */
+	failures: FileFailure[];
 	ms: number;
 	embedded: number;
 	reused: number;
@@ -102,12 +105,15 @@ export class Indexer {
 		this.folders.add(root);
 		const ws = this.workspaceOf(root);
 		const progress: IndexProgress = { root, phase: 'walk', files_total: null, files_done: 0, files_indexed: 0, files_unchanged: 0, chunks: 0, path: null };
-		const result: FolderIndexResult = { root, workspace_id: ws, files_indexed: 0, files_unchanged: 0, files_removed: 0, chunks: 0, skipped: {}, ms: 0, embedded: 0, reused: 0 };
-		const skip = (reason: string) => (result.skipped[reason] = (result.skipped[reason] ?? 0) + 1);
+		const result: FolderIndexResult = { root, workspace_id: ws, files_indexed: 0, files_unchanged: 0, files_removed: 0, chunks: 0, skipped: {}, failures: [], ms: 0, embedded: 0, reused: 0 };
+		const skip = (reason: string, path = '', detail = '') => {
+			result.skipped[reason] = (result.skipped[reason] ?? 0) + 1;
+			noteFailure(result.failures, { path, reason, detail });
+		};
 		yield { ...progress };
 		const files: Array<Extract<WalkEntry, { kind: 'file' }>> = [];
 		for await (const e of walkFolder(root, { excludes: this.options.excludes, followSymlinks: this.options.followSymlinks, maxFileBytes: this.settings.maxFileBytes, signal })) {
-			if (e.kind === 'skip') skip(e.reason);
+			if (e.kind === 'skip') skip(e.reason, e.relPath, e.detail);
 			else files.push(e);
 		}
 		const stored = await listIndexedFiles(this.options.db, ws);
@@ -120,6 +126,11 @@ export class Indexer {
 		const flush = async () => {
 			const w = await writeFiles(this.options.db, ws, batch, this.options.embedder, new Set(stored.keys()), this.settings.embedBatch, signal);
 			await bulk.wrote(w.chunks);
+			// A refused file is that file's failure: counted, listed, not stored; the batch's others landed.
+			for (const f of w.failed) {
+				result.files_indexed--;
+				skip('write_error', f.docId, f.error);
+			}
 			result.chunks += w.chunks;
 			result.embedded += w.embedded;
 			result.reused += w.reused;
@@ -135,7 +146,7 @@ export class Indexer {
 				if (outcome === 'unchanged') {
 					keep.add(entry.relPath);
 					result.files_unchanged++;
-				} else if ('skip' in outcome) skip(outcome.skip);
+				} else if ('skip' in outcome) skip(outcome.skip, entry.relPath, outcome.detail);
 				else {
 					keep.add(entry.relPath);
 					batch.push(outcome);

@@ -63,15 +63,44 @@ export interface PreparedFile {
 	chunks: PreparedChunk[];
 }
 
-/** Reads and prepares one file; a file that cannot be read or decoded is a skip with its reason. */
+/**
+ * Minified or machine-written text: at least this many bytes with fewer than one newline per
+ * `MINIFIED_BYTES_PER_LINE` of them. Hand-written lines average well under 100 characters; a
+ * one-line bundle would only become thousands of one-line windows (and seconds of regex and parse
+ * work) that nobody searches for. Checked on the bytes, before decoding or chunking.
+ */
+export const MINIFIED_MIN_BYTES = 64 * 1024;
+export const MINIFIED_BYTES_PER_LINE = 1000;
+
+/** The minified-file rule above: a skip detail, or null. */
+export function minifiedDetail(bytes: Uint8Array): string | null {
+	if (bytes.length < MINIFIED_MIN_BYTES) return null;
+	let lines = 1;
+	for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) lines++;
+	return bytes.length / lines > MINIFIED_BYTES_PER_LINE ? `minified: ${bytes.length} bytes in ${lines} line(s)` : null;
+}
+
+/**
+ * Reads and prepares one file; never throws for the file's sake: a file that cannot be read,
+ * decoded or chunked is a skip with its reason (`chunker_error` carries the exception's message).
+ */
 export async function prepareFile(
 	entry: { relPath: string; absPath: string; mtimeMs: number; size: number },
 	settings: IndexSettings,
 ): Promise<PreparedFile | { skip: SkipReason; detail: string }> {
-	const read = await readText(entry.absPath, settings.decode);
+	const read = await readText(entry.absPath, settings.decode, settings.maxFileBytes);
 	if (!read.ok) return { skip: read.reason, detail: read.detail };
-	const fileHash = sha256(Buffer.concat([Buffer.from(chunkerKey(settings) + '\0'), read.bytes ?? Buffer.from(read.text)]));
-	return { ...(await prepareText(entry.relPath, read.text, settings.limits)), fileHash, mtimeMs: entry.mtimeMs, size: entry.size, encoding: read.encoding };
+	const raw = read.bytes ?? Buffer.from(read.text);
+	const minified = minifiedDetail(raw);
+	if (minified) return { skip: 'generated', detail: minified };
+	const fileHash = sha256(Buffer.concat([Buffer.from(chunkerKey(settings) + '\0'), raw]));
+	let text: Awaited<ReturnType<typeof prepareText>>;
+	try {
+		text = await prepareText(entry.relPath, read.text, settings.limits);
+	} catch (e) {
+		return { skip: 'chunker_error', detail: e instanceof Error ? e.message : String(e) };
+	}
+	return { ...text, fileHash, mtimeMs: entry.mtimeMs, size: entry.size, encoding: read.encoding };
 }
 
 /** Redacts, chunks and hashes a text (also used for unsaved editor buffers). */

@@ -12,11 +12,12 @@
  * excluded are indexed — and nothing outside that folder.
  */
 export type { IgnoreRulesChange } from './ignoreChange';
-import type { Queryable, TxQueryable } from '../store/queryable';
-import { deleteDocuments, upsertDocuments } from '../store/chunkRepo';
+import { deleteDocuments } from '../store/chunkRepo';
 import { excludedReason, fileStat, prepareIfChanged, type FileContext, type IgnoreCache } from './indexFile';
+import { noteFailure, type FileFailure } from './fileFailures';
 import { embedFiles } from './indexBatch';
 import { listIndexedFiles } from './indexStore';
+import { upsertIsolated } from './isolatedWrite';
 import type { PreparedFile } from './prepareFile';
 import type { IgnoreRulesChange } from './ignoreChange';
 import { walkSubtree } from './walk';
@@ -32,6 +33,8 @@ export interface PathsIndexResult {
 	files_removed: number;
 	/** Paths neither stored nor indexable (ignored, deleted before the batch ran…), by reason. */
 	skipped: Record<string, number>;
+	/** Files left out because something was wrong with them, with why (capped; for the log). */
+	failures: FileFailure[];
 	chunks: number;
 	embedded: number;
 	reused: number;
@@ -46,12 +49,7 @@ export interface PathsIndexResult {
 
 /** An empty result, for summing. */
 export function emptyPathsResult(): PathsIndexResult {
-	return { paths: 0, files_indexed: 0, files_unchanged: 0, files_removed: 0, skipped: {}, chunks: 0, embedded: 0, reused: 0, transactions: 0, folders_walked: 0, ignore_changes: [], ms: 0 };
-}
-
-// The store's write functions open their own transaction; inside ours they join it instead.
-function joined(db: Queryable, tx: TxQueryable): Queryable {
-	return { engine: db.engine, scope: db.scope, query: (sql, params) => tx.query(sql, params), transaction: (fn) => fn(tx), close: async () => undefined };
+	return { paths: 0, files_indexed: 0, files_unchanged: 0, files_removed: 0, skipped: {}, failures: [], chunks: 0, embedded: 0, reused: 0, transactions: 0, folders_walked: 0, ignore_changes: [], ms: 0 };
 }
 
 /** The folder an ignore file governs (root-relative, '' = root), or null when `relPath` is no ignore file. */
@@ -132,7 +130,8 @@ export async function reindexPathsIn(ctx: FileContext, root: string, ws: string,
 		out.paths++;
 		const prev = stored.get(relPath);
 		const change = origin.get(relPath);
-		const drop = (reason: string) => {
+		const drop = (reason: string, detail = '') => {
+			noteFailure(out.failures, { path: relPath, reason, detail });
 			if (!prev) return skip(reason);
 			gone.push(relPath);
 			if (change && reason === 'ignored') change.removed++;
@@ -142,14 +141,14 @@ export async function reindexPathsIn(ctx: FileContext, root: string, ws: string,
 			drop(reason);
 			continue;
 		}
-		const st = await fileStat(ctx, join(root, ...relPath.split('/')));
+		const st = await fileStat(ctx, join(root, ...relPath.split('/')), root);
 		if (typeof st === 'string') {
 			drop(st);
 			continue;
 		}
 		const outcome = await prepareIfChanged(ctx, ws, { relPath, absPath: join(root, ...relPath.split('/')), ...st }, prev);
 		if (outcome === 'unchanged') out.files_unchanged++;
-		else if ('skip' in outcome) drop(outcome.skip);
+		else if ('skip' in outcome) drop(outcome.skip, outcome.detail);
 		else {
 			prepared.push(outcome);
 			if (change && !prev) change.indexed++;
@@ -158,13 +157,17 @@ export async function reindexPathsIn(ctx: FileContext, root: string, ws: string,
 	if (!prepared.length && !gone.length) return;
 	const { docs, embedded, reused } = await embedFiles(ctx.db, ws, prepared, ctx.embedder, new Set(stored.keys()), ctx.settings.embedBatch, signal);
 	signal?.throwIfAborted();
-	out.chunks += await ctx.db.transaction(async (tx) => {
-		const db = joined(ctx.db, tx);
+	// One transaction for the batch; a file the database refuses is rolled back alone (write_error).
+	const written = await upsertIsolated(ctx.db, docs, async (db) => {
 		for (const docId of gone) await deleteDocuments(db, { workspaceId: ws, tier: 'workspace', docId });
-		return upsertDocuments(db, docs);
-	});
+	}, signal);
+	out.chunks += written.chunks;
+	for (const f of written.failed) {
+		skip('write_error');
+		noteFailure(out.failures, { path: f.docId, reason: 'write_error', detail: f.error });
+	}
 	out.transactions++;
-	out.files_indexed += prepared.length;
+	out.files_indexed += prepared.length - written.failed.length;
 	out.files_removed += gone.length;
 	out.embedded += embedded;
 	out.reused += reused;

@@ -6,8 +6,8 @@
  */
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { SkipReason } from './fileText';
+import { join, sep } from 'node:path';
+import { entryKind, type SkipReason } from './fileText';
 import { isSecretFile } from './secretFiles';
 import { IgnoreStack, isExcludedDir, isGeneratedFile } from './walkIgnore';
 
@@ -15,7 +15,7 @@ import { IgnoreStack, isExcludedDir, isGeneratedFile } from './walkIgnore';
 export interface WalkOptions {
 	/** Extra exclude globs (VS Code `files.exclude`/`search.exclude`, `gatedMemory.index.exclude`). */
 	excludes?: readonly string[];
-	/** Files larger than this are reported as 'too-large' (threshold `index_max_file_bytes`). */
+	/** Files larger than this are reported as 'too_large' (threshold `index_max_file_bytes`). */
 	maxFileBytes: number;
 	/**
 	 * Follow symbolic links (loops are detected). Off by default: a link's target is either
@@ -32,12 +32,32 @@ export type WalkEntry =
 
 type Frame = { relDir: string; rules: IgnoreStack };
 
+/** What one walk carries along: the root's real path (links may not lead out of it) and the folders seen (loops). */
+type WalkState = { rootReal: string; visited: Set<string> };
+
+/** True when `real` (a resolved path) is the root or lies inside it. */
+export function insideRoot(rootReal: string, real: string): boolean {
+	return real === rootReal || real.startsWith(rootReal.endsWith(sep) ? rootReal : rootReal + sep);
+}
+
+/**
+ * A failed stat/readdir as a skip. Node decodes names as UTF-8, so a name whose bytes are not
+ * UTF-8 comes back with U+FFFD in it and no longer names the entry (ENOENT): that is an
+ * `encoding` skip, not an unreadable file.
+ */
+function failedSkip(relPath: string, e: unknown): WalkEntry {
+	const code = (e as NodeJS.ErrnoException).code ?? String(e);
+	if (code === 'ENOENT' && relPath.includes('\uFFFD')) return { kind: 'skip', relPath, reason: 'encoding', detail: 'file name is not valid UTF-8' };
+	return { kind: 'skip', relPath, reason: 'unreadable', detail: code };
+}
+
 /** Walks `root` depth-first in name order (deterministic, so runs and tests are comparable). */
 export async function* walkFolder(root: string, options: WalkOptions): AsyncGenerator<WalkEntry> {
 	const visited = new Set<string>();
 	const rootStat = await stat(root);
 	visited.add(`${rootStat.dev}:${rootStat.ino}`);
-	yield* walkFrames(root, [{ relDir: '', rules: await IgnoreStack.forRoot(root, options.excludes ?? []) }], options, visited);
+	const state = { rootReal: await realpath(root), visited };
+	yield* walkFrames(root, [{ relDir: '', rules: await IgnoreStack.forRoot(root, options.excludes ?? []) }], options, state);
 }
 
 /**
@@ -69,10 +89,13 @@ export async function* walkSubtree(root: string, relDir: string, options: WalkOp
 	}
 	if (!s.isDirectory()) return;
 	const r = await stat(root);
-	yield* walkFrames(root, [{ relDir, rules }], options, new Set([`${r.dev}:${r.ino}`, `${s.dev}:${s.ino}`]));
+	const rootReal = await realpath(root);
+	const real = await realpath(join(root, relDir)).catch(() => rootReal);
+	if (!insideRoot(rootReal, real)) return yield { kind: 'skip', relPath: relDir, reason: 'symlink-outside', detail: real };
+	yield* walkFrames(root, [{ relDir, rules }], options, { rootReal, visited: new Set([`${r.dev}:${r.ino}`, `${s.dev}:${s.ino}`]) });
 }
 
-async function* walkFrames(root: string, stack: Frame[], options: WalkOptions, visited: Set<string>): AsyncGenerator<WalkEntry> {
+async function* walkFrames(root: string, stack: Frame[], options: WalkOptions, state: WalkState): AsyncGenerator<WalkEntry> {
 	while (stack.length) {
 		options.signal?.throwIfAborted();
 		const frame = stack.pop()!;
@@ -80,7 +103,7 @@ async function* walkFrames(root: string, stack: Frame[], options: WalkOptions, v
 		try {
 			entries = await readdir(join(root, frame.relDir), { withFileTypes: true });
 		} catch (e) {
-			yield { kind: 'skip', relPath: frame.relDir, reason: 'unreadable', detail: (e as NodeJS.ErrnoException).code ?? String(e) };
+			yield failedSkip(frame.relDir, e);
 			continue;
 		}
 		entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -88,7 +111,7 @@ async function* walkFrames(root: string, stack: Frame[], options: WalkOptions, v
 		for (const entry of entries) {
 			options.signal?.throwIfAborted();
 			const relPath = frame.relDir ? `${frame.relDir}/${entry.name}` : entry.name;
-			const out = await classify(root, relPath, entry, frame, options, visited);
+			const out = await classify(root, relPath, entry, frame, options, state);
 			if (out === null) continue;
 			if ('relDir' in out) subdirs.push(out);
 			else yield out;
@@ -98,36 +121,45 @@ async function* walkFrames(root: string, stack: Frame[], options: WalkOptions, v
 	}
 }
 
-// One directory entry → a file, a skip, a sub-folder frame to walk, or null (sockets, FIFOs).
-async function classify(root: string, relPath: string, entry: Dirent, frame: Frame, options: WalkOptions, visited: Set<string>): Promise<WalkEntry | Frame | null> {
+// One directory entry → a file, a skip, or a sub-folder frame to walk. Only the entry's type and a
+// stat are looked at: FIFOs, sockets and devices are reported `not_regular` and never opened.
+async function classify(root: string, relPath: string, entry: Dirent, frame: Frame, options: WalkOptions, state: WalkState): Promise<WalkEntry | Frame | null> {
 	const absPath = join(root, relPath);
 	let isDir = entry.isDirectory();
 	let isFile = entry.isFile();
+	let kind = isDir || isFile ? '' : entryKind(entry);
 	if (entry.isSymbolicLink()) {
 		if (!options.followSymlinks) return { kind: 'skip', relPath, reason: 'symlink' };
 		try {
+			// A followed link may not lead out of the workspace (a home folder with keys in it).
+			const real = await realpath(absPath);
+			if (!insideRoot(state.rootReal, real)) return { kind: 'skip', relPath, reason: 'symlink-outside', detail: real };
 			const target = await stat(absPath);
 			isDir = target.isDirectory();
 			isFile = target.isFile();
+			kind = isDir || isFile ? '' : entryKind(target);
 		} catch (e) {
-			return { kind: 'skip', relPath, reason: 'unreadable', detail: `dangling link: ${(e as NodeJS.ErrnoException).code ?? String(e)}` };
+			const code = (e as NodeJS.ErrnoException).code ?? String(e);
+			if (code === 'ELOOP') return { kind: 'skip', relPath, reason: 'symlink-loop', detail: code };
+			return { kind: 'skip', relPath, reason: 'unreadable', detail: `dangling link: ${code}` };
 		}
 	}
 	if (isDir) {
 		if (isExcludedDir(entry.name)) return { kind: 'skip', relPath, reason: 'excluded-folder' };
 		if (frame.rules.excludes(relPath, true)) return { kind: 'skip', relPath, reason: 'ignored' };
-		return enterDir(root, relPath, frame, visited);
+		return enterDir(root, relPath, frame, state.visited);
 	}
-	if (!isFile) return null;
+	if (!isFile) return frame.rules.excludes(relPath, false) ? { kind: 'skip', relPath, reason: 'ignored' } : { kind: 'skip', relPath, reason: 'not_regular', detail: kind };
 	if (isSecretFile(relPath)) return { kind: 'skip', relPath, reason: 'secret' };
 	if (frame.rules.excludes(relPath, false)) return { kind: 'skip', relPath, reason: 'ignored' };
 	if (isGeneratedFile(relPath)) return { kind: 'skip', relPath, reason: 'generated' };
 	try {
 		const s = await stat(absPath);
-		if (s.size > options.maxFileBytes) return { kind: 'skip', relPath, reason: 'too-large', detail: `${s.size} bytes` };
+		if (!s.isFile()) return { kind: 'skip', relPath, reason: 'not_regular', detail: entryKind(s) }; // replaced since readdir
+		if (s.size > options.maxFileBytes) return { kind: 'skip', relPath, reason: 'too_large', detail: `${s.size} bytes` };
 		return { kind: 'file', relPath, absPath, size: s.size, mtimeMs: Math.floor(s.mtimeMs) };
 	} catch (e) {
-		return { kind: 'skip', relPath, reason: 'unreadable', detail: (e as NodeJS.ErrnoException).code ?? String(e) };
+		return failedSkip(relPath, e);
 	}
 }
 
@@ -140,6 +172,6 @@ async function enterDir(root: string, relPath: string, frame: Frame, visited: Se
 		visited.add(key);
 		return { relDir: relPath, rules: await frame.rules.descend(root, relPath) };
 	} catch (e) {
-		return { kind: 'skip', relPath, reason: 'unreadable', detail: (e as NodeJS.ErrnoException).code ?? String(e) };
+		return failedSkip(relPath, e);
 	}
 }

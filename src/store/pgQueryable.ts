@@ -51,6 +51,12 @@ export function pgQueryable(target: PgTarget): Queryable & { registerVectorType(
 		},
 		async transaction<T>(fn: (tx: TxQueryable) => Promise<T>): Promise<T> {
 			const client = await pool.connect();
+			// A checked-out client has no pool listener: a socket reset now (owner killed, server
+			// restarted) would be an unhandled 'error' event that kills the process. The failing
+			// query reports it instead, and the broken client is discarded on release.
+			let broken = false;
+			const onError = () => void (broken = true);
+			client.on('error', onError);
 			try {
 				await client.query('BEGIN');
 				const out = await fn({
@@ -62,11 +68,13 @@ export function pgQueryable(target: PgTarget): Queryable & { registerVectorType(
 				return out;
 			} catch (e) {
 				await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+					broken = true;
 					throw new AggregateError([e, rollbackError], `rollback failed after: ${messageOf(e)}`);
 				});
 				throw e;
 			} finally {
-				client.release();
+				client.off('error', onError);
+				client.release(broken || undefined);
 			}
 		},
 		async registerVectorType(): Promise<void> {

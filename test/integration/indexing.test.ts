@@ -62,7 +62,7 @@ for (const engine of testEngines()) {
 			assert.equal(r.files_indexed, 17);
 			assert.equal(r.files_unchanged, 0);
 			assert.equal(r.files_removed, 0);
-			assert.deepEqual(r.skipped, { secret: 2, 'excluded-folder': 1, ignored: 3, binary: 1, undecodable: 1 });
+			assert.deepEqual(r.skipped, { secret: 2, 'excluded-folder': 1, ignored: 3, binary: 1, encoding: 1 });
 			const stored = await db.query<{ n: number; v: number }>(
 				`SELECT count(*)::int AS n, count(embedding)::int AS v FROM chunks WHERE workspace_id = $1`,
 				[workspaceId(ws.root)],

@@ -43,7 +43,7 @@ describe('gmem index (CLI, PGlite store folder)', function () {
 		assert.deepEqual(Object.keys(json), ['root', 'files_indexed', 'files_unchanged', 'files_removed', 'chunks', 'skipped', 'ms']);
 		assert.equal(json.root, ws.root);
 		assert.equal(json.files_indexed, 17);
-		assert.deepEqual(json.skipped, { secret: 2, 'excluded-folder': 1, ignored: 3, binary: 1, undecodable: 1 });
+		assert.deepEqual(json.skipped, { secret: 2, 'excluded-folder': 1, ignored: 3, binary: 1, encoding: 1 });
 		assert.match(r.err, /gmem index: done 19\/19 files/);
 		for (const s of PLANTED_SECRETS) assert.ok(!r.out.includes(s) && !r.err.includes(s), s);
 		const again = JSON.parse((await gmem(['index', '.', '--db', db, '--json'], ws.root)).out) as Record<string, unknown>;

@@ -75,12 +75,19 @@ describe('indexing: decoding', () => {
 	it('calls a NUL byte binary', () => {
 		assert.deepEqual(decodeText(bytes(0x89, 0x50, 0x4e, 0x47, 0, 1), limits), { ok: false, reason: 'binary', detail: 'NUL byte' });
 	});
+	it('skips a NUL after the sniffed head as nul, whatever the encoding (Postgres text cannot hold one)', () => {
+		const late = Buffer.concat([Buffer.from('a'.repeat(limits.sniffBytes + 10)), bytes(0), Buffer.from('tail')]);
+		assert.equal(decodeText(late, limits).ok, false);
+		assert.equal((decodeText(late, limits) as { reason: string }).reason, 'nul');
+		const utf16 = bytes(0xff, 0xfe, 0x68, 0, 0, 0, 0x69, 0); // "h\0i"
+		assert.equal((decodeText(utf16, limits) as { reason: string }).reason, 'nul');
+	});
 	it('falls back to Latin-1 for text that is not UTF-8', () => {
 		assert.deepEqual(decodeText(bytes(0x63, 0x61, 0x66, 0xe9, 0x20, 0xa3), limits), { ok: true, text: 'café £', encoding: 'latin1' });
 	});
-	it('skips bytes that are neither UTF-8 nor plausible text as undecodable', () => {
+	it('skips bytes that are neither UTF-8 nor plausible text as encoding', () => {
 		const r = decodeText(bytes(1, 2, 3, 4, 5, 6, 0xff, 0x41), limits);
 		assert.equal(r.ok, false);
-		assert.equal(!r.ok && r.reason, 'undecodable');
+		assert.equal(!r.ok && r.reason, 'encoding');
 	});
 });

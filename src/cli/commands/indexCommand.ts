@@ -5,6 +5,7 @@
  * "skipped": {reason: count}, "ms"}` on stdout.
  */
 import { resolve } from 'node:path';
+import { failureLine } from '../../indexing/fileFailures';
 import { Indexer, type FolderIndexResult, type IndexProgress } from '../../indexing/indexer';
 import { parseCommandArgs } from '../args';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from '../cliTypes';
@@ -69,6 +70,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 		return r;
 	}).finally(dispose);
 	io.stderr('\n');
+	// Which file and why, on stderr: `skipped` has the counts, this is what a user needs to act on.
+	for (const f of result.failures) io.stderr(`gmem index: skipped ${failureLine(f)}\n`);
 	if (values.json) io.stdout(JSON.stringify(indexJson(result)) + '\n');
 	else {
 		const skipped = Object.entries(result.skipped).map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
