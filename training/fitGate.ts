@@ -161,8 +161,8 @@ function fitHead(name: HeadName, data: HeadData, l2: number, steps: number, minC
 	for (let i = 0; i < names.length; i++) {
 		// Centre each feature's weights across classes: softmax is invariant to it, and it reads better.
 		const mean = W[i].reduce((a, b) => a + b, 0) / k;
-		const w = W[i].map((v) => Math.round((v - mean) * 1000) / 1000);
-		if (w.some((v) => Math.abs(v) >= 0.005)) weights[names[i]] = w;
+		const w = W[i].map((v) => Math.round((v - mean) * 100) / 100);
+		if (w.some((v) => Math.abs(v) >= 0.01)) weights[names[i]] = w;
 	}
 	return { classes: data.classes, weights };
 }

@@ -15,6 +15,12 @@ import { VAGUE_REQUEST as VAGUE } from '../answerPath/pathCues';
 /** Characters of an earlier turn the history features read (head or tail). */
 const WINDOW = 400;
 
+/** At most this many word features per turn (the first distinct words of 3+ letters). */
+const MAX_WORD_FEATURES = 24;
+const WORD_RE = /[a-z][a-z0-9_'-]*/g;
+/** The request after an opening reaction ("Great. Now run it" → "now run it"). */
+const request0 = (core: string) => core.replace(C.REACTION_PREFIX, '');
+
 /** Bucket a count into a few named ranges (features stay binary). */
 function bucket(n: number, edges: readonly number[]): string {
 	for (const e of edges) if (n <= e) return `<=${e}`;
@@ -94,6 +100,18 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 	add('definite_object', C.DEFINITE_OBJECT.test(core));
 	add('project_words', C.PROJECT_WORDS.test(text));
 	add('social', socialKind(t) !== null);
+
+	// Words: the request's opening words and its first content words (learned, traced by name).
+	const w = (request0(core).match(WORD_RE) ?? []);
+	if (w[0]) f.push(`s1:${w[0]}`);
+	if (w[1]) f.push(`s2:${w[0]} ${w[1]}`);
+	const seen = new Set<string>();
+	for (let i = 0; i < w.length && seen.size < MAX_WORD_FEATURES; i++) {
+		const word = w[i];
+		if (word.length < 3 || seen.has(word)) continue;
+		seen.add(word);
+		f.push(`w:${word}`);
+	}
 
 	// Cue families from the rubric.
 	for (const [name, re] of C.LIVE_CUES) add(name, re.test(name === 'live_run' || name === 'live_undo' ? core : text));

@@ -62,7 +62,7 @@ export const GATE_PRIORS: readonly Prior[] = [
 	P('path', 'instruction_cue', { direct: 2 }, 'instructions are acknowledged, not searched'),
 	P('path', 'note_directive', { direct: 2 }, 'statements are acknowledged, not searched'),
 	P('path', 'vague_first_turn', { clarify: 3 }, 'a request whose only object is a pronoun, with nothing earlier, has no referent'),
-	P('path', 'vague_with_history', { rag: 1 }, 'with earlier turns the pronoun resolves: answer it (retrieve on ambiguity)'),
+	P('path', 'vague_with_history', { rag: 2, clarify: -1 }, 'with earlier turns the pronoun resolves: answer it (retrieve on ambiguity)'),
 	P('path', 'this_code_first_turn', { tool: 3 }, '"this function" with nothing earlier is the one in the editor: live state'),
 	P('path', 'fragment', { rag: 1.5 }, 'a fragment that neither asks nor tells is a question that retrieves (retrieve on ambiguity)'),
 	P('path', 'frustration_with_history', { rag: 1 }, 'the last answer failed: look again rather than repeat it'),
