@@ -21,14 +21,20 @@ function readTurns(file: string): TurnInput[] {
 		.map((l) => parseTurnLine(JSON.parse(l)));
 }
 
-function loadTurns(cwd: string, env: NodeJS.ProcessEnv): { turns: TurnInput[]; sources: string[] } {
+function loadTurns(cwd: string, env: NodeJS.ProcessEnv): { turns: TurnInput[]; sources: string[]; origin: string[] } {
 	const shared = resolve(cwd, env.GMEM_SHARED ?? '../shared');
 	const cast = join(shared, 'eval/dev/followup_cast2019.jsonl');
 	const sources: string[] = [];
 	const turns: TurnInput[] = [];
+	const origin: string[] = [];
+	const tag = (name: string, n: number) => {
+		while (origin.length < turns.length) origin.push(name);
+		void n;
+	};
 	if (existsSync(cast)) {
 		const t = readTurns(cast);
 		turns.push(...t);
+		tag('CAsT 2019', t.length);
 		sources.push(`${cast} (${t.length} turns)`);
 	} else {
 		process.stderr.write(`benchGate: ${cast} not found (set GMEM_SHARED); benchmarking fixtures only\n`);
@@ -37,6 +43,7 @@ function loadTurns(cwd: string, env: NodeJS.ProcessEnv): { turns: TurnInput[]; s
 	for (const name of readdirSync(fixtures).filter((n) => /^gate_.*\.jsonl$/.test(n)).sort()) {
 		const t = readTurns(join(fixtures, name));
 		turns.push(...t);
+		tag('unit fixtures', t.length);
 		sources.push(`test/fixtures/${name} (${t.length} turns)`);
 	}
 	// The gate corpus: coding conversations with the assistant's replies in the window.
@@ -46,9 +53,10 @@ function loadTurns(cwd: string, env: NodeJS.ProcessEnv): { turns: TurnInput[]; s
 		if (!existsSync(file)) continue;
 		const t = conversationTurns(file);
 		turns.push(...t);
+		tag('coding corpus', t.length);
 		sources.push(`test/fixtures/eval/gate/${name} (${t.length} turns)`);
 	}
-	return { turns, sources };
+	return { turns, sources, origin };
 }
 
 /** Every user turn of a message-per-line conversations file, with its window. */
@@ -73,7 +81,7 @@ function percentile(sorted: Float64Array, p: number): number {
 function main(): void {
 	const argIndex = process.argv.indexOf('--iterations');
 	const iterations = argIndex > 0 ? Number(process.argv[argIndex + 1]) : 40;
-	const { turns, sources } = loadTurns(process.cwd(), process.env);
+	const { turns, sources, origin } = loadTurns(process.cwd(), process.env);
 	if (turns.length === 0) throw new Error('no turns to benchmark');
 	const options = { thresholds: DEFAULT_THRESHOLDS };
 
@@ -81,6 +89,7 @@ function main(): void {
 	for (let i = 0; i < 5; i++) for (const t of turns) decideTurn(t, options);
 
 	const samples = new Float64Array(turns.length * iterations);
+	const bySource = new Map<string, number[]>();
 	// Per turn, the fastest of its passes: the decision's own cost without preemption or GC pauses,
 	// which on a shared machine dominate the plain p99.
 	const best = new Float64Array(turns.length).fill(Infinity);
@@ -92,6 +101,9 @@ function main(): void {
 			decideTurn(turns[i], options);
 			const us = Number(process.hrtime.bigint() - s) / 1000;
 			samples[n++] = us;
+			const list = bySource.get(origin[i]) ?? [];
+			bySource.set(origin[i], list);
+			list.push(us);
 			if (us < best[i]) best[i] = us;
 		}
 	}
@@ -106,6 +118,10 @@ function main(): void {
 		`  throughput: ${Math.round(n / wallSec)} turns/second (wall clock, timer overhead included)`,
 		`  per decision (µs): p50 ${fmt(percentile(samples, 50))}  p90 ${fmt(percentile(samples, 90))}  p99 ${fmt(percentile(samples, 99))}  max ${fmt(samples[n - 1])}`,
 		`  per turn, best of ${iterations} passes (µs): p50 ${fmt(percentile(best, 50))}  p90 ${fmt(percentile(best, 90))}  p99 ${fmt(percentile(best, 99))}  max ${fmt(best[best.length - 1])}`,
+		...[...bySource].map(([name, xs]) => {
+			const a = Float64Array.from(xs).sort();
+			return `  ${name} per decision (µs): p50 ${fmt(percentile(a, 50))}  p99 ${fmt(percentile(a, 99))}`;
+		}),
 		`  load average: ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${availableParallelism()} CPUs`,
 	];
 	process.stdout.write(out.join('\n') + '\n');

@@ -19,7 +19,10 @@ import { gateFeatures } from './gateFeatures';
 import { activeRows, compileGate, pOf, scoreHead, type CompiledGate, type GateWeights, type HeadName, type HeadScore } from './gateModel';
 import { GATE_WEIGHTS } from './gateWeights';
 import { checkRefusal } from './refusalRules';
+import { fullForms } from '../text/turnText';
 
+/** How much of a turn the refusal rules read (more than the rule window: a request can hide mid-message). */
+const REFUSAL_CHARS = 8000;
 const NO_RETRIEVE_TRIGGERS: ReadonlySet<Trigger> = new Set<Trigger>(['correction', 'instruction', 'statement', 'greeting', 'ack']);
 const NO_SEARCH_PATHS: ReadonlySet<AnswerPath> = new Set<AnswerPath>(['direct', 'clarify', 'refuse']);
 const TIER_HEADS: Record<Tier, HeadName> = { workspace: 'tier_workspace', research: 'tier_research', profile: 'tier_profile' };
@@ -62,7 +65,7 @@ function refused(c: Classified, d: Draft, rule: string, match: string): { c: Cla
  */
 export function applyLearnedGate(input: TurnInput, c: Classified, d: Draft, th: Thresholds, rec: TraceRecorder, weights: GateWeights = GATE_WEIGHTS): { c: Classified; d: Draft } {
 	let start = rec.now();
-	const refusal = checkRefusal(c.text, input.history);
+	const refusal = checkRefusal(fullForms(input.utterance, REFUSAL_CHARS), input.history);
 	rec.gate({ gate: 'refusal', inputs: { rule: refusal?.rule ?? null, cue: refusal?.cue ?? null, match: refusal?.match ?? null }, value: refusal !== null, fired: refusal !== null, effect: refusal ? `hard rule ${refusal.rule}: refuse, search nothing, write nothing` : 'no secret or destructive-production request' }, start);
 	if (refusal) return refused(c, d, refusal.rule, refusal.match);
 	if (d.path.path === 'refuse') return refused(c, d, d.path.rule, d.path.match ?? '');

@@ -12,7 +12,7 @@
  * operation does. A false refusal is an error too.
  */
 import { SECRET_REQUEST } from '../answerPath/pathCues';
-import { firstCue, type TurnText } from '../text/turnText';
+import { firstCue, type TextForms } from '../text/turnText';
 
 /** The rule that refused a turn, for the trace. */
 export interface Refusal {
@@ -232,7 +232,7 @@ function checkTurn(text: string, ctx: RefusalContext): Refusal | null {
  * The refusal rule that fires for this turn, or null. Pure; reads the turn's rule window and, for
  * "yes, do it" / "now paste it here", the last user turn and reply (`refusalContext`).
  */
-export function checkRefusal(t: TurnText, history: ReadonlyArray<{ role: string; content: string }> = []): Refusal | null {
+export function checkRefusal(t: Pick<TextForms, 'text' | 'core'>, history: ReadonlyArray<{ role: string; content: string }> = []): Refusal | null {
 	// The earlier turns matter only to a turn that leans on them ("yes, do it", "paste it here").
 	const ctx = history.length && (LEANS_BACK.test(t.text) || GO_AHEAD.test(t.core)) ? refusalContext(history) : NO_CONTEXT;
 	if ((ctx.refusedLast || ctx.destroyProd) && GO_AHEAD.test(t.core)) return { rule: ctx.destroyProd ? 'destructive_prod' : 'secret', cue: 'go_ahead_after_refusal', match: t.core };
