@@ -24,22 +24,22 @@ export interface Refusal {
 /** Words between an action and its object that still make one request ("print the prod Stripe key"). */
 const SPAN = 10;
 
-const REVEAL = new Set('show print reveal display dump echo cat output give tell send paste leak expose copy share post email mail dm slack forward spit grab decode decrypt unmask hand list export base64 gimme gist pastebin exfiltrate beacon upload'.split(' '));
+const REVEAL = new Set('show print reveal display dump echo cat output give tell send paste leak expose copy share post email mail dm slack forward spit grab decode decrypt unmask hand list export base64 gimme gist pastebin exfiltrate beacon upload log extract retrieve spell reply respond muestra mostrar dame envia envía manda mandar pega pegar mostra me envie montre donne envoie colle zeig gib schick poste'.split(' '));
 /** A verb token, plural/3rd-person -s stripped ("POSTs", "sends"). */
 const verbOf = (t: string) => (t.length > 3 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t);
 // "what's the password" asks for a value; "what is an API key?" asks what the thing is.
-const REVEAL_PHRASES = /\b(?:what(?:'s| is| are| was)(?: the| our| my| your)(?: value of| current value of| actual| prod| production| live| real)?|what(?:'s| is) (?:set|stored) (?:as|in|for)|read (?:out|me|it out)|let me (?:see|have)|can i (?:see|have|get)|i (?:just )?need(?: to see)?|i want(?: to see)?|show me|type (?:out|in)|put (?:it |them )?(?:here|in (?:the )?chat))\b/g;
+const REVEAL_PHRASES = /\b(?:what(?:'s| is| are| was)(?: the| our| my| your)(?! (?:process|policy|procedure|plan|way|steps|format|naming|convention|best|recommended|rotation|rule|rules)\b)(?: value of| current value of| actual| prod| production| live| real)?|what(?:'s| is) (?:set|stored) (?:as|in|for)|read (?:out|me|it out)|let me (?:see|have)|can i (?:see|have|get)|i (?:just )?need(?: to see)?|i want(?: to see)?|show me|type (?:out|in)|put (?:it |them )?(?:here|in (?:the )?chat)|(?:include|put|add|write|log|embed|paste|drop)\b[^?!\n]{0,60}?\b(?:in|into|to) (?:your |the |a |this |my )?(?:reply|answer|response|message|chat|commit message|log|logs|output|stdout|console|pr|pull request|issue|comment|ticket|slack|teams|email|screenshot|readme|wiki|fixture|channel))\b/g;
 // Commands whose output is the secrets themselves.
-const SECRET_COMMAND = /\b(?:credentials:(?:show|edit)|printenv|kubectl get secrets?\b[^.?!\n]*(?:-o|--output)|vault (?:kv )?(?:get|read)|secretsmanager get-secret-value|gcloud secrets versions access|az keyvault secret show|heroku config(?::get)?|user-secrets list|cat ~?\/?\.?(?:aws\/credentials|ssh\/id_\w+|env\S*))\b|(?:-d|--data(?:-binary)?|-F|--form)\s+@\S*(?:\.env|secret|cred|\.pem|id_rsa)\S*|\bgit add (?:-f|--force)\b[^\n]*\.env|\b(?:remove|delete|drop|take)\s+\S*(?:\.env|secrets?|credentials)\S* (?:from|out of) (?:the )?\.gitignore/;
+const SECRET_COMMAND = /\b(?:credentials:(?:show|edit)|printenv|base64 (?:-d|--decode)|sops (?:-d|--decrypt)|op read|ssm get-parameters? [^\n]*--with-decryption|kubectl get secrets?\b[^.?!\n]*(?:-o|--output)|vault (?:kv )?(?:get|read)|secretsmanager get-secret-value|gcloud secrets versions access|az keyvault secret show|heroku config(?::get)?|user-secrets list|cat ~?\/?\.?(?:aws\/credentials|ssh\/id_\w+|env\S*))\b|(?:-d|--data(?:-binary)?|-F|--form)\s+@\S*(?:\.env|secret|cred|\.pem|id_rsa)\S*|\bgit add (?:-f|--force)\b[^\n]*\.env|\b(?:remove|delete|drop|take)\s+\S*(?:\.env|secrets?|credentials)\S* (?:from|out of) (?:the )?\.gitignore/;
 const COMMIT = new Set('commit push add upload publish include stage track hardcode hard-code inline check-in checkin bake embed put'.split(' '));
 const COMMIT_SPAN = 12;
 const COMMIT_PHRASES = /\b(?:check (?:[\w.\/-]+ ){0,4}in(?:to)?|git add|paste (?:it |them )?into|put (?:it |them )?(?:in|into))\b/g;
 // Where a committed or published secret ends up: the repository, code, config, or somewhere public.
-const COMMIT_TARGET = /\b(?:commit|push|git add|check in|into|upload|publish|repo|repository|source|code|readme|public|docs|wiki|confluence|gist|pastebin|issue|ticket|channel|workflow|dockerfile|compose|ya?ml|\.npmrc|\.env|hardcode|hard-code|inline|[\w-]+\.(?:ts|js|py|go|rs|java|cs|rb|php|json|toml|ini|cfg|conf|properties|xml|tf))\b/;
+const COMMIT_TARGET = /\b(?:commit|push|git add|check in|into|upload|publish|repo|repository|source|code|readme|public|docs|wiki|confluence|gist|pastebin|issue|ticket|channel|chat|here|workflow|dockerfile|compose|ya?ml|hardcode|hard-code|inline|[\w-]+\.(?:ts|js|py|go|rs|java|cs|rb|php|json|toml|ini|cfg|conf|properties|xml|tf))\b|(?:^|\s)\.(?:npmrc|env)\b/;
 
 // A secret, by name ("api key", "password"), by file (".env.production", "id_rsa") or by variable (STRIPE_SECRET_KEY).
-const SECRET_WORDS = /^(?:secrets?|passwords?|passwd|pwd|passphrases?|credentials?|creds|tokens?|apikeys?|api[_-]?keys?|private[_-]?keys?|keys?|dsn|cookies?|otp|totp|2fa|mfa|seeds?|kubeconfig|keystore|keyfile|pat|user\/pass(?:word)?|username\/password|login\/password|plaintext)$/;
-const SECRET_FILE = /^(?:\.env(?:\.(?!example$|sample$|template$|dist$|defaults$)[\w-]+)?|[\w-]+\.env|keystore\.properties|google-services\.json|\.npmrc|\.pypirc|\.netrc|\.pgpass|\.databrickscfg|credentials(?:\.json|\.ya?ml|\.csv)?|secrets?\.(?:ya?ml|json|toml|txt|env)|service[-_]?account[\w.-]*|[\w-]*\.(?:pem|p12|pfx|jks|keystore|p8|ppk)|[\w-]+\.key|id_(?:rsa|ed25519|ecdsa|dsa)|master\.key|appsettings\.production\.json|kubeconfig[\w.-]*)$/;
+const SECRET_WORDS = /^(?:secrets?|passwords?|passwd|pwd|passphrases?|credentials?|creds|tokens?|apikeys?|api[_-]?keys?|private[_-]?keys?|keys?|dsn|cookies?|otp|totp|2fa|mfa|seeds?|kubeconfig|keystore|keyfile|pat|user\/pass(?:word)?|username\/password|login\/password|plaintext|pw|logins?|contraseñas?|contrasena|senhas?|passwort|passwörter|clave|claves|chave|clé|cle|schlüssel|mot|recovery|backup-codes)$/;
+const SECRET_FILE = /^(?:\.env(?:\.(?!example$|sample$|template$|dist$|defaults$)[\w-]+)?|[\w-]+\.env|keystore\.properties|google-services\.json|\.npmrc|\.pypirc|\.netrc|\.pgpass|\.databrickscfg|credentials(?:\.json|\.ya?ml|\.csv)?|secrets?\.(?:ya?ml|json|toml|txt|env)|service[-_]?account[\w.-]*|[\w-]*\.(?:pem|p12|pfx|jks|keystore|p8|ppk)|[\w-]+\.key|id_(?:rsa|ed25519|ecdsa|dsa)|master\.key|appsettings\.production\.json|kubeconfig[\w.-]*|terraform\.tfstate(?:\.backup)?|[\w-]*\.tfstate|firebase-adminsdk[\w-]*\.json|\.git-credentials|\.dockercfg|htpasswd|\.htpasswd)$/;
 const SECRET_VAR = /^[a-z0-9]+(?:_[a-z0-9]+)*_(?:key|secret|token|password|passwd|pwd|dsn|pat|credentials?)$|^(?:database|db|redis|mongo|amqp)_url$/;
 // After a secret word, these make it a topic, not a value ("password hashing", "token refresh logic").
 const TOPIC_AFTER = new Set('enrollment enrolment qr reset hashing hash hashes validation validator validate policy policies reset field fields strength rotation rotate format manager management handling handler storage length requirement requirements input prompt flow loading loader logic middleware scanner scanning example template variable variables name names expiry expiration refresh provider helper service class function module config configuration settings setup scope scopes permission permissions bucket buckets leak leaks check checks error errors type types schema generation generator count limit limits parsing parser bindings binding mapping'.split(' '));
@@ -48,12 +48,14 @@ const TOPIC_AFTER = new Set('enrollment enrolment qr reset hashing hash hashes v
 const HARMLESS_BEFORE = /^(?:new|random|fake|dummy|placeholder|sample|example|mock|generate[ds]?|create[ds]?|rotate[ds]?|revoke[ds]?|regenerate[ds]?|reissue[ds]?|redact(?:ed|s|ing)?|mask(?:ed|s|ing)?|scrub(?:bed|s|bing)?|strip(?:ped|s|ping)?|remove[ds]?|hide|obfuscate[ds]?|invalid|expired|revoked|own|local|dev|test)$/;
 const PLACEHOLDER_SENTENCE = /\b(?:placeholder|dummy|fake|\.env\.example|sample values?|whether|is (?:it |they )?(?:set|present|defined|configured)(?! to\b)|not what it is|without (?:the |its |their )?values?)\b/;
 
-// Questions about where, how or why — ordinary workspace questions, never refused.
+// Questions about where, how or why — ordinary workspace questions, never refused. For secrets only
+// the location and mechanism shapes exempt ("is there a way to see the prod password?" is a request).
+const SECRET_ORDINARY = /^(?:(?:ok|okay|so|hey|hi|hmm|quick question|question|also|and|but|btw)[,:]?\s+)*(?:where|how (?:does|do|is|are|can i (?:safely|securely|properly)|should|would (?:i|we) (?:safely|securely|properly))|which (?:file|env|module|service|class|config|variable|var|secret manager|vault|path|key name)|why (?:does|is|are|did|do|can't|won't|isn't|doesn't)|when (?:does|do|is|are|should)|what happens|explain (?:how|where|why)|walk me through (?:how|why|where|adding|setting up|configuring|wiring|creating|storing|rotating)|(?:can|could) you (?:tell|show) me (?:where|how|which|why|whether|if)|tell me (?:where|how|which|why|whether|if)|show me (?:where|how|which)|list (?:the |all )?(?:env(?:ironment)? ?var(?:iable)?s?|names|places|files))\b/;
 const ORDINARY_QUESTION = /^(?:(?:ok|okay|so|hey|hi|hmm|quick question|question|also|and|but|btw)[,:]?\s+)*(?:where|how|which|why|when|does|do (?:we|you|i|they)|is (?:there|it|the|our)|are (?:there|the|our|we)|should|could (?:we|i) safely|can (?:we|i) safely|what (?:happens|would happen|does|do|is the (?:best|safest|right|recommended)|are the (?:risks|steps))|explain|walk me through (?:how|why|what)|(?:can|could) you (?:tell|show) me (?:where|how|which|why|whether|if)|tell me (?:where|how|which|why|whether|if)|show me (?:where|how|which)|is it (?:safe|ok|okay|possible)|list (?:the |all )?(?:env(?:ironment)? ?var(?:iable)?s?|names|places|files))\b/;
 
-const DESTROY = new Set('drop truncate wipe purge flush flushall flushdb nuke destroy terminate delete erase remove teardown rm kill disable clear empty revoke deletemany dropdatabase deleteall'.split(' '));
-const DESTROY_PHRASES = /\b(?:tear down|force[- ]push|push (?:--force(?:-with-lease)?|-f)|reset --hard|scale (?:\w+ )?(?:down )?to (?:zero|0)|rm -rf|delete from|turn off|switch off|shut off|helm uninstall|kubectl delete|terraform destroy|pulumi destroy|cdk destroy|sls remove|serverless remove|dropdb|reset (?:the )?(?:[\w-]+ ){0,3}(?:offsets?|database|db|data|cluster|tables?))\b/g;
-const PROD_WORDS = /^(?:prod|production|prd|live|(?:[\w-]+[-_])?(?:prod|production|prd)(?:[-_][\w-]+)?)$/;
+const DESTROY = new Set('drop truncate wipe purge flush flushall flushdb nuke destroy terminate delete erase remove teardown rm rb kill disable clear empty revoke deletemany dropdatabase deleteall overwrite prune borra borrar elimina eliminar trunca truncar vacía vaciar apaga apagar exclui excluir deleta deletar supprime supprimer efface effacer vide lösche löschen leere leeren usuń usun skasuj'.split(' '));
+const DESTROY_PHRASES = /\b(?:tear down|force[- ]push|push (?:--force(?:-with-lease)?|-f)|reset --hard|scale (?:\w+ )?(?:down )?to (?:zero|0)|rm -rf|delete from|turn off|switch off|shut off|helm uninstall|kubectl delete|terraform destroy|pulumi destroy|cdk destroy|sls remove|serverless remove|dropdb|reset (?:the )?(?:[\w-]+ ){0,3}(?:offsets?|database|db|data|cluster|tables?)|(?:migrate|db):rollback|migrate down|down[- ]migrations?|restore [^.?!\n]{0,40}(?:over|onto|into) (?:the )?(?:prod|production)|scale [^.?!\n]{0,30}(?:to )?(?:zero|0)\b|s3 rm [^\n]*--recursive|gsutil (?:-m )?rm -r|az group delete|gcloud [\w ]{0,40} delete)\b/g;
+const PROD_WORDS = /^(?:prod|production|prd|live|customers?|producción|produccion|produção|producao|produktion|produkcja|produkcji|(?:[\w-]+[-_])?(?:prod|production|prd)(?:[-_][\w-]+)?)$/;
 const BRANCH_WORDS = /^(?:(?:origin|upstream)\/)?(?:main|master|trunk|release(?:\/[\w.-]+)?|develop)$/;
 const NOT_PROD_WORDS = /^(?:local|locally|localhost|dev|development|test|testing|staging|sandbox|scratchpad|fixture|fixtures|feature|in-memory|docker|dockerized|throwaway|temp|tmp|ephemeral|preview|qa|uat|ci)$/;
 // Writing about a destructive step is not running it.
@@ -110,13 +112,13 @@ function secretPositions(tokens: readonly string[]): number[] {
 }
 
 // Work on secrets that keeps them secret: masking, scanning, blocking, rotating.
-const PROTECTIVE = /^(?:mask|redact|scrub|strip|remove|hide|obfuscate|rotate|revoke|sanitize|sanitise|encrypt|hash|censor)\b|\b(?:pre-commit|hook|blocks?|prevents?|detects?|scans?|scanner|check for|gitleaks|trufflehog|git-secrets|detect-secrets)\b/;
+const PROTECTIVE = /^(?:mask|redact|scrub|strip|remove|hide|obfuscate|rotate|revoke|sanitize|sanitise|encrypt|hash|censor)\b|\bas (?:an? )?(?:[\w-]+ ){0,2}secrets?\b|\b(?:github|repository|repo|environment|ci|actions|pipeline) secrets?\b|\b(?:pre-commit|gitignore|dockerignore|hook|blocks?|prevents?|detects?|scans?|scanner|check for|gitleaks|trufflehog|git-secrets|detect-secrets)\b/;
 // "tell me where it is", "show me how it's loaded": the verb asks about a place or a way, not a value.
 const ASKS_ABOUT = new Set(['where', 'how', 'which', 'why', 'whether', 'if', 'when']);
 
 function secretRule(sentence: string, core: string, earlierSecret: boolean): Refusal | null {
 	if (SECRET_COMMAND.test(sentence)) return { rule: 'secret', cue: 'secret_command', match: SECRET_COMMAND.exec(sentence)![0] };
-	if (ORDINARY_QUESTION.test(core) || PROTECTIVE.test(core)) return null;
+	if (SECRET_ORDINARY.test(core) || PROTECTIVE.test(core)) return null;
 	const { tokens, starts } = tokenize(sentence);
 	const mentioned = secretPositions(tokens);
 	// A secret named earlier (in this turn or the last ones) is "it", "the value", "the plaintext" now.
@@ -140,7 +142,7 @@ function secretRule(sentence: string, core: string, earlierSecret: boolean): Ref
 
 const parts = (t: string) => t.split(/[./:()]+/).filter(Boolean);
 
-function destructiveRule(sentence: string, core: string, earlierDestroy: boolean): Refusal | null {
+function destructiveRule(sentence: string, core: string, earlierDestroy: boolean, earlierProd = false): Refusal | null {
 	if (ORDINARY_QUESTION.test(core) || DRAFTING.test(sentence)) return null;
 	const { tokens, starts } = tokenize(sentence);
 	const destroy = tokens.flatMap((t, i) => (parts(t).some((p) => DESTROY.has(p)) ? [i] : []));
@@ -158,6 +160,8 @@ function destructiveRule(sentence: string, core: string, earlierDestroy: boolean
 	}
 	if (!destroy.length) return null;
 	const prod = tokens.flatMap((t, i) => (PROD_WORDS.test(t) || parts(t).some((p) => PROD_WORDS.test(p)) ? [i] : []));
+	// "rg-payments-prod is a mess. delete it": production was named in an earlier sentence.
+	if (earlierProd) for (let i = 0; i < tokens.length; i++) if (/^(?:it|that|them|this|those|everything)$/.test(tokens[i])) prod.push(i);
 	const d = near(destroy, prod, 10);
 	// A non-production target closer to the verb than production wins ("drop the local copy").
 	const notProd = tokens.flatMap((t, i) => (NOT_PROD_WORDS.test(t) ? [i] : []));
@@ -180,9 +184,11 @@ export interface RefusalContext {
 	/** A destructive step against production was asked for or proposed. */
 	destroyProd: boolean;
 	refusedLast: boolean;
+	/** The last reply offered something ("want me to push to a branch instead?"): a "yes" accepts that. */
+	offered: boolean;
 }
 
-const NO_CONTEXT: RefusalContext = { secret: false, destroy: false, destroyProd: false, refusedLast: false };
+const NO_CONTEXT: RefusalContext = { secret: false, destroy: false, destroyProd: false, refusedLast: false, offered: false };
 
 /** Reads the last user turn and the last reply (short windows) for the refusal context. */
 export function refusalContext(history: ReadonlyArray<{ role: string; content: string }>): RefusalContext {
@@ -197,12 +203,18 @@ export function refusalContext(history: ReadonlyArray<{ role: string; content: s
 		for (const part of text.split(SENTENCE_BREAK)) if (secretPositions(tokenize(part).tokens).length) ctx.secret = true;
 		if (/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|delete|terminate|rm -rf|force[- ]push|tear down)\b/.test(text)) {
 			ctx.destroy = true;
-			if (/\b(?:prod|production|prd|live)\b/.test(text)) ctx.destroyProd = true;
+			// A go-ahead runs what was proposed: the user's own destructive ask, or the reply offering to run one.
+			const prod = /\b(?:prod|production|prd|live)\b/.test(text);
+			if (prod && (h.role === 'user' || /\b(?:want me to|shall i|should i|ready to|i can) (?:run|apply|execute|do|go ahead)/.test(text))) ctx.destroyProd = true;
 		}
 		if (h.role === 'user') {
 			seenUser = true;
 			ctx.refusedLast = checkTurn(text, NO_CONTEXT) !== null;
-		} else seenAssistant = true;
+		} else {
+			seenAssistant = true;
+			const proposesDestroy = ctx.destroyProd;
+			ctx.offered = /\b(?:want me to|shall i|should i|would you like|instead\b|i can (?:also )?(?:push|open|create|write|draft|show|run))/.test(text) && !proposesDestroy;
+		}
 	}
 	return ctx;
 }
@@ -217,12 +229,14 @@ function checkTurn(text: string, ctx: RefusalContext): Refusal | null {
 	const destroyish = MAY_DESTROY.test(text) || (ctx.destroy && LEANS_BACK.test(text));
 	if (!secretish && !destroyish) return null;
 	let earlierSecret = ctx.secret;
+	let earlierProd = false;
 	for (const part of text.split(SENTENCE_BREAK)) {
 		const sentence = part.trim();
 		if (!sentence) continue;
 		const core = sentence.replace(LEAD, '');
-		const hit = (secretish ? secretRule(sentence, core, earlierSecret) : null) ?? (destroyish ? destructiveRule(sentence, core, ctx.destroy) : null);
+		const hit = (secretish ? secretRule(sentence, core, earlierSecret) : null) ?? (destroyish ? destructiveRule(sentence, core, ctx.destroy, earlierProd) : null);
 		if (hit) return hit;
+		if (!earlierProd && /\b(?:prod|production|prd|live)\b|[\w-]+-prod\b|\bprod-[\w-]+/.test(sentence)) earlierProd = true;
 		if (secretish && !earlierSecret && secretPositions(tokenize(sentence).tokens).length) earlierSecret = true;
 	}
 	return null;
@@ -235,7 +249,7 @@ function checkTurn(text: string, ctx: RefusalContext): Refusal | null {
 export function checkRefusal(t: Pick<TextForms, 'text' | 'core'>, history: ReadonlyArray<{ role: string; content: string }> = []): Refusal | null {
 	// The earlier turns matter only to a turn that leans on them ("yes, do it", "paste it here").
 	const ctx = history.length && (LEANS_BACK.test(t.text) || GO_AHEAD.test(t.core)) ? refusalContext(history) : NO_CONTEXT;
-	if ((ctx.refusedLast || ctx.destroyProd) && GO_AHEAD.test(t.core)) return { rule: ctx.destroyProd ? 'destructive_prod' : 'secret', cue: 'go_ahead_after_refusal', match: t.core };
+	if ((ctx.refusedLast || ctx.destroyProd) && !ctx.offered && GO_AHEAD.test(t.core)) return { rule: ctx.destroyProd ? 'destructive_prod' : 'secret', cue: 'go_ahead_after_refusal', match: t.core };
 	const old = firstCue(SECRET_REQUEST, t.text);
 	if (old && !ORDINARY_QUESTION.test(t.core)) return { rule: 'secret', cue: old.name, match: old.match };
 	// "How can I give the Vercel token to Ana? Can you send it to her?": "it" is the token.
