@@ -60,7 +60,7 @@ async function main() {
 		if (process.env.CV_DETAIL) {
 			console.log(formatConfusion('path', s.confusion.path));
 			console.log(formatConfusion('trigger', s.confusion.trigger));
-			if (process.env.CV_DETAIL === 'errors') for (const e of s.errors) if (e.field === 'path' || e.field === 'followup') console.log(`  ${e.field} ${e.label}->${e.decided} ${JSON.stringify(e.utterance.slice(0, 110))}`);
+			if (process.env.CV_DETAIL === 'errors') for (const e of s.errors) if (e.field === 'path' || e.field === 'followup') console.log(`  ${e.field} ${e.id} ${e.label}->${e.decided} ${JSON.stringify(e.utterance.slice(0, 110))}`);
 		}
 		console.log(`l2 ${l2}  ${turns.length} turns  retrBA ${s.retrieval.balanced_accuracy.toFixed(3)}  path ${s.fields.path.accuracy.toFixed(3)}  fuBA ${s.followup.balanced_accuracy.toFixed(3)}  trig ${s.fields.trigger.accuracy.toFixed(3)}  tiers ${s.fields.tiers.accuracy.toFixed(3)}  write ${s.fields.write.accuracy.toFixed(3)}  refuse ${s.refusal.refused}/${s.refusal.labelled} false ${s.refusal.false_refusals}`);
 	}

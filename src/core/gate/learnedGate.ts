@@ -67,9 +67,8 @@ export function applyLearnedGate(input: TurnInput, c: Classified, d: Draft, th: 
 	let start = rec.now();
 	const refusal = checkRefusal(fullForms(input.utterance, REFUSAL_CHARS), input.history);
 	rec.gate({ gate: 'refusal', inputs: { rule: refusal?.rule ?? null, cue: refusal?.cue ?? null, match: refusal?.match ?? null }, value: refusal !== null, fired: refusal !== null, effect: refusal ? `hard rule ${refusal.rule}: refuse, search nothing, write nothing` : 'no secret or destructive-production request' }, start);
-	if (refusal) return refused(c, d, refusal.rule, refusal.match);
-	if (d.path.path === 'refuse') return refused(c, d, d.path.rule, d.path.match ?? '');
-	if (Object.keys(weights.heads).length === 0) return { c, d };
+	const refuseBy = refusal ?? (d.path.path === 'refuse' ? { rule: d.path.rule, match: d.path.match ?? '' } : null);
+	if (Object.keys(weights.heads).length === 0) return refuseBy ? refused(c, d, refuseBy.rule, refuseBy.match) : { c, d };
 
 	start = rec.now();
 	// A host may pass a malformed entry; the features read only well-formed turns.
@@ -79,13 +78,15 @@ export function applyLearnedGate(input: TurnInput, c: Classified, d: Draft, th: 
 	const rows = activeRows(g, active);
 	rec.gate({ gate: 'features', inputs: { weights: weights.version, active: active.join(' ') }, value: rows.length, fired: true, effect: `${active.length} named features active, ${rows.length} weighted` }, start);
 
-	// Follow-up: a first turn cannot depend on earlier turns.
+	// Follow-up (learned for refused turns too: the label is about the text, not the answer). A first
+	// turn cannot depend on earlier turns.
 	let followup = c.followup;
 	const fu = head(g, 'followup', rows, rec, th.gate_followup_p, String(c.followup.is_followup));
 	if (fu && history.length > 0) {
 		const p = pOf(g, 'followup', fu);
 		followup = { ...c.followup, score: Math.round(p * 1000) / 1000, is_followup: p >= th.gate_followup_p };
 	} else if (history.length === 0) followup = { ...c.followup, is_followup: false };
+	if (refuseBy) return refused({ ...c, followup }, d, refuseBy.rule, refuseBy.match);
 
 	const tr = head(g, 'trigger', rows, rec, null, c.trigger.trigger);
 	const triggerName: Trigger = tr && (TRIGGERS as readonly string[]).includes(tr.label) ? (tr.label as Trigger) : c.trigger.trigger;
