@@ -14,10 +14,10 @@ import { alwaysRetrieveArm, CHARS_PER_TOKEN, gatedArm, predictorArm, type AbArm,
 import { baselinePredictors } from './evalGate';
 import { conversationCount, fixed3, formatTable, JSON_OUT_OPTION, readLabelledTurns, emitEvaluation, type LabelledTurn } from './evalShared';
 import { readCorpus, withCorpusStore } from './evalStore';
-import { cliEmbedder, positiveInt } from './storeCli';
+import { openCliEmbedder, positiveInt } from './storeCli';
 
 const USAGE = `usage: gmem eval ab FILE.jsonl [--corpus CORPUS.jsonl] [--k 4] [--baseline seed]
-                   [--embedder hashing|none] [--config FILE] [--db PATH|URL] [--json] [--json-out FILE]
+                   [--embedder builtin|minilm|hashing|none] [--config FILE] [--db PATH|URL] [--json] [--json-out FILE]
 
 Replays labelled conversations through always-retrieve (top k every turn) and the gated pipeline
 (decideTurn → per-tier search with the policy's k and floors → evidence stage), on one fresh store
@@ -180,7 +180,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	const { turns, bad } = await readLabelledTurns(file, io, 'ab');
 	if (turns.length === 0) throw new UsageError(`${file}: no user turns to replay`);
 	const docs = await readCorpus(corpus.path, 'text', io);
-	const embedder = cliEmbedder(values.embedder, io);
+	const { embedder, dispose } = await openCliEmbedder(values.embedder, io);
 	await withCorpusStore(values.db, docs, embedder, io, async (es) => {
 		const ctx: ArmContext = { es, embedder, thresholds, k };
 		const arms = [alwaysRetrieveArm(ctx), gatedArm(ctx), ...baselines.map((p) => predictorArm(ctx, p))];
@@ -198,7 +198,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 			arms: arms.map((a) => scoreAb(a.name, turns, outcomes.get(a.name)!)),
 		};
 		emitEvaluation(e, formatAbTable, values, io);
-	});
+	}).finally(dispose);
 	return EXIT_OK;
 }
 

@@ -10,14 +10,13 @@ import { latencySummary } from '../core/metrics/percentiles';
 import { summarizeRankings, type RankedQuery, type RankingSummary } from '../core/metrics/rankingMetrics';
 import type { Thresholds } from '../core/thresholds';
 import type { Embedder } from '../models/embedder';
-import { LinearReranker } from '../models/linearReranker';
-import { createModelServices } from '../models/modelServices';
 import type { Reranker } from '../models/reranker';
-import { rerankCandidates } from '../retrieval/evidence/rerankStage';
-import { hybridSearch, type ArmMode, type SearchHit } from '../retrieval/hybridSearch';
+import type { SearchHit } from '../retrieval/hybridSearch';
+import { retrieveWorkspace } from '../retrieval/workspaceRetrieval';
 import type { ChunkTier } from '../store/chunkRepo';
 import { parseCommandArgs } from './args';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from './cliTypes';
+import { cliRetrievalConfig, openCliReranker } from './cliModels';
 import { loadConfig } from './commands/gateCommand';
 import { fixed3, formatTable, JSON_OUT_OPTION, emitEvaluation } from './evalShared';
 import { readCorpus, withCorpusStore, type EvalStore } from './evalStore';
@@ -25,7 +24,7 @@ import { readLines } from './jsonl';
 import { openCliEmbedder, positiveInt } from './storeCli';
 
 const USAGE = `usage: gmem eval retrieval --corpus CORPUS.jsonl --queries QUERIES.jsonl [--text-field text]
-                   [--k 10] [--limit N] [--tier workspace|research] [--embedder builtin|hashing|none]
+                   [--k 10] [--limit N] [--tier workspace|research] [--embedder builtin|minilm|hashing|none]
                    [--reranker builtin|minilm|none] [--config FILE] [--db PATH|URL] [--json] [--json-out FILE]
 
 Ingests the corpus into a fresh store (a temporary PGlite folder, removed afterwards; or --db with
@@ -33,13 +32,18 @@ a fresh workspace id, deleted afterwards) and reports MRR@10, recall@1/5/10, nDC
 p50/p95 per arm: fts, vector, hybrid (RRF), hybrid+rerank.
 Corpus rows as gmem ingest takes them {"id", "text" (or --text-field), "path"?}; query rows
 {"id", "query", "relevant": [corpus ids]}. --limit N evaluates the first N queries only.
---embedder builtin is the shipped static code-search model (models/builtin/, training/MODEL_CARD.md).
-The hashing embedder is a TEST embedder, NOT semantic: its vector and hybrid rows measure shared
-words, not meaning. --reranker (default builtin) is the model of the hybrid+rerank row: builtin is
-the shipped linear reranker (models/builtin/reranker.json; it reorders only with the embedder it
-was trained for), minilm the ms-marco cross-encoder (from $GMEM_MODEL_DIR or the cache, never
-downloaded here). Its pool is the hybrid arm's own: k × arm_fetch_multiplier per arm, fused. A
-reranker that does not run makes the row a passthrough (the hybrid order) and says why.`;
+Every row runs the chat turn's retrieval (the same function, pool sizes and floors as gmem search
+and the extension): hybrid+rerank is the product with its defaults, the other rows switch one part
+off (fts / vector: one arm; hybrid: no reranker, pool k).
+--embedder (default builtin, or $GMEM_EMBEDDER) is the vector arm's model: builtin is the shipped
+static code-search model (models/builtin/, training/MODEL_CARD.md). hashing is a TEST embedder,
+NOT semantic, for tests only: its vector and hybrid rows measure shared words, not meaning.
+--reranker (default builtin) is the model of the hybrid+rerank row: builtin is the shipped linear
+reranker (models/builtin/reranker.json; it reorders only with the embedder it was trained for),
+minilm the ms-marco cross-encoder (from $GMEM_MODEL_DIR or the cache, never downloaded here). Its
+pool is the chat path's: min(rerank_max_candidates, k × arm_fetch_multiplier) fused chunks, each
+arm fetching pool × arm_fetch_multiplier. A reranker that does not run makes the row a
+passthrough (fused order) and says why.`;
 
 export const ARMS = ['fts', 'vector', 'hybrid', 'hybrid+rerank'] as const;
 export type EvalArm = (typeof ARMS)[number];
@@ -110,37 +114,40 @@ interface ArmRun {
 	k: number;
 	embedder: Embedder | null;
 	t: Thresholds;
+	/** The tier's floor (MiniLM cosine units), as the product applies it. */
+	floor: number;
 	reranker: Reranker | null;
 	/** Per rerank status, how many queries, and the first passthrough reason seen. */
 	rerankSeen: { model: number; passthrough: number; reason: string | null };
 }
 
-/** One query through one arm: document ids best first. */
+/**
+ * One query through one arm: document ids best first. Every row is the product's retrieval
+ * (retrieveWorkspace) with one part switched off: fts / vector run one arm, hybrid runs without a
+ * reranker (pool k), hybrid+rerank is the product's default — the chat path's pool, floor and rerank.
+ */
 async function searchArm(arm: EvalArm, query: string, r: ArmRun): Promise<string[]> {
 	const rerank = arm === 'hybrid+rerank';
-	const mode: ArmMode = rerank ? 'hybrid' : arm;
-	// The rerank arm re-scores the whole fused pool and keeps the best k. Asking for m×k results
-	// with a fetch multiplier of 1 fetches exactly the hybrid arm's m×k per arm, so the pool is the
-	// hybrid arm's own fused list (not a deeper fusion) and a passthrough reproduces its order.
-	const m = r.t.arm_fetch_multiplier;
-	const out = await hybridSearch(r.es.store.db, query, {
+	const out = await retrieveWorkspace(r.es.store.db, {
+		query,
 		tier: r.tier,
 		workspaceIds: [r.es.workspaceId],
-		k: rerank ? r.k * m : r.k,
-		arm: mode,
-		embedder: mode === 'fts' ? null : r.embedder,
-		cosineFloor: null, // ranking quality is measured unfloored; floors are the evidence stage's job
-		thresholds: rerank ? { ...r.t, arm_fetch_multiplier: 1 } : r.t,
+		k: r.k,
+		arm: rerank ? 'hybrid' : arm,
+		embedder: r.embedder,
+		reranker: rerank ? r.reranker : null,
+		floor: r.floor,
+		thresholds: r.t,
 	});
-	if (!rerank) return documentRanking(out.hits);
-	const candidates = out.hits.map((hit) => ({ hit, tier: r.tier, text: hit.content }));
-	const reranked = await rerankCandidates(r.reranker, query, candidates, { maxCandidates: r.t.rerank_max_candidates, embedderId: r.embedder?.id ?? null, longQueryWords: r.t.rrf_long_query_words });
-	if (reranked.step.status === 'model') r.rerankSeen.model++;
-	else {
-		r.rerankSeen.passthrough++;
-		r.rerankSeen.reason ??= reranked.step.reason ?? 'passthrough';
+	if (rerank && r.reranker) {
+		if (out.rerank.status === 'model') r.rerankSeen.model++;
+		else {
+			r.rerankSeen.passthrough++;
+			r.rerankSeen.reason ??= out.rerank.reason ?? 'passthrough';
+		}
 	}
-	return documentRanking(reranked.candidates.map((c) => c.hit)).slice(0, r.k);
+	// A document's best chunk decides its rank; the whole pool is ranked so k documents remain.
+	return documentRanking(out.ranked).slice(0, r.k);
 }
 
 /** What the rerank row's reranker did, in words. */
@@ -201,7 +208,7 @@ const OPTIONS = {
 	limit: { type: 'string' },
 	tier: { type: 'string', default: 'workspace' },
 	embedder: { type: 'string' },
-	reranker: { type: 'string', default: 'builtin' },
+	reranker: { type: 'string' },
 	config: { type: 'string' },
 	db: { type: 'string' },
 	json: { type: 'boolean', default: false },
@@ -228,10 +235,12 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	const docs = (await readCorpus(corpusPath, values['text-field'], io)).map((d) => ({ ...d, tier }));
 	const queries = await readQueries(queriesPath, limit, io);
 	if (queries.length === 0) throw new UsageError(`${values.queries}: no queries`);
-	const rr = openCliReranker(values.reranker, io);
-	const { embedder, dispose } = await openCliEmbedder(values.embedder, io);
+	// The product's configuration (the CLI's and the extension's defaults) unless a flag says otherwise.
+	const config = cliRetrievalConfig({ embedder: values.embedder, reranker: values.reranker, k, tier }, io.env, t);
+	const rr = openCliReranker(config.reranker, io);
+	const { embedder, dispose } = await openCliEmbedder(config.embedder, io);
 	await withCorpusStore(values.db, docs, embedder, io, async (es, ingest) => {
-		const armRun: ArmRun = { es, tier, k, embedder, t, reranker: rr.reranker, rerankSeen: { model: 0, passthrough: 0, reason: null } };
+		const armRun: ArmRun = { es, tier, k, embedder, t, floor: config.floor, reranker: rr.reranker, rerankSeen: { model: 0, passthrough: 0, reason: null } };
 		const arms: ArmResult[] = [];
 		for (const arm of ARMS) arms.push(await measureArm(arm, queries, armRun, io));
 		const e: RetrievalEvaluation = {
@@ -252,16 +261,6 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 		await rr.dispose();
 	});
 	return EXIT_OK;
-}
-
-/** The reranker `--reranker` names: the built-in linear one, the ms-marco cross-encoder (never downloaded), or none. */
-export function openCliReranker(choice: string | undefined, io: CliIo): { reranker: Reranker | null; dispose: () => Promise<void> } {
-	const name = choice ?? 'builtin';
-	if (name === 'none') return { reranker: null, dispose: async () => undefined };
-	if (name === 'builtin') return { reranker: new LinearReranker(), dispose: async () => undefined };
-	if (name !== 'minilm') throw new UsageError(`--reranker must be builtin, minilm or none (got "${name}")`);
-	const services = createModelServices({ embedder: null, allowDownload: false, ...(io.env.GMEM_MODEL_DIR ? { localModelDir: io.env.GMEM_MODEL_DIR } : {}) });
-	return { reranker: services.reranker, dispose: () => services.dispose() };
 }
 
 /** The `retrieval` subcommand of `gmem eval`. */

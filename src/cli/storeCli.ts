@@ -7,6 +7,7 @@ import { HashingEmbedder } from '../models/hashingEmbedder';
 import { createModelServices } from '../models/modelServices';
 import type { Embedder } from '../models/embedder';
 import { codeTokens } from '../retrieval/codeTokens';
+import { DEFAULT_EMBEDDER, EMBEDDER_CHOICES, type EmbedderChoice } from '../retrieval/retrievalPlan';
 import { resolveStoreLocation, workspaceId } from '../store/location';
 import { openStore, type Store } from '../store/openStore';
 import { resolve } from 'node:path';
@@ -42,8 +43,6 @@ export async function withStore<T>(args: StoreArgs, io: CliIo, fn: (store: Store
 	}
 }
 
-export const EMBEDDER_CHOICES = ['builtin', 'minilm', 'hashing', 'none'] as const;
-
 /** The embedder a command uses, and how to release it (the model worker). */
 export interface CliEmbedder {
 	embedder: Embedder | null;
@@ -51,36 +50,37 @@ export interface CliEmbedder {
 }
 
 /**
- * The embedder for `--embedder` (default `$GMEM_EMBEDDER`, else hashing), synchronously: `hashing`
- * is a TEST embedder — not semantic — and every run says so on stderr; `none` = lexical-only.
- * `minilm` needs the model worker: use openCliEmbedder.
+ * Which embedder `--embedder` (else `$GMEM_EMBEDDER`) names; with neither, the product's default
+ * (`builtin`, as in the extension). An unknown name is a usage error.
  */
-export function cliEmbedder(choice: string | undefined, io: CliIo): Embedder | null {
-	const name = choice ?? io.env.GMEM_EMBEDDER ?? 'hashing';
-	if (name === 'none') return null;
-	if (name === 'hashing') {
-		io.stderr('gmem: embedder test/hashing-384 is a hashing TEST embedder, NOT semantic (use --embedder none for lexical-only)\n');
-		return new HashingEmbedder(384, codeTokens);
-	}
-	throw new UsageError(`--embedder must be one of ${EMBEDDER_CHOICES.join(', ')} (got "${name}")${name === 'minilm' ? '; minilm is not available in this command' : ''}`);
+export function embedderChoice(choice: string | undefined, env: NodeJS.ProcessEnv): EmbedderChoice {
+	const name = choice ?? (env.GMEM_EMBEDDER || undefined) ?? DEFAULT_EMBEDDER;
+	if (!(EMBEDDER_CHOICES as readonly string[]).includes(name)) throw new UsageError(`--embedder must be one of ${EMBEDDER_CHOICES.join(', ')} (got "${name}")`);
+	return name as EmbedderChoice;
 }
 
 /**
- * Like cliEmbedder, plus `builtin` (the shipped static model) and `minilm`: the ONNX all-MiniLM-L6-v2 from the model cache or
- * `$GMEM_MODEL_DIR` (never downloaded here). When it cannot load, the command runs lexical-only
- * and says why. Call `dispose` when done (it stops the model worker).
+ * The embedder for `--embedder` (embedderChoice): `builtin` is the shipped static model (no
+ * worker, no download); `minilm` the ONNX all-MiniLM-L6-v2 from the model cache or
+ * `$GMEM_MODEL_DIR` (never downloaded here; when it cannot load, the command runs lexical-only and
+ * says why); `hashing` a TEST embedder — not semantic, only by explicit choice, and every run says
+ * so on stderr; `none` lexical-only. Call `dispose` when done (it stops the model worker).
  */
 export async function openCliEmbedder(choice: string | undefined, io: CliIo): Promise<CliEmbedder> {
-	const name = choice ?? io.env.GMEM_EMBEDDER ?? 'hashing';
-	// The built-in static model ships with the extension (models/builtin/): no worker, no download.
-	if (name === 'builtin') return { embedder: await loadBuiltinEmbedder(), dispose: async () => undefined };
-	if (name !== 'minilm') return { embedder: cliEmbedder(name, io), dispose: async () => undefined };
+	const name = embedderChoice(choice, io.env);
+	const plain = (embedder: Embedder | null): CliEmbedder => ({ embedder, dispose: async () => undefined });
+	if (name === 'none') return plain(null);
+	if (name === 'builtin') return plain(await loadBuiltinEmbedder());
+	if (name === 'hashing') {
+		io.stderr('gmem: --embedder hashing: test/hashing-384 is a hashing TEST embedder for tests, NOT semantic (the default is builtin)\n');
+		return plain(new HashingEmbedder(384, codeTokens));
+	}
 	const services = createModelServices({ reranker: null, allowDownload: false, ...(io.env.GMEM_MODEL_DIR ? { localModelDir: io.env.GMEM_MODEL_DIR } : {}) });
 	const loaded = services.embedder ? await services.embedder.load() : null;
 	if (services.embedder && loaded?.ok) return { embedder: services.embedder, dispose: () => services.dispose() };
 	await services.dispose();
 	io.stderr(`gmem: the MiniLM embedder is not available (${loaded && !loaded.ok ? loaded.error.message : 'not configured'}): lexical-only\n`);
-	return { embedder: null, dispose: async () => undefined };
+	return plain(null);
 }
 
 /** The workspace id for `--workspace DIR`, else the current directory. */

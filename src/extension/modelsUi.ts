@@ -11,7 +11,8 @@ import type { ModelProgress } from '../models/modelManager';
 import { runExclusive } from './indexWorkspaceCommand';
 import { errorMessage } from './logger';
 import { proxyFor, tunnelAgent } from './modelsProxy';
-import { DEFAULT_MODEL_SETTINGS, ModelsRuntime, type ModelSettings } from './modelsRuntime';
+import { ModelsRuntime, type ModelSettings } from './modelsRuntime';
+import { parseModelSettings } from './retrievalConfig';
 import type { WorkspaceMemory } from './workspaceMemory';
 
 export const DOWNLOAD_MODELS_COMMAND = 'gatedMemory.downloadModels';
@@ -19,14 +20,7 @@ export const DOWNLOAD_MODELS_COMMAND = 'gatedMemory.downloadModels';
 /** Reads `gatedMemory.models.*`; unknown values fall back to the defaults. */
 export function readModelSettings(): ModelSettings {
 	const c = vscode.workspace.getConfiguration('gatedMemory.models');
-	const embedder = c.get<string>('embedder', DEFAULT_MODEL_SETTINGS.embedder);
-	const reranker = c.get<string>('reranker', DEFAULT_MODEL_SETTINGS.reranker);
-	return {
-		embedder: embedder === 'minilm' || embedder === 'none' ? embedder : 'builtin',
-		reranker: reranker === 'minilm' || reranker === 'none' ? reranker : 'builtin',
-		hubEndpoint: c.get<string>('hubEndpoint', '')?.trim() || DEFAULT_MODEL_SETTINGS.hubEndpoint,
-		localPath: (c.get<string>('localPath', '') ?? '').trim(),
-	};
+	return parseModelSettings((key) => c.get(key));
 }
 
 /** The runtime for this window: cache in global storage, downloads through `http.proxy`. */

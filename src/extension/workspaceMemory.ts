@@ -7,7 +7,7 @@
  */
 import { homedir } from 'node:os';
 import type { Thresholds } from '../core/thresholds';
-import type { EvidenceStep, RetrievalStep, TraceStep } from '../core/trace';
+import type { TraceStep } from '../core/trace';
 import type { GateResult } from '../core/types';
 import type { EvidenceInput } from '../generation/promptAssembly';
 import type { Embedder } from '../models/embedder';
@@ -16,10 +16,8 @@ import { IndexWorkerClient } from '../indexing/indexWorkerClient';
 import type { WorkerEmbedderSpec } from '../indexing/workerEmbedder';
 import type { FolderIndexResult, RunOptions } from '../indexing/indexer';
 import type { PathsIndexResult } from '../indexing/reindexPaths';
-import { calibratedFloor } from '../retrieval/evidence/calibration';
-import { runEvidenceStage } from '../retrieval/evidence/evidenceStage';
 import type { SelectedEvidence } from '../retrieval/evidence/types';
-import { hybridSearch } from '../retrieval/hybridSearch';
+import { retrieveWorkspace } from '../retrieval/workspaceRetrieval';
 import { resolveStoreLocation, workspaceId, type StoreLocation } from '../store/location';
 import { openStore, type Store } from '../store/openStore';
 import { errorMessage, type Logger } from './logger';
@@ -265,40 +263,23 @@ export class WorkspaceMemory {
 					note(`lexical-only: the query could not be embedded with ${active.id} (${errorMessage(e)})`, 'warn');
 				}
 			}
-			const cosine = embedder ? calibratedFloor(embedder, floor).floor : null;
-			// Retrieve wide, rank precise (seed 002): a reranker gets the wider pool, else k as before.
-			const pool = rerank.status === 'ready' ? Math.max(k, Math.min(thresholds.rerank_max_candidates, k * thresholds.arm_fetch_multiplier)) : k;
-			const out = await hybridSearch(store.db, query, { tier: 'workspace', workspaceIds: ids, k: pool, arm: 'hybrid', embedder, cosineFloor: cosine, thresholds });
-			const retrieval: RetrievalStep = {
-				kind: 'retrieval',
-				tier: 'workspace',
+			// The one pipeline gmem search and gmem eval run too (src/retrieval/workspaceRetrieval.ts).
+			const out = await retrieveWorkspace(store.db, {
 				query,
-				searched_query: out.searched_query,
-				arm_mode: embedder ? 'hybrid' : 'fts',
+				workspaceIds: ids,
 				k,
-				floor: cosine,
-				hits: out.hits.map(({ content: _content, ...hit }) => hit),
-				ms: Math.round(performance.now() - t0),
-			};
-			steps.push(retrieval);
-			for (const message of out.notes) note(message);
-			note(rerank.status === 'ready' ? `reranker: ${rerank.id} on ${out.hits.length} candidates` : `no reranking: ${rerank.reason}`);
-			const stage = await runEvidenceStage({
-				query,
-				candidates: out.hits.map((hit) => ({ hit, tier: 'workspace' as const, text: hit.content })),
+				embedder,
 				reranker: rerank.status === 'ready' ? rerank.reranker : null,
-				embedder: embedder ? { id: embedder.id, semantic: embedder.semantic } : null,
-				cosineFloors: { workspace: floor },
-				k,
+				noRerankReason: rerank.status === 'ready' ? undefined : rerank.reason,
+				floor,
 				thresholds,
+				startedAt: t0,
 			});
-			steps.push(stage.rerankStep);
-			const evidence: EvidenceStep = stage.evidence.step;
-			steps.push(evidence);
-			const notes = [...out.notes, ...stage.evidence.notes];
-			const models: ModelsUsed = { embedder: embedder?.id ?? null, reranker: stage.rerankStep.status, embedded: cov.embedded, chunks: cov.chunks };
-			if (!stage.evidence.selected.length) return { status: 'no_match', notes, steps, models };
-			return { status: 'evidence', chunks: byRank(stage.evidence.selected), notes, steps, models };
+			steps.push(...out.steps);
+			const notes = out.notes;
+			const models: ModelsUsed = { embedder: embedder?.id ?? null, reranker: out.rerank.status, embedded: cov.embedded, chunks: cov.chunks };
+			if (!out.evidence.selected.length) return { status: 'no_match', notes, steps, models };
+			return { status: 'evidence', chunks: byRank(out.evidence.selected), notes, steps, models };
 		} catch (e) {
 			const message = errorMessage(e);
 			this.options.log.error(`retrieval failed: ${message}`);

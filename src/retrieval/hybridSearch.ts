@@ -35,6 +35,8 @@ export interface SearchOptions {
 	cosineFloor: number | null;
 	thresholds: Thresholds;
 	ftsRanking?: FtsRanking;
+	/** Candidates each arm fetches (default k × arm_fetch_multiplier, × 3 for files); retrievalPlan decides it for the product path. */
+	fetch?: number;
 }
 
 /** A hit as the trace and `gmem search` print it, plus the chunk text for the evidence stage. */
@@ -56,7 +58,7 @@ export interface SearchOutcome {
 export async function hybridSearch(db: Queryable, query: string, opts: SearchOptions): Promise<SearchOutcome> {
 	const t = opts.thresholds;
 	const scope: SearchScope = { tier: opts.tier, workspaceIds: opts.workspaceIds, ...(opts.scope === undefined ? {} : { scope: opts.scope }) };
-	const fetch = opts.k * t.arm_fetch_multiplier * (opts.files ? 3 : 1);
+	const fetch = opts.fetch ?? opts.k * t.arm_fetch_multiplier * (opts.files ? 3 : 1);
 	const terms = salientTerms(query, t.fts_max_query_terms);
 	const searched = ftsQueryText(terms);
 	const notes: string[] = [];

@@ -21,7 +21,7 @@ interface Arm {
 	latency_ms: { p50: number; p95: number } | null;
 }
 
-async function retrieval(extra: string[]): Promise<{ arms: Arm[]; store: string; documents: number }> {
+async function retrieval(extra: string[]): Promise<{ arms: Arm[]; store: string; documents: number; embedder: { id: string; semantic: boolean } | null; reranker: string }> {
 	const c = captureIo();
 	const code = await runCli(['eval', 'retrieval', '--corpus', CORPUS, '--queries', QUERIES, '--json', ...extra], c.io);
 	assert.equal(code, 0, c.err());
@@ -31,8 +31,17 @@ async function retrieval(extra: string[]): Promise<{ arms: Arm[]; store: string;
 describe('gmem eval retrieval (PGlite temp folder)', function () {
 	this.timeout(120_000);
 
-	it('measures every arm on a fresh store and labels the hashing embedder and the passthrough rerank', async () => {
-		const e = await retrieval([]);
+	it('with no flags measures the product: the built-in embedder, and the built-in reranker on the rerank row', async () => {
+		const e = await retrieval(['--limit', '6']);
+		assert.match(e.embedder?.id ?? '', /^gmem-static-code-v\d+$/);
+		assert.equal(e.embedder?.semantic, true);
+		assert.equal(e.reranker, 'gmem-rerank-linear-v1');
+		assert.ok(e.arms.every((a) => a.measured && !/NOT semantic/.test(a.note ?? '')));
+		assert.match(e.arms[3]!.note ?? '', /^gmem-rerank-linear-v1 reranked 6 queries$/);
+	});
+
+	it('measures every arm on a fresh store and labels the hashing embedder (--embedder hashing) and the passthrough rerank', async () => {
+		const e = await retrieval(['--embedder', 'hashing']);
 		assert.equal(e.documents, 19);
 		assert.match(e.store, /temporary PGlite folder/);
 		assert.deepEqual(e.arms.map((a) => a.arm), ['fts', 'vector', 'hybrid', 'hybrid+rerank']);
@@ -46,6 +55,8 @@ describe('gmem eval retrieval (PGlite temp folder)', function () {
 		assert.ok(e.arms[0]!.metrics!.mrr_at_10 >= 0.5, `fts MRR@10 ${e.arms[0]!.metrics!.mrr_at_10}`);
 		assert.match(e.arms[1]!.note ?? '', /NOT semantic/);
 		assert.match(e.arms[3]!.note ?? '', /passthrough/);
+		// The rerank row's pool is wider (the chat path's), but on 19 documents both pools hold every
+		// candidate, so a passthrough must give exactly the hybrid order.
 		assert.deepEqual(e.arms[3]!.metrics, e.arms[2]!.metrics, 'a passthrough rerank keeps the hybrid order');
 	});
 

@@ -21,6 +21,8 @@ over index_max_file_bytes, and secret files (.env*, keys, credentials); redacts 
 text. Re-running only re-reads changed files and re-embeds changed chunks; deleted files are removed.
   --workspace DIR   the workspace id the rows carry (default: DIR itself)
   --exclude GLOB    also leave out paths matching GLOB (gitignore syntax; repeatable)
+  --embedder X      the vector arm's model (default builtin, as in the extension, or $GMEM_EMBEDDER);
+                    hashing is a TEST embedder (not semantic), none stores no vectors
   --config FILE     threshold overrides, e.g. {"index_chunk_max_lines": 40}
 Output (--json): {"root", "files_indexed", "files_unchanged", "files_removed", "chunks", "skipped", "ms"}`;
 

@@ -12,10 +12,12 @@ import { readLines } from '../jsonl';
 import { openCliEmbedder, STORE_OPTIONS, withStore, workspaceOf } from '../storeCli';
 
 const USAGE = `usage: gmem ingest FILE.jsonl [--tier workspace|research] [--text-field text] [--workspace DIR]
-                   [--embedder minilm|hashing|none] [--db PATH|URL] [--scope NAME] [--json]
+                   [--embedder builtin|minilm|hashing|none] [--db PATH|URL] [--scope NAME] [--json]
 
 Loads documents into the store. Rows: {"id", "text" (or the field named), "path"?, "metadata"?}.
 Re-ingesting an id replaces it. FILE "-" reads standard input.
+  --embedder X  the vector arm's model (default builtin, as in the extension, or $GMEM_EMBEDDER);
+                hashing is a TEST embedder (not semantic), none stores no vectors
   --json   print {"documents", "chunks", "ms"}`;
 
 const OPTIONS = {

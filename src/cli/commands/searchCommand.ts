@@ -1,38 +1,42 @@
 /**
  * `gmem search QUERY | --queries FILE.jsonl [--k 10] [--tier workspace] [--arm hybrid|fts|vector]
- * [--no-rerank] [--files] [--workspace DIR]`: hybrid search with every arm's rank and raw score
- * (CONTRACT.md hit shape). Batch rows `{"id", "query"}` give one JSON line each.
+ * [--no-rerank] [--files] [--workspace DIR]`: the chat turn's workspace retrieval (retrieveWorkspace)
+ * with every arm's rank and raw score (CONTRACT.md hit shape), so its defaults reproduce the chat
+ * path. Batch rows `{"id", "query"}` give one JSON line each.
  */
-import type { Thresholds } from '../../core/thresholds';
-import type { Embedder } from '../../models/embedder';
-import { LinearReranker } from '../../models/linearReranker';
+import type { RerankStep } from '../../core/trace';
 import type { Reranker } from '../../models/reranker';
-import { calibratedFloor } from '../../retrieval/evidence/calibration';
-import { rerankCandidates } from '../../retrieval/evidence/rerankStage';
-import { bestPerFile, hybridSearch, type ArmMode, type SearchHit, type SearchOptions } from '../../retrieval/hybridSearch';
+import type { ArmMode, SearchHit } from '../../retrieval/hybridSearch';
+import { retrieveWorkspace, type WorkspaceRetrievalInput } from '../../retrieval/workspaceRetrieval';
 import type { ChunkTier } from '../../store/chunkRepo';
 import type { Queryable } from '../../store/queryable';
 import { parseCommandArgs } from '../args';
 import { EXIT_OK, EXIT_USAGE, UsageError, type CliCommand, type CliIo } from '../cliTypes';
 import { readLines } from '../jsonl';
+import { cliRetrievalConfig, openCliReranker, SEARCH_DEFAULT_K } from '../cliModels';
 import { loadConfig } from './gateCommand';
 import { openCliEmbedder, positiveInt, STORE_OPTIONS, withStore, workspaceOf } from '../storeCli';
 
 const USAGE = `usage: gmem search QUERY | --queries FILE.jsonl [--k 10] [--tier workspace|research]
                    [--arm hybrid|fts|vector] [--files] [--no-rerank] [--workspace DIR]
-                   [--embedder builtin|minilm|hashing|none] [--fts-ranking bm25|ts_rank_cd] [--floor X]
-                   [--config FILE] [--db PATH|URL] [--scope NAME] [--json]
+                   [--embedder builtin|minilm|hashing|none] [--reranker builtin|minilm|none]
+                   [--fts-ranking bm25|ts_rank_cd] [--floor X] [--config FILE] [--db PATH|URL] [--scope NAME] [--json]
 
-Searches the store: full-text (BM25 over a GIN index) + vector (pgvector HNSW cosine), fused by RRF.
+Searches the store through the chat turn's own retrieval (src/retrieval/workspaceRetrieval.ts):
+full-text (BM25) + vector (pgvector HNSW cosine), fused by RRF, reranked, with the chat path's
+pool sizes and floors. With no flags it runs the product's defaults: the built-in embedder and the
+built-in reranker ($GMEM_EMBEDDER names another embedder).
   --queries FILE  JSON Lines {"id", "query"}; prints one JSON line per query
   --files         best chunk per file, k files
   --workspace DIR only that workspace (default: every workspace in the store)
+  --embedder X    builtin (default), minilm (from the cache or $GMEM_MODEL_DIR), none (lexical-only),
+                  hashing (a TEST embedder, not semantic: for tests only)
   --floor X       cosine floor for the vector arm (default: the tier's floor, calibrated per embedder)
-  --no-rerank     keep the fused order. Otherwise the hybrid arm's pool (k × arm_fetch_multiplier
-                  per arm) is reordered by the built-in linear reranker, as in chat, when its
-                  embedder (builtin) made the vectors; "rerank" is then {score, status} on each
-                  hit, else null and a note says why
-Output (--json): {"id", "query", "searched_query", "ms", "hits": [...], "notes": [...]}`;
+  --no-rerank     keep the fused order (same as --reranker none; the pool is then k). Otherwise the
+                  pool of min(rerank_max_candidates, k × arm_fetch_multiplier) fused chunks is
+                  reordered; "rerank" is {score, status} on each hit. The built-in reranker reorders
+                  only the built-in embedder's vectors: with another it passes through and a note says why
+Output (--json): {"id", "query", "searched_query", "ms", "hits": [...], "fts_query", "notes": [...]}`;
 
 const OPTIONS = {
 	...STORE_OPTIONS,
@@ -42,6 +46,7 @@ const OPTIONS = {
 	arm: { type: 'string', default: 'hybrid' },
 	files: { type: 'boolean', default: false },
 	'no-rerank': { type: 'boolean', default: false },
+	reranker: { type: 'string' },
 	workspace: { type: 'string' },
 	embedder: { type: 'string' },
 	'fts-ranking': { type: 'string' },
@@ -49,15 +54,12 @@ const OPTIONS = {
 	config: { type: 'string' },
 } as const;
 
-/** The vector floor for a tier in the embedder's units (null: none, e.g. the hashing embedder). */
-function tierFloor(tier: ChunkTier, embedder: Embedder | null, t: Thresholds, override: string | undefined): number | null {
-	if (override !== undefined) {
-		const f = Number(override);
-		if (!Number.isFinite(f) || f < -1 || f > 1) throw new UsageError('--floor must be a number in -1..1');
-		return f;
-	}
-	if (!embedder) return null;
-	return calibratedFloor(embedder, tier === 'research' ? t.floor_research : t.floor_workspace_question).floor;
+/** `--floor X`: a cosine floor in the embedder's own units, replacing the tier's calibrated floor. */
+function floorOverride(value: string | undefined): number | undefined {
+	if (value === undefined) return undefined;
+	const f = Number(value);
+	if (!Number.isFinite(f) || f < -1 || f > 1) throw new UsageError('--floor must be a number in -1..1');
+	return f;
 }
 
 function printHuman(io: CliIo, query: string, hits: readonly SearchHit[], ms: number): void {
@@ -69,35 +71,30 @@ function printHuman(io: CliIo, query: string, hits: readonly SearchHit[], ms: nu
 	});
 }
 
-/**
- * Hybrid search, then (with a reranker) the chat path's rerank: the pool of k × arm_fetch_multiplier
- * chunks per arm (× 3 for --files, as the plain file search fetches), reordered, cut to k (files).
- * A reranker that passes through leaves the plain search's answer and a note.
- */
-async function searchRanked(db: Queryable, query: string, opts: SearchOptions, reranker: Reranker | null) {
-	if (!reranker || opts.arm !== 'hybrid') return hybridSearch(db, query, opts);
-	const t = opts.thresholds;
-	const pool = await hybridSearch(db, query, { ...opts, files: false, k: opts.k * t.arm_fetch_multiplier * (opts.files ? 3 : 1), thresholds: { ...t, arm_fetch_multiplier: 1 } });
-	const rr = await rerankCandidates(
-		reranker,
-		query,
-		pool.hits.map((hit) => ({ hit, tier: opts.tier, text: hit.content })),
-		{ maxCandidates: t.rerank_max_candidates, embedderId: opts.embedder?.id ?? null, longQueryWords: t.rrf_long_query_words },
-	);
-	if (rr.step.status !== 'model') return { ...(await hybridSearch(db, query, opts)), notes: [...pool.notes, `rerank: passthrough (${rr.step.reason ?? 'no model ran'})`] };
-	const ordered = rr.candidates.map((c) => ({ ...c.hit, content: c.text }));
-	const hits = (opts.files ? bestPerFile(ordered) : ordered).slice(0, opts.k);
-	return { ...pool, hits, notes: [...pool.notes, `reranked ${rr.step.pairs} candidates with ${reranker.id} (order only)`] };
+/** What every query of one run shares. */
+interface SearchRun {
+	db: Queryable;
+	input: Omit<WorkspaceRetrievalInput, 'query'>;
+	io: CliIo;
+	json: boolean;
 }
 
-async function searchOne(db: Queryable, id: string | null, query: string, opts: SearchOptions, reranker: Reranker | null, io: CliIo, json: boolean): Promise<string[]> {
+async function searchOne(run: SearchRun, id: string | null, query: string): Promise<string[]> {
 	const started = performance.now();
-	const out = await searchRanked(db, query, opts, reranker);
+	const out = await retrieveWorkspace(run.db, { ...run.input, query });
 	const ms = Math.round((performance.now() - started) * 10) / 10;
 	const hits = out.hits.map(({ content: _content, ...hit }) => hit);
-	if (json) io.stdout(JSON.stringify({ id, query, searched_query: out.searched_query, ms, hits, fts_query: out.fts_query, notes: out.notes }) + '\n');
-	else printHuman(io, query, out.hits, ms);
-	return out.notes;
+	const notes = [...out.notes, rerankNote(out.rerank, run.input.reranker)].filter((n): n is string => n !== null);
+	if (run.json) run.io.stdout(JSON.stringify({ id, query, searched_query: out.searched_query, ms, hits, fts_query: out.fts_query, notes }) + '\n');
+	else printHuman(run.io, query, out.hits, ms);
+	return notes;
+}
+
+/** What the rerank stage did, in words (null: nothing worth saying, no reranker was asked for). */
+function rerankNote(step: RerankStep, reranker: Reranker | null): string | null {
+	if (!reranker) return null;
+	if (step.status === 'model') return `reranked ${step.pairs} candidates with ${reranker.id}${step.order_only ? ' (order only)' : ''}`;
+	return `no rerank: ${step.reason ?? 'passthrough'} (fused order kept)`;
 }
 
 async function run(argv: string[], io: CliIo): Promise<number> {
@@ -110,24 +107,29 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	const ranking = values['fts-ranking'];
 	if (ranking !== undefined && ranking !== 'bm25' && ranking !== 'ts_rank_cd') throw new UsageError('--fts-ranking must be bm25 or ts_rank_cd');
 	const thresholds = loadConfig(values.config, io.cwd);
-	tierFloor(tier, null, thresholds, values.floor); // a bad --floor is a usage error before any model starts
-	const { embedder, dispose } = arm === 'fts' ? { embedder: null, dispose: async () => undefined } : await openCliEmbedder(values.embedder, io);
-	const opts: SearchOptions = {
+	const override = floorOverride(values.floor); // a bad --floor is a usage error before any model starts
+	// The product's configuration unless a flag says otherwise: the chat path's models, pool sizes and floor.
+	const config = cliRetrievalConfig({ embedder: values.embedder, reranker: values.reranker, 'no-rerank': values['no-rerank'], k: positiveInt(values.k, '--k', SEARCH_DEFAULT_K), arm, tier, files: values.files }, io.env, thresholds);
+	const { embedder, dispose } = arm === 'fts' ? { embedder: null, dispose: async () => undefined } : await openCliEmbedder(config.embedder, io);
+	const rr = arm === 'hybrid' ? openCliReranker(config.reranker, io) : { reranker: null, dispose: async () => undefined };
+	const input: Omit<WorkspaceRetrievalInput, 'query'> = {
 		tier,
 		workspaceIds: values.workspace ? [workspaceOf(values.workspace, io)] : null,
-		k: positiveInt(values.k, '--k', 10),
+		k: config.k,
 		arm,
-		files: values.files,
 		embedder,
-		cosineFloor: tierFloor(tier, embedder, thresholds, values.floor),
+		reranker: rr.reranker,
+		floor: config.floor,
+		...(override === undefined ? {} : { cosineFloor: override }),
+		files: values.files,
 		thresholds,
 		...(ranking ? { ftsRanking: ranking } : {}),
 	};
-	const reranker = values['no-rerank'] || arm !== 'hybrid' ? null : await builtinReranker(embedder, io);
 	let bad = 0;
 	await withStore(values, io, async (store) => {
+		const run: SearchRun = { db: store.db, input, io, json: values.json };
 		if (!values.queries) {
-			const notes = await searchOne(store.db, null, positionals[0], opts, reranker, io, values.json);
+			const notes = await searchOne(run, null, positionals[0]);
 			for (const n of notes) io.stderr(`gmem search: ${n}\n`);
 			return;
 		}
@@ -138,26 +140,13 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 				io.stdout(JSON.stringify({ id: null, line, error: row }) + '\n');
 				continue;
 			}
-			await searchOne(store.db, row.id, row.query, opts, reranker, io, true);
+			await searchOne(run, row.id, row.query);
 		}
-	}).finally(dispose);
+	}).finally(async () => {
+		await dispose();
+		await rr.dispose();
+	});
 	return bad ? EXIT_USAGE : EXIT_OK;
-}
-
-/**
- * The shipped linear reranker (no download) when the vectors are the embedder it was fitted for;
- * otherwise null, and stderr says once why the fused order stays.
- */
-async function builtinReranker(embedder: Embedder | null, io: CliIo): Promise<Reranker | null> {
-	const reranker = new LinearReranker();
-	try {
-		const { embedder: fitted } = await reranker.weights();
-		if (embedder?.id === fitted) return reranker;
-		io.stderr(`gmem search: no rerank: ${reranker.id} reorders ${fitted} vectors and ${embedder ? `the vector arm uses ${embedder.id}` : 'no vector arm runs'} (--embedder builtin to rerank)\n`);
-	} catch (e) {
-		io.stderr(`gmem search: no rerank: ${e instanceof Error ? e.message : String(e)}\n`);
-	}
-	return null;
 }
 
 function parseQueryRow(text: string): { id: string | null; query: string } | string {

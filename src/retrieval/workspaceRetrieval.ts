@@ -1,0 +1,132 @@
+/**
+ * The one workspace-retrieval pipeline (issue 15): query → arms (full-text, vector) with the pool
+ * sizes of retrievalPlan → RRF → rerank → evidence selection → trace steps. The chat turn
+ * (WorkspaceMemory.retrieve), `gmem search` and `gmem eval retrieval` all call this, so a figure
+ * measured by the CLI is the figure of the product. Hosts only choose the models and k; what the
+ * models are (and why one is missing) is theirs to say in notes before these steps.
+ */
+import type { Thresholds } from '../core/thresholds';
+import type { RerankStep, RetrievalStep, TraceStep } from '../core/trace';
+import type { Embedder } from '../models/embedder';
+import type { Reranker } from '../models/reranker';
+import type { ChunkTier } from '../store/chunkRepo';
+import type { Queryable } from '../store/queryable';
+import type { FtsMode } from '../store/searchQueries';
+import { calibratedFloor } from './evidence/calibration';
+import { runEvidenceStage } from './evidence/evidenceStage';
+import type { EvidenceResult } from './evidence/types';
+import { bestPerFile, hybridSearch, type ArmMode, type FtsRanking, type SearchHit } from './hybridSearch';
+import { retrievalPlan, type RetrievalPlan } from './retrievalPlan';
+
+/** One retrieval. */
+export interface WorkspaceRetrievalInput {
+	query: string;
+	/** Default workspace; `gmem search --tier research` runs the same pipeline over research memory. */
+	tier?: ChunkTier;
+	workspaceIds: readonly string[] | null;
+	scope?: string;
+	k: number;
+	/** Default hybrid; fts / vector are the ablations `gmem search --arm` and the eval rows use. */
+	arm?: ArmMode;
+	embedder: Embedder | null;
+	/** null: no rerank, the pool is k (fused order). */
+	reranker: Reranker | null;
+	/** Why there is no reranker, for the trace note. */
+	noRerankReason?: string;
+	/** The decision's floor in MiniLM cosine units; mapped to the embedder's units by its calibration. */
+	floor: number;
+	/** A cosine floor already in the embedder's units (`gmem search --floor`); replaces the calibrated one. */
+	cosineFloor?: number | null;
+	/** Rank distinct files (best chunk each) instead of chunks. */
+	files?: boolean;
+	ftsRanking?: FtsRanking;
+	thresholds: Thresholds;
+	signal?: AbortSignal;
+	/** performance.now() when the host started (its query embedding counts in the step's ms). */
+	startedAt?: number;
+}
+
+/** What the pipeline found and the trace steps it took. */
+export interface WorkspaceRetrieval {
+	plan: RetrievalPlan;
+	searched_query: string;
+	fts_query: FtsMode | null;
+	/** The cosine floor the vector arm used, in the embedder's units (null: none). */
+	cosine_floor: number | null;
+	/** The whole pool after rerank (fused order without a reranker), best first. */
+	ranked: SearchHit[];
+	/** The first k of `ranked` (k distinct files with `files`): what `gmem search` prints. */
+	hits: SearchHit[];
+	evidence: EvidenceResult;
+	rerank: RerankStep;
+	/** The search's and the evidence stage's remarks (lexical-only, long query, not found…). */
+	notes: string[];
+	/** retrieval step, notes, reranker note, rerank step, evidence step — the chat trace's order. */
+	steps: TraceStep[];
+}
+
+/** Runs the pipeline. Throws only what the store throws; a failing reranker is a passthrough. */
+export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrievalInput): Promise<WorkspaceRetrieval> {
+	const t0 = input.startedAt ?? performance.now();
+	const tier = input.tier ?? 'workspace';
+	const arm = input.arm ?? 'hybrid';
+	const t = input.thresholds;
+	const embedder = arm === 'fts' ? null : input.embedder;
+	const reranker = arm === 'hybrid' ? input.reranker : null;
+	const plan = retrievalPlan({ k: input.k, arm, reranking: reranker !== null, files: input.files, thresholds: t });
+	const cosine = input.cosineFloor !== undefined ? input.cosineFloor : embedder ? calibratedFloor(embedder, input.floor).floor : null;
+	const out = await hybridSearch(db, input.query, {
+		tier,
+		workspaceIds: input.workspaceIds,
+		...(input.scope === undefined ? {} : { scope: input.scope }),
+		k: plan.pool,
+		fetch: Math.max(plan.fetch_per_arm.fts, plan.fetch_per_arm.vector),
+		arm,
+		embedder,
+		cosineFloor: cosine,
+		thresholds: t,
+		...(input.ftsRanking ? { ftsRanking: input.ftsRanking } : {}),
+	});
+	const steps: TraceStep[] = [];
+	const note = (message: string) => steps.push({ kind: 'note', stage: 'retrieval', level: 'info', message });
+	const retrieval: RetrievalStep = {
+		kind: 'retrieval',
+		tier,
+		query: input.query,
+		searched_query: out.searched_query,
+		arm_mode: arm === 'hybrid' ? (embedder ? 'hybrid' : 'fts') : arm,
+		k: input.k,
+		floor: cosine,
+		hits: out.hits.map(({ content: _content, ...hit }) => hit),
+		ms: Math.round(performance.now() - t0),
+	};
+	steps.push(retrieval);
+	for (const message of out.notes) note(message);
+	note(reranker ? `reranker: ${reranker.id} on ${out.hits.length} candidates` : `no reranking: ${input.noRerankReason ?? 'no reranker configured'}`);
+	const stage = await runEvidenceStage({
+		query: input.query,
+		candidates: out.hits.map((hit) => ({ hit, tier, text: hit.content })),
+		reranker,
+		embedder: embedder ? { id: embedder.id, semantic: embedder.semantic } : null,
+		cosineFloors: { [tier]: input.floor },
+		k: input.k,
+		thresholds: t,
+		signal: input.signal,
+	});
+	steps.push(stage.rerankStep, stage.evidence.step);
+	// Without a reranker no score was given: the hits say null, as the CONTRACT's hit shape allows.
+	const ranked = stage.candidates.map((c): SearchHit => ({ ...(c.hit as SearchHit), content: c.text, ...(reranker ? {} : { rerank: null }) }));
+	const hits = (input.files ? bestPerFile(ranked) : ranked).slice(0, input.k);
+	return {
+		plan,
+		searched_query: out.searched_query,
+		fts_query: out.fts_query,
+		cosine_floor: cosine,
+		ranked,
+		hits,
+		evidence: stage.evidence,
+		rerank: stage.rerankStep,
+		notes: [...out.notes, ...stage.evidence.notes],
+		steps,
+	};
+}
