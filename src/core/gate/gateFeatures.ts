@@ -13,7 +13,7 @@ import * as C from './gateCues';
 import { VAGUE_REQUEST as VAGUE } from '../answerPath/pathCues';
 
 /** Characters of an earlier turn the history features read (head or tail). */
-const WINDOW = 400;
+const WINDOW = 240;
 
 /** At most this many word features per turn (the first distinct words of 3+ letters). */
 const MAX_WORD_FEATURES = 24;
@@ -89,13 +89,16 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 	if (wh) f.push(`wh_start:${wh[1]}`);
 	add('aux_start', C.AUX_START.test(core));
 	add('imperative_start', C.IMPERATIVE_START.test(core));
-	add('leaning_start', C.LEANING_START.test(core));
+	const leaning = C.LEANING_START.test(core);
+	add('leaning_start', leaning);
 	add('ellipsis_tail', C.ELLIPSIS_TAIL.test(text));
 	add('bare_answer', C.BARE_ANSWER.test(core));
 	add('multiline', raw.includes('\n'));
 	add('code_fence', raw.includes('```'));
-	add('path_like', C.PATHLIKE.test(raw));
-	add('identifier', C.IDENTIFIER.test(raw));
+	const pathLike = C.PATHLIKE.test(raw);
+	const identifier = C.IDENTIFIER.test(raw);
+	add('path_like', pathLike);
+	add('identifier', identifier);
 	add('we_our', C.WE_OUR.test(text));
 	add('definite_object', C.DEFINITE_OBJECT.test(core));
 	add('project_words', C.PROJECT_WORDS.test(text));
@@ -133,7 +136,8 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 	add('secret_topic', C.SECRET_TOPIC.test(text));
 	add('prod_topic', C.PROD_TOPIC.test(text));
 	add('destructive_verb', C.DESTRUCTIVE_VERB.test(text));
-	add('frustration', C.FRUSTRATION.test(text));
+	const frustration = C.FRUSTRATION.test(text);
+	add('frustration', frustration);
 	add('howto', C.HOWTO_DOCS.test(core));
 	add('general_marker', C.GENERAL_MARKER.test(text));
 	add('last_reply_ref', C.LAST_REPLY.test(text));
@@ -163,7 +167,7 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 	add('this_code_first_turn', users === 0 && C.THIS_CODE.test(text));
 	add('vague_with_history', vague && users > 0);
 	add('fragment', words > 0 && words <= 3 && !t.endsWithQuestion && socialKind(t) === null && !C.IMPERATIVE_START.test(core));
-	add('frustration_with_history', users > 0 && C.FRUSTRATION.test(text));
+	add('frustration_with_history', users > 0 && frustration);
 	let live = false;
 	for (const name of f) if (name.startsWith('live_')) live = true;
 	add('short_question_not_live', words <= 6 && t.endsWithQuestion && !live);
@@ -189,7 +193,7 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 			const general = C.GENERAL_SHAPE.test(u) || C.GENERAL_MARKER.test(u);
 			add('last_user_project', project);
 			add('last_user_general', general);
-			const short = words <= 6 || C.LEANING_START.test(core);
+			const short = words <= 6 || leaning;
 			add('short_after_project', short && project && !general);
 			add('short_after_general', short && general);
 			add('last_user_trace', C.TRACE_LINE.test(lastUser.content.slice(0, WINDOW)));
@@ -197,7 +201,7 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 			f.push(`overlap:${ov === 0 ? '0' : ov < 0.34 ? 'low' : ov < 0.67 ? 'mid' : 'high'}`);
 		}
 		// A turn that names its own target in full (several content words, a file or an identifier).
-		add('restated_topic', words >= 8 && (C.PATHLIKE.test(raw) || C.IDENTIFIER.test(raw)) && !C.LEANING_START.test(core));
+		add('restated_topic', words >= 8 && (pathLike || identifier) && !leaning);
 	}
 	return f;
 }

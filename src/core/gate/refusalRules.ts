@@ -97,12 +97,19 @@ function tokenize(sentence: string): { tokens: string[]; starts: number[] } {
 }
 
 /** Positions of secret mentions that are values, not topics. */
+// Tokens worth the file and variable patterns: they carry a dot, an underscore, a slash or a dash.
+const FILEISH = /[._/-]/;
+
 function secretPositions(tokens: readonly string[]): number[] {
 	const out: number[] = [];
 	for (let i = 0; i < tokens.length; i++) {
-		const t = tokens[i].replace(/^\$\{?|\}$/g, '');
-		const base = t.replace(/\/+$/, '').split('/').pop() ?? t;
-		const named = SECRET_WORDS.test(t) || SECRET_FILE.test(base) || (t.endsWith('/') && /^secrets?$|^credentials$|^keys$|^certs$/.test(base)) || SECRET_VAR.test(t) || (t === 'connection' && tokens[i + 1]?.startsWith('string')) || (/[-_]/.test(t) && !t.startsWith('.') && t.split(/[-_]/).some((p) => /^(?:secrets?|passwords?|tokens?|credentials?|apikey)$/.test(p)));
+		const raw = tokens[i];
+		const t = raw.charCodeAt(0) === 36 /* $ */ || raw.endsWith('}') ? raw.replace(/^\$\{?|\}$/g, '') : raw;
+		let named = SECRET_WORDS.test(t) || (t === 'connection' && tokens[i + 1]?.startsWith('string'));
+		if (!named && FILEISH.test(t)) {
+			const base = t.replace(/\/+$/, '').split('/').pop() ?? t;
+			named = SECRET_FILE.test(base) || (t.endsWith('/') && /^secrets?$|^credentials$|^keys$|^certs$/.test(base)) || SECRET_VAR.test(t) || (!t.startsWith('.') && t.split(/[-_]/).some((p) => /^(?:secrets?|passwords?|tokens?|credentials?|apikey)$/.test(p)));
+		}
 		if (!named) continue;
 		// "key" alone is a secret only with an owner word before it ("the stripe key", "our signing key").
 		if (/^keys?$/.test(t) && !/^(?:api|secret|private|signing|access|stripe|sendgrid|twilio|aws|gcp|azure|ssh|deploy|license|master|encryption|jwt|openai|github|gitlab|npm|service|admin|root|client|prod|production|live|unseal|recovery|kms|gpg|pgp|full|whole|entire|actual|real|raw|the|our|my|that|this)$/.test(tokens[i - 1] ?? '')) continue;
@@ -202,7 +209,7 @@ const CONTEXT_MESSAGES = 4;
 const NO_CONTEXT: RefusalContext = { secret: false, destroy: false, destroyProd: false, refusedLast: false, offered: false };
 
 /** Reads the last user turn and the last reply (short windows) for the refusal context. */
-export function refusalContext(history: ReadonlyArray<{ role: string; content: string }>): RefusalContext {
+export function refusalContext(history: ReadonlyArray<{ role: string; content: string }>, needRefused = true): RefusalContext {
 	const ctx: RefusalContext = { ...NO_CONTEXT };
 	let seenUser = false;
 	let seenAssistant = false;
@@ -219,7 +226,7 @@ export function refusalContext(history: ReadonlyArray<{ role: string; content: s
 			if (/\b(?:prod|production|prd|live)\b|[\w-]+-prod\b|\bprod-[\w-]+/.test(text)) ctx.destroyProd = true;
 		}
 		if (h.role === 'user') {
-			if (!seenUser) ctx.refusedLast = checkTurn(text, NO_CONTEXT) !== null;
+			if (!seenUser && needRefused) ctx.refusedLast = checkTurn(text, NO_CONTEXT) !== null;
 			seenUser = true;
 		} else if (!seenAssistant) {
 			seenAssistant = true;
@@ -236,6 +243,8 @@ export function refusalContext(history: ReadonlyArray<{ role: string; content: s
 const MAY_NAME_SECRET = /secret|passw|pwd|passphrase|cred|token|key|\.env|env\b|\.pem|dsn|cookie|otp|2fa|mfa|seed|kubeconfig|keystore|keyfile|user\/pass|plaintext|_url|npmrc|pypirc|netrc|id_rsa|id_ed|id_ecdsa|\.p12|\.pfx|\.jks|\.p8|\.ppk|pgpass|databrickscfg|service.?account|printenv|heroku config|vault|sops|base64|ssm|authori[sz]ation|bearer|recovery|login|\bpw\b|contrase|senha|hasł|hasl|klucz|clave|chave|clé|schlüssel|zugangsdaten|kennwort|identifiants|tfstate|htpasswd|sentry|headers/;
 // Built from the destructive vocabulary (plain words: nothing to escape) plus the phrase heads.
 const MAY_DESTROY = new RegExp(`${[...DESTROY].join('|')}|tear|rm |force|push|reset|turn off|switch off|shut off|uninstall|scale|rollback|migrat|restore|pg_restore|update|-x ?delete`);
+// An action word that could take a secret named earlier as its object (reveal, send, commit, a value).
+const MAY_ACT = new RegExp(`\\b(?:${[...REVEAL, ...COMMIT].join('|')}|what|need|want|let me|can i|value|values|plaintext|contents?|one|prod|production)\\b`);
 const LEANS_BACK = /\b(?:it|them|that|those|value|values|contents?|output|plaintext|same|again|too|also|this)\b/;
 
 function checkTurn(text: string, ctx: RefusalContext): Refusal | null {
@@ -265,8 +274,11 @@ function checkTurn(text: string, ctx: RefusalContext): Refusal | null {
  * "yes, do it" / "now paste it here", the last user turn and reply (`refusalContext`).
  */
 export function checkRefusal(t: Pick<TextForms, 'text' | 'core'>, history: ReadonlyArray<{ role: string; content: string }> = []): Refusal | null {
-	// The earlier turns matter only to a turn that leans on them ("yes, do it", "paste it here").
-	const ctx = history.length && (LEANS_BACK.test(t.text) || GO_AHEAD.test(t.core)) ? refusalContext(history) : NO_CONTEXT;
+	// The earlier turns matter only to a turn that leans on them ("yes, do it", "paste it here", "same
+	// for prod"): a go-ahead, or a back-reference next to an action or production word.
+	const goAhead = history.length > 0 && GO_AHEAD.test(t.core);
+	const leans = history.length > 0 && LEANS_BACK.test(t.text) && (MAY_ACT.test(t.text) || MAY_DESTROY.test(t.text));
+	const ctx = goAhead || leans ? refusalContext(history, goAhead) : NO_CONTEXT;
 	if ((ctx.refusedLast || ctx.destroyProd) && !ctx.offered && GO_AHEAD.test(t.core) && !NOT_PROD_ANYWHERE.test(t.text)) return { rule: ctx.destroyProd ? 'destructive_prod' : 'secret', cue: 'go_ahead_after_refusal', match: t.core };
 	const old = firstCue(SECRET_REQUEST, t.text);
 	if (old && !ORDINARY_QUESTION.test(t.core)) return { rule: 'secret', cue: old.name, match: old.match };
