@@ -4,6 +4,9 @@
  * the held-out fold through the product's `decideTurn` and `scoreGate`, report the pooled figures.
  * For choosing regularisation and features without touching the test split.
  *   npx tsx training/cvGate.ts [--k 5] [--l2 0.003,0.01,0.03] SPLIT.jsonl... [-- FIXTURE.jsonl...]
+ * Env: CV_MIN (feature min count, default 2; the product uses 3), CV_STEPS (600), GATE_TH (a JSON
+ * object of threshold overrides at scoring time), CV_DETAIL=1|errors (confusions; path and
+ * follow-up errors), GATE_DROP (see fitGate.ts).
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

@@ -8,6 +8,8 @@
  *
  * Train on the train split (and dev only for the final fit, if at all); never on test. CAsT 2019
  * (../shared, follow-up labels only) is added for the follow-up head with --cast FILE.
+ * For ablations, GATE_DROP=head=prefix,… leaves out the features of a head that start with a
+ * prefix (e.g. GATE_DROP=followup=fu_signal).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ruleDraft } from '../src/core/decide';

@@ -2,7 +2,8 @@
  * Tuning loop for the learned gate: fits on the train files with each setting and scores the dev
  * file through the product's own `decideTurn` and `scoreGate` (the same code `gmem eval gate`
  * runs). Never give it the test split.
- *   npx tsx training/tuneGate.ts --dev DEV.jsonl [--cast FILE] [--errors] TRAIN.jsonl...
+ *   npx tsx training/tuneGate.ts --dev DEV.jsonl [--l2 a,b] [--cast FILE] [--cast-weight a,b] [--errors] TRAIN.jsonl...
+ * GATE_TH: a JSON object of threshold overrides at scoring time.
  */
 import { decideTurn } from '../src/core/decide';
 import { DEFAULT_THRESHOLDS } from '../src/core/thresholds';
