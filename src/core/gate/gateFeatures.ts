@@ -195,6 +195,9 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 			add('last_user_general', general);
 			const short = words <= 6 || leaning;
 			add('short_after_project', short && project && !general);
+			// The window holds the reply's words but not the code it read: a question about that code
+			// must fetch it again (rubric: the context model).
+			add('project_followup_code_not_in_window', short && project && !general && !(lastAsst && (lastAsst.content.includes('```') || /\n {2,}\S/.test(lastAsst.content))) && t.endsWithQuestion);
 			add('short_after_general', short && general);
 			add('last_user_trace', C.TRACE_LINE.test(lastUser.content.slice(0, WINDOW)));
 			const ov = overlap(contentSet(text.slice(0, WINDOW)), contentSet(u + ' ' + asstHead));

@@ -67,6 +67,8 @@ export const GATE_PRIORS: readonly Prior[] = [
 	P('path', 'fragment', { rag: 1.5 }, 'a fragment that neither asks nor tells is a question that retrieves (retrieve on ambiguity)'),
 	P('path', 'frustration_with_history', { rag: 1 }, 'the last answer failed: look again rather than repeat it'),
 	P('path', 'short_after_project', { rag: 1 }, 'a short follow-up in a thread about the project asks about the project'),
+	P('path', 'project_followup_code_not_in_window', { rag: 1.5 }, 'retrieved chunks are not in the window: a question about the code they showed fetches it again'),
+	P('tier_workspace', 'project_followup_code_not_in_window', { yes: 1.5 }, 'the code must be read again from the workspace'),
 	P('path', 'short_after_general', { direct: 1 }, 'a short follow-up in a general-knowledge thread stays general'),
 	P('path', 'short_question_not_live', { tool: -1 }, 'a short question with no live-state cue asks about something, it does not run anything'),
 	// follow-up.
