@@ -120,6 +120,10 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 		budgetTokens: turn.thresholds.prompt_evidence_budget_tokens,
 		route: result.route,
 	});
+	if (prompt.utteranceCut) {
+		const total = turn.utterance.length.toLocaleString('en-US');
+		steps.push({ kind: 'note', stage: 'prompt', level: 'warn', message: `your message is ${total} characters: its middle (${prompt.utteranceCut.toLocaleString('en-US')} characters) was left out of the prompt, marked where it was cut` });
+	}
 	if (prompt.dropped.length) steps.push({ kind: 'note', stage: 'prompt', level: 'info', message: `left out of the prompt: ${prompt.dropped.map((d) => `${d.source} (${d.reason})`).join('; ')}` });
 	prompt = beforeGeneration(ports, turn, result, prompt, found, steps);
 	steps.push({
