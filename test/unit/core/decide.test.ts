@@ -39,8 +39,9 @@ function assertContract(r: GateResult, label: string): void {
 
 /** The decision without the follow-up probability, which moves with every re-fit. */
 function withoutScore(d: DecisionTrace['decision']): Omit<DecisionTrace['decision'], 'followup_score'> {
-	const { followup_score: _score, ...rest } = d;
-	return rest;
+	const rest: Partial<DecisionTrace['decision']> = { ...d };
+	delete rest.followup_score;
+	return rest as Omit<DecisionTrace['decision'], 'followup_score'>;
 }
 
 /** The stable parts of a trace (no timings), in the shape of the golden files. */
