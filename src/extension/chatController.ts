@@ -46,7 +46,8 @@ export interface ChatControllerDeps {
 	/** The generator chosen in settings (created lazily); default: evidence-only. */
 	generator?: () => Promise<Generator>;
 	/** Where past conversations are kept (`context.workspaceState`); none: no history list. */
-	state?: StatePort;
+	state?: StatePort;	/** The generator's silence budget (default GENERATION_STALL_MS, see generationBudget.ts); tests shorten it. */
+	generationStallMs?: number;
 }
 
 const EVIDENCE_ONLY = new EvidenceOnlyGenerator();
@@ -282,7 +283,7 @@ export class ChatController {
 
 	private ports(): PipelinePorts {
 		const d = this.deps;
-		return { log: d.log, retrieve: d.retrieve, memory: d.memory, persist: d.persist, toUri: d.toUri, hooks: d.hooks, decide: d.decide };
+		return { log: d.log, retrieve: d.retrieve, memory: d.memory, persist: d.persist, toUri: d.toUri, hooks: d.hooks, decide: d.decide, generationStallMs: d.generationStallMs };
 	}
 
 	private async currentGenerator(): Promise<Generator> {

@@ -14,6 +14,7 @@ import type { GateResult, HistoryTurn, TurnContext, TurnInput } from '../core/ty
 import { citationsFor, stripInvalidCitations } from '../generation/citations';
 import { GenerationError, type AssembledPrompt, type ChatMessage, type GenerationResult, type Generator } from '../generation/generator';
 import { assemblePrompt } from '../generation/promptAssembly';
+import { generateWithin, GENERATION_STALL_MS } from './generationBudget';
 import { errorMessage, type Logger } from './logger';
 import { decisionBody, describeDecision, retrievalBody, unsearchedWorkspace } from './replyText';
 import { gatherEvidence, type MemoryPort, type RetrieveFn, type TurnEvidence } from './turnEvidence';
@@ -31,6 +32,8 @@ export interface PipelinePorts {
 	/** Experiment hooks (all four points); a retry's one-shot `policy_override` is added per turn. */
 	hooks?: HookRegistry;
 	decide?: DecideFn;
+	/** Longest silence from the generator before the turn stops waiting (default GENERATION_STALL_MS; tests shorten it). */
+	generationStallMs?: number;
 }
 
 /** One turn to answer. */
@@ -117,6 +120,10 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 		budgetTokens: turn.thresholds.prompt_evidence_budget_tokens,
 		route: result.route,
 	});
+	if (prompt.utteranceCut) {
+		const total = turn.utterance.length.toLocaleString('en-US');
+		steps.push({ kind: 'note', stage: 'prompt', level: 'warn', message: `your message is ${total} characters: its middle (${prompt.utteranceCut.toLocaleString('en-US')} characters) was left out of the prompt, marked where it was cut` });
+	}
 	if (prompt.dropped.length) steps.push({ kind: 'note', stage: 'prompt', level: 'info', message: `left out of the prompt: ${prompt.dropped.map((d) => `${d.source} (${d.reason})`).join('; ')}` });
 	prompt = beforeGeneration(ports, turn, result, prompt, found, steps);
 	steps.push({
@@ -130,7 +137,8 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 	const t0 = performance.now();
 	let generated: GenerationResult;
 	try {
-		generated = await generator.generate({ prompt, signal: turn.signal, onDelta: (text) => sink.delta(text), maxTokens: turn.thresholds.generation_max_tokens });
+		const request = { prompt, signal: turn.signal, onDelta: (text: string) => sink.delta(text), maxTokens: turn.thresholds.generation_max_tokens };
+		generated = await generateWithin(generator, request, ports.generationStallMs ?? GENERATION_STALL_MS);
 	} catch (e) {
 		const err = e instanceof GenerationError ? e : new GenerationError('unavailable', errorMessage(e), false);
 		ports.log.warn(`generation failed (${err.code}): ${err.message}`);

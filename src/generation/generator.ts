@@ -38,6 +38,8 @@ export interface AssembledPrompt {
 	tokens: number;
 	/** Evidence left out of the prompt and why ('budget' | 'duplicate' | …), for the trace. */
 	dropped: { source: string; reason: string }[];
+	/** Characters of the user's message left out of the prompt (its middle, marked in the text); absent when sent whole. */
+	utteranceCut?: number;
 }
 
 /** One generation call. */

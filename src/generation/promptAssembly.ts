@@ -41,9 +41,23 @@ export interface PromptInput {
 	charsPerToken?: number;
 	/** Fixes the delimiter nonce (tests only); otherwise a fresh random one per prompt. */
 	nonce?: string;
+	/** Longest user message sent as typed (default UTTERANCE_BUDGET_CHARS); longer ones lose their middle. */
+	utteranceBudgetChars?: number;
 }
 
 const TRUNCATION_NOTE = '\n… [cut to fit the evidence budget]';
+
+/**
+ * 16,000 characters (~4,000 tokens at 4 per token): the user's own message gets as much room as
+ * the evidence (prompt_evidence_budget_tokens, 3,000) plus a margin, so a pasted log or bundle
+ * cannot push the prompt past a small local model's context on its own (the panel refuses messages
+ * over 20,000 characters before deciding — turnRunner.ts MAX_UTTERANCE_CHARS — so this cuts the
+ * 16–20k band there, and everything longer from other callers).
+ */
+export const UTTERANCE_BUDGET_CHARS = 16_000;
+
+/** Of a cut message, the share kept from its start (the error at the top of a paste); the rest is its end (usually the question). */
+const UTTERANCE_HEAD_SHARE = 0.6;
 
 /** Estimated tokens for `text`: ceil(chars / charsPerToken), the same estimate the evidence stage uses. */
 export function estimateTokens(text: string, charsPerToken = DEFAULT_THRESHOLDS.evidence_chars_per_token): number {
@@ -62,13 +76,38 @@ export function sourceLabel(e: EvidenceInput): string {
 export function assemblePrompt(input: PromptInput): AssembledPrompt {
 	const nonce = input.nonce ?? randomNonce();
 	const { kept, dropped } = packEvidence(input, nonce);
+	const question = boundUtterance(input.utterance, input.utteranceBudgetChars ?? UTTERANCE_BUDGET_CHARS);
 	const messages: ChatMessage[] = [
 		{ role: 'system', content: systemPrompt(input, kept.length > 0) },
 		...input.history.filter((m) => m.role !== 'system'),
-		{ role: 'user', content: lastUserMessage(input.utterance, kept, nonce) },
+		{ role: 'user', content: lastUserMessage(question.text, kept, nonce) },
 	];
 	const tokens = messages.reduce((sum, m) => sum + estimateTokens(m.content, input.charsPerToken), 0);
-	return { messages, evidence: kept, tokens, dropped };
+	return { messages, evidence: kept, tokens, dropped, ...(question.cut ? { utteranceCut: question.cut } : {}) };
+}
+
+/**
+ * The message as sent: whole when it fits `budget`, else its head and tail (cut at line breaks
+ * when one is near) around a visible `[… N characters cut …]` marker, so the model knows text is
+ * missing rather than reading a silently spliced message. `cut` = characters left out.
+ */
+export function boundUtterance(utterance: string, budget: number): { text: string; cut: number } {
+	if (utterance.length <= budget) return { text: utterance, cut: 0 };
+	let head = Math.floor(budget * UTTERANCE_HEAD_SHARE);
+	let tail = utterance.length - (budget - head);
+	// Prefer line boundaries within a short reach; never split a surrogate pair.
+	const nl = utterance.lastIndexOf('\n', head);
+	if (nl > head - 200) head = nl;
+	const nl2 = utterance.indexOf('\n', tail);
+	if (nl2 !== -1 && nl2 < tail + 200) tail = nl2 + 1;
+	if (isLowSurrogate(utterance.charCodeAt(head))) head--;
+	if (isLowSurrogate(utterance.charCodeAt(tail))) tail++;
+	const cut = tail - head;
+	return { text: `${utterance.slice(0, head)}\n[… ${cut.toLocaleString('en-US')} characters cut …]\n${utterance.slice(tail)}`, cut };
+}
+
+function isLowSurrogate(code: number): boolean {
+	return code >= 0xdc00 && code <= 0xdfff;
 }
 
 function systemPrompt(input: PromptInput, hasEvidence: boolean): string {

@@ -50,24 +50,29 @@ export interface DeleteScope {
 	path?: string;
 }
 
-// Adds (sign 1) or removes (sign -1) the selected chunks to/from the corpus totals and the
-// document frequencies (terms whose df reaches 0 are dropped at the end of the transaction).
-const STATS_SQL = (sign: 1 | -1, where: string) => `
-WITH sel AS (SELECT c.scope, c.workspace_id, c.tier, c.tsv FROM chunks c WHERE ${where}),
+// Adds (sign 1) or removes (sign -1) the chunks in CTE `changed` (scope, workspace_id, tier, tsv,
+// doc_len) to/from the corpus totals and the document frequencies (terms whose df reaches 0 are
+// dropped at the end of the transaction). `changed` is the RETURNING of the statement's own INSERT or
+// DELETE, never a separate read: two writers replacing or removing the same file at once (two
+// windows during a `git checkout`) would each read the same old chunks under READ COMMITTED and
+// subtract them twice, while a DELETE … RETURNING gives each transaction only the rows it removed.
+const STATS_CTES = (sign: 1 | -1) => `
 terms AS (
 	INSERT INTO term_df AS t (tier, term, scope, workspace_id, df)
-	SELECT tier, term, scope, workspace_id, ${sign} * count(*) FROM sel, unnest(tsvector_to_array(tsv)) AS term GROUP BY tier, term, scope, workspace_id
+	SELECT tier, term, scope, workspace_id, ${sign} * count(*) FROM changed, unnest(tsvector_to_array(tsv)) AS term GROUP BY tier, term, scope, workspace_id
 	ON CONFLICT (tier, term, scope, workspace_id) DO UPDATE SET df = t.df + EXCLUDED.df
-	RETURNING 1)
-INSERT INTO corpus_stats AS s (scope, workspace_id, tier, n_chunks, total_len)
-SELECT c.scope, c.workspace_id, c.tier, ${sign} * count(*), ${sign} * coalesce(sum(c.doc_len), 0) FROM chunks c WHERE ${where} GROUP BY c.scope, c.workspace_id, c.tier
-ON CONFLICT (scope, workspace_id, tier) DO UPDATE SET n_chunks = s.n_chunks + EXCLUDED.n_chunks, total_len = s.total_len + EXCLUDED.total_len`;
+	RETURNING 1),
+totals AS (
+	INSERT INTO corpus_stats AS s (scope, workspace_id, tier, n_chunks, total_len)
+	SELECT scope, workspace_id, tier, ${sign} * count(*), ${sign} * coalesce(sum(doc_len), 0) FROM changed GROUP BY scope, workspace_id, tier
+	ON CONFLICT (scope, workspace_id, tier) DO UPDATE SET n_chunks = s.n_chunks + EXCLUDED.n_chunks, total_len = s.total_len + EXCLUDED.total_len
+	RETURNING 1)`;
 
-// The BM25 postings of the selected chunks (removed with them by ON DELETE CASCADE).
-const POSTINGS_SQL = (where: string) => `
+// The BM25 postings of the chunks with these ids (removed with them by ON DELETE CASCADE).
+const POSTINGS_SQL = `
 INSERT INTO chunk_terms (tier, term, scope, workspace_id, chunk_id, tf, doc_len)
 SELECT c.tier, u.lexeme, c.scope, c.workspace_id, c.id, coalesce(array_length(u.positions, 1), 1), c.doc_len
-FROM chunks c CROSS JOIN LATERAL unnest(c.tsv) AS u WHERE ${where}`;
+FROM chunks c CROSS JOIN LATERAL unnest(c.tsv) AS u WHERE c.id = ANY($1::bigint[])`;
 
 /**
  * Writes documents (replacing any with the same id; the last of duplicate ids wins) in one
@@ -106,12 +111,15 @@ async function writeGroup(tx: TxQueryable, docs: DocumentInput[], defaultScope: 
 	const rows = docs.flatMap((d) => d.chunks.map((c, i) => ({ d, c, i })));
 	if (!rows.length) return 0;
 	const col = <T>(f: (r: (typeof rows)[number]) => T) => rows.map(f);
-	await tx.query(
-		`INSERT INTO chunks (scope, workspace_id, tier, doc_id, chunk_no, path, start_line, end_line, symbol, kind, language, content, content_hash, search_text, doc_len, embedding, embedder)
+	// Statistics from the INSERT's own RETURNING (see STATS_CTES); postings by the ids it returned.
+	const written = await tx.query<{ id: unknown }>(
+		`WITH changed AS (INSERT INTO chunks (scope, workspace_id, tier, doc_id, chunk_no, path, start_line, end_line, symbol, kind, language, content, content_hash, search_text, doc_len, embedding, embedder)
 		 SELECT $16, $1, $2, u.doc_id, u.chunk_no, u.path, u.start_line, u.end_line, u.symbol, u.kind, u.language, u.content, u.content_hash, u.search_text,
 			(SELECT coalesce(sum(array_length(positions, 1)), 0) FROM unnest(to_tsvector('english', u.search_text))), u.embedding::vector, u.embedder
 		 FROM unnest($3::text[], $4::int[], $5::text[], $6::int[], $7::int[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])
-			AS u(doc_id, chunk_no, path, start_line, end_line, symbol, kind, language, content, content_hash, search_text, embedding, embedder)`,
+			AS u(doc_id, chunk_no, path, start_line, end_line, symbol, kind, language, content, content_hash, search_text, embedding, embedder)
+		 RETURNING id, scope, workspace_id, tier, tsv, doc_len),${STATS_CTES(1)}
+		 SELECT id FROM changed`,
 		[
 			workspaceId,
 			tier,
@@ -131,16 +139,18 @@ async function writeGroup(tx: TxQueryable, docs: DocumentInput[], defaultScope: 
 			userScope,
 		],
 	);
-	await tx.query(STATS_SQL(1, scope), scopeParams);
-	await tx.query(POSTINGS_SQL(scope), scopeParams);
+	await tx.query(POSTINGS_SQL, [written.map((r) => r.id)]);
 	return rows.length;
 }
 
-// `where` is over alias c (chunks, documents). Statistics first (they read the rows), then the
-// rows; postings go with their chunks by cascade.
+// `where` is over alias c (chunks, documents). The statistics change by exactly the rows this
+// DELETE removed (STATS_CTES); postings go with their chunks by cascade.
 async function deleteWhere(tx: TxQueryable, where: string, params: unknown[]): Promise<number> {
-	await tx.query(STATS_SQL(-1, where), params);
-	const rows = await tx.query<{ n: number }>(`WITH d AS (DELETE FROM chunks c WHERE ${where} RETURNING 1) SELECT count(*)::int AS n FROM d`, params);
+	const rows = await tx.query<{ n: number }>(
+		`WITH changed AS (DELETE FROM chunks c WHERE ${where} RETURNING c.scope, c.workspace_id, c.tier, c.tsv, c.doc_len),${STATS_CTES(-1)}
+		 SELECT count(*)::int AS n FROM changed`,
+		params,
+	);
 	await tx.query(`DELETE FROM documents c WHERE ${where}`, params);
 	return rows[0]?.n ?? 0;
 }

@@ -39,7 +39,7 @@ export const INDEXING_THRESHOLDS = {
 		min: 1000,
 		max: 100000000,
 		integer: true,
-		rationale: 'Files larger than this are skipped (counted as too-large): hand-written source is rarely over 1 MB; bigger files are data, bundles or generated code.',
+		rationale: 'Files larger than this are skipped (skip reason `too_large`): hand-written source is rarely over 1 MB; bigger files are data, bundles or generated code.',
 	},
 	index_binary_sniff_bytes: {
 		default: 8192,

@@ -2,7 +2,7 @@
  * A 1 MB pasted message and a 5,000-turn conversation through the decision core's public
  * `decideTurn` and the host's history and prompt windows: every call completes in bounded time,
  * the decision core sees at most HISTORY_WINDOW turns from the session, and the prompt stays
- * bounded — apart from the user's own message, which is sent as typed (see docs/reliability.md).
+ * bounded — the user's own message included (its middle is cut past UTTERANCE_BUDGET_CHARS).
  * Insensitive to decision labels: only that a decision comes back, how long it took, and sizes.
  */
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { decideTurn } from '../../../src/core/decide';
 import type { HistoryTurn } from '../../../src/core/types';
 import { DEFAULT_THRESHOLDS } from '../../../src/core/thresholds';
 import { ConversationSession, HISTORY_WINDOW } from '../../../src/extension/conversationSession';
-import { assemblePrompt, estimateTokens } from '../../../src/generation/promptAssembly';
+import { assemblePrompt, estimateTokens, UTTERANCE_BUDGET_CHARS } from '../../../src/generation/promptAssembly';
 
 const MB = 1024 * 1024;
 // Generous: the gate runs in microseconds on normal turns; this only catches a super-linear blow-up.
@@ -65,13 +65,14 @@ describe('faults: a 1 MB message and a 5,000-turn history through the decision c
 		assert.ok(prompt.tokens <= bound, `prompt ~${prompt.tokens} tokens, bound ${bound}`);
 	});
 
-	it('a 1 MB message as the question: everything but the message itself stays bounded', () => {
+	it('a 1 MB message as the question: the whole prompt stays bounded, the message cut to its head and tail', () => {
 		const utterance = pasted();
 		const chat = longSession(5000).chatWindow(DEFAULT_THRESHOLDS.conversation_window_turns);
 		const budget = DEFAULT_THRESHOLDS.prompt_evidence_budget_tokens;
 		const { value: prompt, ms } = timed(() => assemblePrompt({ utterance, history: chat, evidence: [], instructions: [], budgetTokens: budget, route: 'rag' }));
-		const rest = prompt.tokens - estimateTokens(utterance);
-		assert.ok(rest <= 1_000 + DEFAULT_THRESHOLDS.conversation_window_turns * 1_001, `~${rest} tokens besides the message`);
+		const bound = 1_000 + DEFAULT_THRESHOLDS.conversation_window_turns * 1_001 + estimateTokens('x'.repeat(UTTERANCE_BUDGET_CHARS)) + 20;
+		assert.ok(prompt.tokens <= bound, `prompt ~${prompt.tokens} tokens, bound ${bound}`);
+		assert.equal(prompt.utteranceCut, utterance.length - (prompt.messages.at(-1)!.content.length - /\n\[… [\d,]+ characters cut …\]\n/.exec(prompt.messages.at(-1)!.content)![0].length));
 		assert.ok(ms < GATE_BUDGET_MS, `assemblePrompt took ${ms.toFixed(0)} ms`);
 	});
 });

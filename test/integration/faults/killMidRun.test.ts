@@ -8,7 +8,6 @@
  * a re-run resumes (files already written are unchanged) and ends with every file indexed once.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Indexer } from '../../../src/indexing/indexer';
 import { readLock } from '../../../src/store/lockFile';
 import { workspaceId } from '../../../src/store/location';
@@ -17,32 +16,10 @@ import { HashingEmbedder } from '../../../src/models/hashingEmbedder';
 import { codeTokens } from '../../../src/retrieval/codeTokens';
 import { checkConsistency, CONSISTENT, violations } from '../../fixtures/faults/consistency';
 import { ordinaryWorkspace } from '../../fixtures/faults/hostileWorkspace';
+import { startRunner } from '../../fixtures/faults/runnerProcess';
 import { mustOpen, testEngines } from '../../fixtures/store_engines';
 
 const FILES = 240;
-
-/** The runner process, with a promise for "at least N files done" and one for its exit. */
-function startRunner(where: string, root: string) {
-	const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/faults/index_runner.ts', where, root], { stdio: ['ignore', 'pipe', 'pipe'] });
-	let out = '';
-	let err = '';
-	const waiters: Array<{ n: number; resolve: () => void }> = [];
-	let done = 0;
-	child.stdout!.on('data', (b: Buffer) => {
-		out += b.toString();
-		const m = [...out.matchAll(/progress (\d+)/g)].pop();
-		if (m) done = Number(m[1]);
-		for (const w of waiters.splice(0)) (done >= w.n ? w.resolve : () => waiters.push(w))();
-	});
-	child.stderr!.on('data', (b: Buffer) => (err += b.toString()));
-	const exit = new Promise<{ code: number | null; signal: string | null; out: string; err: string }>((r) => child.on('exit', (code, signal) => r({ code, signal, out, err })));
-	const atLeast = (n: number) => new Promise<void>((resolve, reject) => {
-		if (done >= n) return resolve();
-		waiters.push({ n, resolve });
-		void exit.then((e) => reject(new Error(`runner exited (${e.code ?? e.signal}) before ${n} files: ${e.err}`)));
-	});
-	return { child, atLeast, exit };
-}
 
 for (const engine of testEngines()) {
 	describe(`faults: kill -9 mid-index, then a consistency check (${engine.name})`, function () {
