@@ -87,7 +87,7 @@ export interface IndexHealthView {
 	/** Indexed files / chunks of this window's folders after the last run or batch. */
 	files: number;
 	chunks: number;
-	/** Files left out by the last full run, by reason (secret, ignored, too-large…). */
+	/** Files left out by the last full run, by reason (secret, ignored, too_large…). */
 	skipped: Record<string, number>;
 	/** When the last run or batch finished (ms since the epoch); null: never indexed here. */
 	lastRun: number | null;
