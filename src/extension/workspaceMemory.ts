@@ -271,6 +271,8 @@ export class WorkspaceMemory {
 				embedder,
 				reranker: rerank.status === 'ready' ? rerank.reranker : null,
 				noRerankReason: rerank.status === 'ready' ? undefined : rerank.reason,
+				// The trace names the model as the panel's model status does (as before the shared function).
+				...(rerank.status === 'ready' ? { rerankerLabel: rerank.id } : {}),
 				floor,
 				thresholds,
 				startedAt: t0,

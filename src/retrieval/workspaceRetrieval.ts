@@ -33,6 +33,8 @@ export interface WorkspaceRetrievalInput {
 	reranker: Reranker | null;
 	/** Why there is no reranker, for the trace note. */
 	noRerankReason?: string;
+	/** How the trace names the reranker (the host's label, e.g. "ms-marco-MiniLM-L-6-v2 (local folder)"); default its id. */
+	rerankerLabel?: string;
 	/** The decision's floor in MiniLM cosine units; mapped to the embedder's units by its calibration. */
 	floor: number;
 	/** A cosine floor already in the embedder's units (`gmem search --floor`); replaces the calibrated one. */
@@ -102,7 +104,7 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	};
 	steps.push(retrieval);
 	for (const message of out.notes) note(message);
-	note(reranker ? `reranker: ${reranker.id} on ${out.hits.length} candidates` : `no reranking: ${input.noRerankReason ?? 'no reranker configured'}`);
+	note(reranker ? `reranker: ${input.rerankerLabel ?? reranker.id} on ${out.hits.length} candidates` : `no reranking: ${input.noRerankReason ?? 'no reranker configured'}`);
 	const stage = await runEvidenceStage({
 		query: input.query,
 		candidates: out.hits.map((hit) => ({ hit, tier, text: hit.content })),
