@@ -6,8 +6,8 @@
  */
 import * as vscode from 'vscode';
 import type { StoreLocation } from '../store/location';
-import type { Logger } from './logger';
-import { detectMcpApi, mcpLaunch, mcpSecretEnv, type McpApiShape } from './mcpDefinition';
+import { errorMessage, type Logger } from './logger';
+import { detectMcpApi, mcpLaunch, mcpSecretEnv, type McpApiShape, type StdioDefinition } from './mcpDefinition';
 
 /** The provider id contributed in package.json (`mcpServerDefinitionProviders`). */
 export const MCP_PROVIDER_ID = 'gatedMemory.mcp';
@@ -27,24 +27,35 @@ export function registerMcpProvider(context: vscode.ExtensionContext, deps: McpP
 	}
 	const changed = new vscode.EventEmitter<void>();
 	const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '');
+	const provider = {
+		onDidChangeMcpServerDefinitions: changed.event,
+		provideMcpServerDefinitions: () => {
+			if (!vscode.workspace.isTrusted) return [];
+			const allowWrites = vscode.workspace.getConfiguration('gatedMemory').get<boolean>('mcp.allowWrites') === true;
+			const launch = mcpLaunch({ execPath: process.execPath, extensionPath: context.extensionPath, folder: deps.folders()[0] ?? null, location: deps.location(), allowWrites });
+			const def = new api.Definition(launch.label, launch.command, launch.args, launch.env, version);
+			if (launch.cwd) def.cwd = vscode.Uri.file(launch.cwd);
+			return [def];
+		},
+		// Called just before VS Code starts the server: the only moment the password is handed over.
+		resolveMcpServerDefinition: (def: StdioDefinition) => {
+			def.env = { ...def.env, ...mcpSecretEnv(deps.location()) };
+			return def;
+		},
+	};
+	let registration: { dispose(): unknown };
+	try {
+		registration = api.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider);
+	} catch (e) {
+		// VS Code checks the package.json contribution (its name changed between releases): an
+		// optional feature that fails must never fail activation.
+		changed.dispose();
+		deps.log.warn(`MCP server for agent mode: not offered (VS Code ${vscode.version} refused the provider: ${errorMessage(e)})`);
+		return;
+	}
 	context.subscriptions.push(
 		changed,
-		api.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
-			onDidChangeMcpServerDefinitions: changed.event,
-			provideMcpServerDefinitions: () => {
-				if (!vscode.workspace.isTrusted) return [];
-				const allowWrites = vscode.workspace.getConfiguration('gatedMemory').get<boolean>('mcp.allowWrites') === true;
-				const launch = mcpLaunch({ execPath: process.execPath, extensionPath: context.extensionPath, folder: deps.folders()[0] ?? null, location: deps.location(), allowWrites });
-				const def = new api.Definition(launch.label, launch.command, launch.args, launch.env, version);
-				if (launch.cwd) def.cwd = vscode.Uri.file(launch.cwd);
-				return [def];
-			},
-			// Called just before VS Code starts the server: the only moment the password is handed over.
-			resolveMcpServerDefinition: (def) => {
-				def.env = { ...def.env, ...mcpSecretEnv(deps.location()) };
-				return def;
-			},
-		}),
+		registration,
 		vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()),
 		vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()),
 		vscode.workspace.onDidChangeConfiguration((e) => {
