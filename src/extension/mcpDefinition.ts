@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { StoreLocation } from '../store/location';
 import { withoutPassword } from './storeSettings';
 
-/** The part of `vscode.McpStdioServerDefinition` we use (VS Code ≥ 1.101; not in @types/vscode 1.100). */
+/** The part of `vscode.McpStdioServerDefinition` we use (not in @types/vscode 1.100). */
 export interface StdioDefinition {
 	env: Record<string, string | number | null>;
 	cwd?: unknown;
@@ -33,7 +33,7 @@ interface McpLm {
 	registerMcpServerDefinitionProvider(id: string, provider: McpProvider): { dispose(): unknown };
 }
 
-/** The MCP provider API of the running VS Code, or null when it has none (older than 1.101, or a host without it). */
+/** The MCP provider API of the running VS Code, or null when it has none (an older release, or a host without it). */
 export function detectMcpApi(api: McpApiShape): { lm: McpLm; Definition: StdioDefinitionCtor } | null {
 	const lm = api.lm as Partial<McpLm> | undefined;
 	if (typeof lm?.registerMcpServerDefinitionProvider !== 'function' || typeof api.McpStdioServerDefinition !== 'function') return null;

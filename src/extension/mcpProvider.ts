@@ -1,7 +1,7 @@
 /**
  * Offers `gmem mcp` to VS Code's agent mode through `vscode.lm.registerMcpServerDefinitionProvider`
- * where the running VS Code has it (finalised after our 1.100 engines floor, so @types/vscode 1.100
- * lacks it): feature-detected, with the narrow shapes it needs declared in mcpDefinition.ts. Read-only unless
+ * where the running VS Code has it (@types/vscode 1.100 lacks it; VS Code 1.100 itself has it but
+ * reads the package.json contribution under its older name, so both names are contributed): feature-detected, with the narrow shapes it needs declared in mcpDefinition.ts. Read-only unless
  * `gatedMemory.mcp.allowWrites`; nothing is offered in Restricted Mode (no stored memory is read).
  */
 import * as vscode from 'vscode';

@@ -33,10 +33,10 @@ describe('gmem mcp for agent mode (definition)', () => {
 		assert.deepEqual(mcpSecretEnv({ kind: 'folder', dir: '/db' }), {});
 	});
 
-	it('detects the provider API only where VS Code has both parts of it (1.100 has neither)', () => {
+	it('detects the provider API only where VS Code has both parts of it', () => {
 		class Definition {}
 		const register = () => ({ dispose: () => undefined });
-		assert.equal(detectMcpApi({ lm: { selectChatModels: () => [] } }), null, 'VS Code 1.100: vscode.lm without MCP');
+		assert.equal(detectMcpApi({ lm: { selectChatModels: () => [] } }), null, 'an older VS Code: vscode.lm without MCP');
 		assert.equal(detectMcpApi({ lm: { registerMcpServerDefinitionProvider: register } }), null, 'no McpStdioServerDefinition');
 		assert.equal(detectMcpApi({ McpStdioServerDefinition: Definition }), null, 'no vscode.lm');
 		const api = detectMcpApi({ lm: { registerMcpServerDefinitionProvider: register }, McpStdioServerDefinition: Definition });
