@@ -19,7 +19,8 @@ fi
 
 echo "VS Code not found: using code-server (a VS Code workbench in the browser)"
 E2E_HOME=${GMEM_E2E_HOME:-$HOME/.cache/gmem-e2e}
-# Installs chromium/ripgrep/code-server/vsce into the shared cache if missing, then packages the .vsix.
+# Installs chromium/ripgrep/code-server into the shared cache if missing, then packages the linux-x64
+# .vsix with `npm run package` (out/vsix/).
 GMEM_E2E_PACKAGE_ONLY=1 GMEM_E2E_SKIP_BUILD=0 bash test/e2e/run.sh
 CS=$E2E_HOME/cs/node_modules/.bin/code-server
 DEV=$E2E_HOME/dev
@@ -28,7 +29,7 @@ mkdir -p "$DEV/ext" "$DEV/data/User"
 [ -f "$DEV/data/User/settings.json" ] || echo '{ "workbench.startupEditor": "none", "telemetry.telemetryLevel": "off", "update.mode": "none" }' > "$DEV/data/User/settings.json"
 CSARGS=(--config "$DEV/config.yaml" --extensions-dir "$DEV/ext" --user-data-dir "$DEV/data")
 export XDG_CONFIG_HOME=$E2E_HOME/xdg XDG_DATA_HOME=$E2E_HOME/xdg
-"$CS" "${CSARGS[@]}" --force --install-extension "$E2E_HOME/gated-memory.vsix" >/dev/null
+"$CS" "${CSARGS[@]}" --force --install-extension "$ROOT/out/vsix/gated-memory-linux-x64.vsix" >/dev/null
 FOLDER=${GMEM_DEV_FOLDER:-$ROOT}
 echo "Gated Memory in code-server: http://127.0.0.1:$PORT/?folder=$FOLDER   (Ctrl+C stops it)"
 # Bound to loopback with no password: reachable only from this machine.

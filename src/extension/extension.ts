@@ -19,6 +19,7 @@ import { IndexStatus } from './indexStatus';
 import { registerMemoryPanel } from './inspectMemoryState';
 import { GeneratorSettings } from './generatorSettings';
 import { errorMessage } from './logger';
+import { registerMcpProvider } from './mcpProvider';
 import { createModelsRuntime, ModelsUi } from './modelsUi';
 import { ThresholdSettings } from './settings';
 import { storeMemory, storePersist } from './turnStore';
@@ -116,6 +117,8 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 	registerCommands(context, { log, controller, provider, memoryState, memory, indexStatus });
 	registerIndexing(context, { log, memory, status: indexStatus, thresholds: () => settings.current(), inspectCommand: COMMANDS.inspectMemoryState });
 	registerChatParticipant(context, { log, settings, ports: turnPorts });
+	// gmem mcp for agent mode, on this window's store and first folder (where VS Code has the API).
+	registerMcpProvider(context, { log, location: () => storeSettings.location(), folders });
 	log.debug(`commands: ${Object.values(COMMANDS).join(', ')}`);
 }
 

@@ -2,10 +2,13 @@
  * The write path after a reply (called from the `before_persist` hook's caller): the Q&A goes to
  * research memory, profile statements and instructions update the profile (one current value
  * per key, history kept), a correction supersedes the stale memory it contradicts, and
- * near-duplicates are merged rather than stacked.
+ * near-duplicates are merged rather than stacked. Every host writes through here (the chat turn,
+ * `gmem mcp`'s remember), and secrets are redacted first with the indexer's scanner, so a token
+ * pasted into a chat or an agent's remember call never reaches the store.
  */
 import type { Thresholds } from '../core/thresholds';
 import type { Trigger, WriteTier } from '../core/types';
+import { redactSecrets } from '../indexing/secretScan';
 import type { Embedder } from '../models/embedder';
 import {
 	currentMemoryByHash,
@@ -28,6 +31,7 @@ export interface TurnWrite {
 	trigger: Trigger;
 	write: readonly WriteTier[];
 	question: string;
+	/** The reply; empty for a bare note (`gmem mcp` remember), stored as its text alone. */
 	answer: string;
 	/** Explicit profile updates; without them a "my X is Y" statement is parsed. */
 	profile?: { key: string; value: string; kind: ProfileKind }[];
@@ -58,8 +62,18 @@ export function parseProfileStatement(text: string, trigger: Trigger): { key: st
 	return null;
 }
 
-/** Persists one turn according to `write`. */
-export async function persistTurn(db: Queryable, embedder: Embedder | null, thresholds: Thresholds, w: TurnWrite): Promise<WriteReport> {
+// Not a config file: tokens and quoted `password = "…"` assignments count, bare words do not.
+const clean = (text: string) => redactSecrets(text, '').text;
+
+/** The turn with every recognisable secret replaced by [REDACTED] (kinds only are known, never values). */
+export function withoutSecrets(w: TurnWrite): TurnWrite {
+	const profile = w.profile?.map((p) => ({ ...p, key: clean(p.key), value: clean(p.value) }));
+	return { ...w, question: clean(w.question), answer: clean(w.answer), ...(profile ? { profile } : {}) };
+}
+
+/** Persists one turn according to `write`, secrets redacted first. */
+export async function persistTurn(db: Queryable, embedder: Embedder | null, thresholds: Thresholds, turn: TurnWrite): Promise<WriteReport> {
+	const w = withoutSecrets(turn);
 	const report: WriteReport = { research: null, superseded: [], profile: [] };
 	if (w.write.includes('profile')) {
 		const updates = w.profile ?? [parseProfileStatement(w.question, w.trigger)].filter((p) => p !== null);
@@ -73,10 +87,13 @@ export async function persistTurn(db: Queryable, embedder: Embedder | null, thre
 }
 
 async function writeResearch(db: Queryable, embedder: Embedder | null, thresholds: Thresholds, w: TurnWrite, report: WriteReport): Promise<void> {
-	const kind: ResearchKind = w.trigger === 'correction' ? 'correction' : 'qa';
-	const content = kind === 'correction' ? w.question : `Q: ${w.question}\nA: ${w.answer}`;
+	const kind: ResearchKind = w.trigger === 'correction' ? 'correction' : w.answer === '' ? 'note' : 'qa';
+	const content = kind === 'qa' ? `Q: ${w.question}\nA: ${w.answer}` : w.question;
 	const hash = contentHash(normalise(content));
-	const duplicate = (await currentMemoryByHash(db, w.workspaceId, hash)) ?? (await semanticDuplicate(db, embedder, thresholds, w.workspaceId, content));
+	// A correction is by nature close in meaning to what it contradicts ("deploys with Kustomize, not
+	// Helm" vs "deploys with Helm"): only an exact restatement merges; a near one must supersede.
+	const near = kind === 'correction' ? null : await semanticDuplicate(db, embedder, thresholds, w.workspaceId, content);
+	const duplicate = (await currentMemoryByHash(db, w.workspaceId, hash)) ?? near;
 	if (duplicate) {
 		await mergeMemory(db, duplicate.id, w.turnId);
 		report.research = { action: 'merged', doc_id: duplicate.doc_id };

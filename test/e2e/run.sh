@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Real-workbench e2e: packages Gated Memory as a .vsix, installs it in code-server (a real VS Code
+# Real-workbench e2e: installs the linux-x64 .vsix that `npm run package` builds in code-server (a real VS Code
 # workbench, 1.100.3), drives the workbench with Debian chromium through playwright-core and
 # checks the chat panel, the decision trace and the Inspect Memory State command (test/e2e/e2e.cjs).
 # Adapted from ../shared/recipes/vscode-e2e (verified offline kit).
 #
 # Usage: bash test/e2e/run.sh            (as root, or with the apt packages below already installed)
-# Env:   GMEM_E2E_HOME  cache for code-server, playwright-core, vsce  (default ~/.cache/gmem-e2e)
+# Env:   GMEM_E2E_HOME  cache for code-server, playwright-core         (default ~/.cache/gmem-e2e)
 #        GMEM_E2E_PORT  port on 127.0.0.1                             (default 18080)
 #        GMEM_E2E_SETUP_ONLY=1  install the tools and stop (scripts/dev.sh uses this)
-#        GMEM_E2E_SKIP_BUILD=1  reuse dist/ and the last .vsix
-#        GMEM_E2E_PACKAGE_ONLY=1  stop after building the .vsix ($GMEM_E2E_HOME/gated-memory.vsix)
+#        GMEM_E2E_SKIP_BUILD=1  install the last out/vsix/gated-memory-linux-x64.vsix as it is (CI: the one it checked)
+#        GMEM_E2E_PACKAGE_ONLY=1  stop after building the .vsix (out/vsix/gated-memory-linux-x64.vsix)
 # Prints "N passed, N failed" and exits non-zero on any failure.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -59,31 +59,24 @@ if ! "$CS" --version 2>/dev/null | grep -q "^$CS_VERSION "; then
 	cd "$ROOT"
 fi
 
-# 3. Test tools, kept out of the project's package.json: playwright-core drives Debian's chromium
-#    (no browser download), vsce packages the extension offline.
+# 3. Test tool, kept out of the project's package.json: playwright-core drives Debian's chromium
+#    (no browser download). The .vsix comes from the project's own `npm run package` (pinned vsce).
 TOOLS=$E2E_HOME/tools
-if [ ! -d "$TOOLS/node_modules/playwright-core" ] || [ ! -x "$TOOLS/node_modules/.bin/vsce" ]; then
-	log "npm install playwright-core@1.65.1 @vscode/vsce@3.9.2 into $TOOLS"
-	(cd "$TOOLS" && echo '{"private":true}' > package.json && npm install -s --no-audit --no-fund playwright-core@1.65.1 @vscode/vsce@3.9.2 >/dev/null)
+if [ ! -d "$TOOLS/node_modules/playwright-core" ]; then
+	log "npm install playwright-core@1.65.1 into $TOOLS"
+	(cd "$TOOLS" && echo '{"private":true}' > package.json && npm install -s --no-audit --no-fund playwright-core@1.65.1 >/dev/null)
 fi
 echo "tools ready after $(dt "$T_START" "$(now)") s: code-server $("$CS" --version 2>/dev/null | grep -o "^$CS_VERSION [0-9a-f]*")"
 [ "${GMEM_E2E_SETUP_ONLY:-}" = 1 ] && exit 0
 
-# 4. Build and package. The .vsix carries the production dependencies (PGlite and pg are external
-#    to the bundle); .vscodeignore keeps sources, tests and dev tooling out.
+# 4. Build and package: the same `npm run package` that makes the released .vsix files, for this
+#    machine's target only (the kit — Debian's chromium, the ripgrep pre-seed — is linux-x64).
 cd "$ROOT"
-VSIX=$E2E_HOME/gated-memory.vsix
+VSIX=$ROOT/out/vsix/gated-memory-linux-x64.vsix
 if [ "${GMEM_E2E_SKIP_BUILD:-}" != 1 ] || [ ! -f "$VSIX" ]; then
-	log "npm run build && vsce package"
+	log "npm run package -- --target linux-x64"
 	t0=$(now)
-	npm run -s build > "$E2E_HOME/build.log" 2>&1 || { tail -30 "$E2E_HOME/build.log"; exit 1; }
-	# A linux-x64 package: onnxruntime-node carries every platform's binaries (~290 MB); only this
-	# machine's are needed here, so the other platforms are added to a copy of .vscodeignore.
-	IGNORE=$E2E_HOME/vscodeignore.linux-x64
-	{ cat .vscodeignore; printf '%s\n' 'node_modules/onnxruntime-node/bin/*/darwin/**' 'node_modules/onnxruntime-node/bin/*/win32/**' \
-		'node_modules/onnxruntime-node/bin/*/linux/arm64/**'; } > "$IGNORE"
-	"$TOOLS/node_modules/.bin/vsce" package --allow-missing-repository --no-rewrite-relative-links --target linux-x64 \
-		--ignoreFile "$IGNORE" -o "$VSIX" > "$E2E_HOME/vsce.log" 2>&1 || { tail -30 "$E2E_HOME/vsce.log"; exit 1; }
+	npm run -s package -- --target linux-x64 > "$E2E_HOME/package.log" 2>&1 || { tail -30 "$E2E_HOME/package.log"; exit 1; }
 	echo "build + package: $(dt "$t0" "$(now)") s, vsix $(du -h "$VSIX" | cut -f1)"
 fi
 [ "${GMEM_E2E_PACKAGE_ONLY:-}" = 1 ] && exit 0
@@ -135,7 +128,7 @@ JSON
 	t1=$(now)
 	rm -f "$RUN/result.json"
 	SCENARIO=$scenario CS_URL="http://127.0.0.1:$PORT/?folder=$WS" WS_DIR=$WS OUT_DIR=$OUT DOCS_IMAGE=$ROOT/docs/images/chat.png \
-		RESULT_FILE=$RUN/result.json NODE_PATH=$TOOLS/node_modules timeout 300 node "$ROOT/test/e2e/e2e.cjs" || rc=$?
+		RESULT_FILE=$RUN/result.json LOGS_DIR=$RUN/data/logs NODE_PATH=$TOOLS/node_modules timeout 300 node "$ROOT/test/e2e/e2e.cjs" || rc=$?
 	stop_cs
 	echo "scenario $scenario: $(dt "$t1" "$(now)") s"
 	if [ -f "$RUN/result.json" ]; then

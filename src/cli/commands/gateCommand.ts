@@ -97,8 +97,8 @@ function idOf(obj: unknown): string | number | null {
 	return null;
 }
 
-/** The contract's key order: the decision first, the full policy and the trace last. */
-function outputOf(r: GateResult): Record<string, unknown> {
+/** The contract's key order: the decision first, the full policy and the trace last (also `gmem mcp`'s decide_turn). */
+export function gateOutput(r: GateResult): Record<string, unknown> {
 	return {
 		id: r.id,
 		followup: r.followup,
@@ -126,7 +126,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 		try {
 			parsed = JSON.parse(text);
 			const turn = parseTurnLine(parsed);
-			io.stdout(JSON.stringify(outputOf(decideTurn(turn, { thresholds })), null, indent) + '\n');
+			io.stdout(JSON.stringify(gateOutput(decideTurn(turn, { thresholds })), null, indent) + '\n');
 		} catch (e) {
 			const error = e instanceof Error ? e.message : String(e);
 			io.stdout(JSON.stringify({ id: idOf(parsed), line, error }) + '\n');

@@ -8,6 +8,7 @@ import { inspectCommand } from './inspectCommand';
 import { forgetCommand } from './forgetCommand';
 import { exportCommand } from './exportCommand';
 import { importCommand } from './importCommand';
+import { mcpCommand } from './mcpCommand';
 
 /** Every `gmem` subcommand. Add one line per command. */
-export const COMMANDS: CliCommand[] = [gateCommand, evalCommand, ingestCommand, searchCommand, inspectCommand, forgetCommand, indexCommand, exportCommand, importCommand];
+export const COMMANDS: CliCommand[] = [gateCommand, evalCommand, ingestCommand, searchCommand, inspectCommand, forgetCommand, indexCommand, exportCommand, importCommand, mcpCommand];

@@ -84,7 +84,8 @@ async function run({ page, check, expect, WS_DIR, send, runCommand }) {
 			expect(retrieval && retrieval.arm_mode === 'hybrid', `arm_mode: ${retrieval && retrieval.arm_mode}`);
 			expect(retrieval.hits.some((h) => h.arms.vector), 'no hit came from the vector arm');
 			expect(rerank && rerank.status === 'model' && rerank.pairs === retrieval.hits.length, `rerank: ${JSON.stringify(rerank)}`);
-			expect(notes(trace).some((m) => m.startsWith('reranker: ms-marco-MiniLM-L-6-v2')), `notes: ${notes(trace).join(' | ')}`);
+			// The note names the reranker by its model id (repo@revision) since retrieveWorkspace writes it.
+			expect(notes(trace).some((m) => /^reranker: (\S+\/)?ms-marco-MiniLM-L-6-v2\b/.test(m)), `notes: ${notes(trace).join(' | ')}`);
 		});
 
 		await check('the reply panel shows the rerank step with status "model" and names the vector model', async () => {
