@@ -16,6 +16,7 @@ import { DEFAULT_THRESHOLDS } from '../../../src/core/thresholds';
 import type { DecisionTrace } from '../../../src/core/trace';
 import { DEFAULT_MODEL_SETTINGS, ModelsRuntime, type ActiveReranker } from '../../../src/extension/modelsRuntime';
 import { runPipeline, type PipelinePorts, type PipelineTurn } from '../../../src/extension/turnPipeline';
+import { pipelineTurn } from '../../fixtures/pipelineTurn';
 import { storeMemory, storePersist } from '../../../src/extension/turnStore';
 import { WorkspaceMemory } from '../../../src/extension/workspaceMemory';
 import { EvidenceOnlyGenerator } from '../../../src/generation/evidenceOnlyGenerator';
@@ -83,18 +84,7 @@ for (const engine of testEngines()) {
 			memory: storeMemory({ openStore: () => m.openStore(), embedder: () => m.embedder(), workspaceIds: ids }),
 			persist: storePersist({ openStore: () => m.openStore(), embedder: () => m.embedder(), workspaceIds: ids, thresholds: () => DEFAULT_THRESHOLDS }),
 		});
-		const turn = (turnId: string, generator: Generator): PipelineTurn => ({
-			turnId,
-			utterance: QUESTION,
-			history: [],
-			chat: [],
-			context: { now: Date.now() },
-			thresholds: DEFAULT_THRESHOLDS,
-			retrieval: 'auto',
-			generator,
-			signal: new AbortController().signal,
-			conversationId: 'c-faults',
-		});
+		const turn = (turnId: string, generator: Generator): PipelineTurn => pipelineTurn({ turnId, utterance: QUESTION, generator, conversationId: 'c-faults' });
 		const storedTurnRows = async (turnId: string) =>
 			(await (await memory.openStore()).db.query<{ n: number }>('SELECT count(*)::int AS n FROM conversation_turns WHERE turn_id = $1', [turnId]))[0].n;
 

@@ -13,6 +13,7 @@ import type { HostToWebviewMessage } from '../../../src/core/protocol';
 import { DEFAULT_THRESHOLDS } from '../../../src/core/thresholds';
 import { ChatController } from '../../../src/extension/chatController';
 import { runPipeline, type PipelineTurn } from '../../../src/extension/turnPipeline';
+import { pipelineTurn } from '../../fixtures/pipelineTurn';
 import type { Generator } from '../../../src/generation/generator';
 import { LmGenerator } from '../../../src/generation/lmGenerator';
 import { OpenAiGenerator } from '../../../src/generation/openaiGenerator';
@@ -33,18 +34,7 @@ describe('faults: a generator that stalls (the turn pipeline ends the wait)', fu
 	});
 	after(() => stub.close());
 	const openai = (model: string) => new OpenAiGenerator({ baseUrl: stub.url, model, apiKey: null, timeoutMs: 60_000 });
-	const turn = (generator: Generator): PipelineTurn => ({
-		turnId: 't-stall',
-		utterance: QUESTION,
-		history: [],
-		chat: [],
-		context: { now: Date.now() },
-		thresholds: DEFAULT_THRESHOLDS,
-		retrieval: 'auto',
-		generator,
-		signal: new AbortController().signal,
-		conversationId: 'c-stall',
-	});
+	const turn = (generator: Generator): PipelineTurn => pipelineTurn({ turnId: 't-stall', utterance: QUESTION, generator, conversationId: 'c-stall' });
 
 	it('an endpoint that accepts the request and never answers: a retryable chat/error, the message kept, the request closed; Retry answers', async () => {
 		let generator: Generator = openai('stub-hang');
