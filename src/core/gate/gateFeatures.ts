@@ -178,9 +178,10 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 		// topic is set early; a long pasted reply must not slow the decision.
 		const lastAsst = lastOf(history, 'assistant');
 		const asstHead = lastAsst ? normalizeText(lastAsst.content.slice(0, WINDOW)) : '';
+		const asstCode = lastAsst !== undefined && (lastAsst.content.includes('```') || /\n {2,}\S/.test(lastAsst.content));
 		if (lastAsst) {
 			const tail = normalizeText(lastAsst.content.slice(-WINDOW));
-			add('last_asst_code', lastAsst.content.includes('```') || /\n {2,}\S/.test(lastAsst.content));
+			add('last_asst_code', asstCode);
 			add('last_asst_offer', C.OFFER.test(tail));
 			add('last_asst_question', tail.endsWith('?'));
 		}
@@ -197,7 +198,7 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 			add('short_after_project', short && project && !general);
 			// The window holds the reply's words but not the code it read: a question about that code
 			// must fetch it again (rubric: the context model).
-			add('project_followup_code_not_in_window', short && project && !general && !(lastAsst && (lastAsst.content.includes('```') || /\n {2,}\S/.test(lastAsst.content))) && t.endsWithQuestion);
+			add('project_followup_code_not_in_window', short && project && !general && !asstCode && t.endsWithQuestion);
 			add('short_after_general', short && general);
 			add('last_user_trace', C.TRACE_LINE.test(lastUser.content.slice(0, WINDOW)));
 			const ov = overlap(contentSet(text.slice(0, WINDOW)), contentSet(u + ' ' + asstHead));
