@@ -1,5 +1,5 @@
 // Flat config. The zones below enforce the layer arrows of docs/architecture.md:
-// extension | cli → generation | retrieval | indexing → store | models → core; webview → core/protocol only.
+// extension | cli → chat → generation | retrieval | indexing → store | models → core; webview → core/protocol only.
 import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'net', 'worker_threads', 'crypto', 'http', 'https'];
@@ -40,6 +40,10 @@ export default tseslint.config(
 	{
 		files: ['src/generation/**/*.ts'],
 		rules: restrict(['vscode', '**/store/**', '**/indexing/**', '**/extension/**', '**/cli/**'], 'generation depends on core (and retrieval types) only; vscode.lm is adapted in src/extension.'),
+	},
+	{
+		files: ['src/chat/**/*.ts'],
+		rules: restrict(['vscode', '**/extension/**', '**/cli/**'], 'src/chat is the host-agnostic turn pipeline: the editor and the CLI adapt to it, never the reverse.'),
 	},
 	{
 		files: ['src/cli/**/*.ts'],

@@ -3,13 +3,13 @@
  * an object built in extension.ts; failures are logged and shown, never thrown at the workbench.
  */
 import * as vscode from 'vscode';
-import type { ChatController } from './chatController';
-import type { ChatViewProvider } from './chatViewProvider';
-import type { IndexStatus } from './indexStatus';
-import { indexWorkspace } from './indexWorkspaceCommand';
-import type { MemoryPanel } from './memoryPanel';
-import { errorMessage, type Logger } from './logger';
-import type { WorkspaceMemory } from './workspaceMemory';
+import type { ChatController } from '../chat/chatController';
+import type { ChatViewProvider } from './chat/chatViewProvider';
+import type { IndexStatus } from './indexing/indexStatus';
+import { indexWorkspace } from './indexing/indexWorkspaceCommand';
+import type { MemoryPanel } from './memoryPanel/memoryPanel';
+import { errorMessage, type Logger } from '../chat/logger';
+import type { WorkspaceMemory } from '../chat/workspaceMemory';
 
 /** Command ids contributed in package.json. */
 export const COMMANDS = {

@@ -9,22 +9,22 @@ import { HookRegistry } from '../core/hooks';
 import type { Thresholds } from '../core/thresholds';
 import type { GateResult } from '../core/types';
 import { workspaceId } from '../store/location';
-import { ChatController } from './chatController';
-import { citationUri } from './citationUris';
-import { registerChatParticipant } from './chatParticipant';
-import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
+import { ChatController } from '../chat/chatController';
+import { citationUri } from './chat/citationUris';
+import { registerChatParticipant } from './chat/chatParticipant';
+import { CHAT_VIEW_ID, ChatViewProvider } from './chat/chatViewProvider';
 import { COMMANDS, registerCommands, registerWelcome } from './commands';
-import { indexExcludesFromConfig, maxFileBytesFromConfig, registerIndexing } from './indexCommands';
-import { IndexStatus } from './indexStatus';
-import { registerMemoryPanel } from './inspectMemoryState';
-import { GeneratorSettings } from './generatorSettings';
-import { errorMessage } from './logger';
-import { registerMcpProvider } from './mcpProvider';
-import { createModelsRuntime, ModelsUi } from './modelsUi';
-import { ThresholdSettings } from './settings';
-import { storeMemory, storePersist } from './turnStore';
-import { StoreSettingsUi } from './storeSettingsUi';
-import { WorkspaceMemory } from './workspaceMemory';
+import { indexExcludesFromConfig, maxFileBytesFromConfig, registerIndexing } from './indexing/indexCommands';
+import { IndexStatus } from './indexing/indexStatus';
+import { registerMemoryPanel } from './memoryPanel/inspectMemoryState';
+import { GeneratorSettings } from './settings/generatorSettings';
+import { errorMessage } from '../chat/logger';
+import { registerMcpProvider } from './mcp/mcpProvider';
+import { createModelsRuntime, ModelsUi } from './models/modelsUi';
+import { ThresholdSettings } from './settings/settings';
+import { storeMemory, storePersist } from '../chat/turnStore';
+import { StoreSettingsUi } from './settings/storeSettingsUi';
+import { WorkspaceMemory } from '../chat/workspaceMemory';
 
 /** Activates Gated Memory; failures are logged and offered to the user with an "Open Log" action. */
 export function activate(context: vscode.ExtensionContext): void {

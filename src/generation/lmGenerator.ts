@@ -1,5 +1,5 @@
 /**
- * The generator for VS Code's Language Model API, written against `LmPort` (src/extension/lmApi.ts
+ * The generator for VS Code's Language Model API, written against `LmPort` (src/extension/chat/lmApi.ts
  * adapts `vscode.lm` to it) so it runs and is tested without `vscode`. The LM API has no system
  * role: the system prompt travels as the first user message.
  */

@@ -15,10 +15,10 @@ import { EvidenceOnlyGenerator } from '../../src/generation/evidenceOnlyGenerato
 import type { Generator } from '../../src/generation/generator';
 import { OpenAiGenerator } from '../../src/generation/openaiGenerator';
 import { persistTurn } from '../../src/retrieval/memoryWriter';
-import { ChatController } from '../../src/extension/chatController';
-import { citationUri } from '../../src/extension/citationUris';
-import { storeMemory, storePersist } from '../../src/extension/turnStore';
-import { WorkspaceMemory } from '../../src/extension/workspaceMemory';
+import { ChatController } from '../../src/chat/chatController';
+import { citationUri } from '../../src/extension/chat/citationUris';
+import { storeMemory, storePersist } from '../../src/chat/turnStore';
+import { WorkspaceMemory } from '../../src/chat/workspaceMemory';
 import { workspaceId } from '../../src/store/location';
 import { memoriesByDocIds } from '../../src/store/memoryRepo';
 import { startOpenAiStub, type OpenAiStub } from '../stubs/openaiStub.cjs';

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { resolveThresholds, type Thresholds } from '../../src/core/thresholds';
 import type { RetrievalStep } from '../../src/core/trace';
 import { decideTurn } from '../../src/core/decide';
-import { ChatController } from '../../src/extension/chatController';
-import { WorkspaceMemory } from '../../src/extension/workspaceMemory';
+import { ChatController } from '../../src/chat/chatController';
+import { WorkspaceMemory } from '../../src/chat/workspaceMemory';
 import { testEngines } from '../fixtures/store_engines';
 import { quietLogger as quiet } from '../fixtures/hostDoubles';
 

@@ -8,10 +8,10 @@ import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import type { GateResult } from '../../src/core/types';
 import { EvidenceOnlyGenerator } from '../../src/generation/evidenceOnlyGenerator';
 import { OpenAiGenerator } from '../../src/generation/openaiGenerator';
-import type { RetrieveFn } from '../../src/extension/turnEvidence';
-import type { PersistRequest } from '../../src/extension/turnPersistence';
-import { runPipeline, type PipelinePorts, type PipelineTurn } from '../../src/extension/turnPipeline';
-import type { RetrievalReply } from '../../src/extension/workspaceMemory';
+import type { RetrieveFn } from '../../src/chat/turnEvidence';
+import type { PersistRequest } from '../../src/chat/turnPersistence';
+import { runPipeline, type PipelinePorts, type PipelineTurn } from '../../src/chat/turnPipeline';
+import type { RetrievalReply } from '../../src/chat/workspaceMemory';
 import { startOpenAiStub, type OpenAiStub } from '../stubs/openaiStub.cjs';
 import { quietLogger as quiet } from '../fixtures/hostDoubles';
 

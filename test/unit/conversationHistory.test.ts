@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { TranscriptEntry } from '../../src/core/protocol';
-import { ConversationHistory, fit, HISTORY_KEY, HISTORY_LIMIT, type StoredConversation } from '../../src/extension/conversationHistory';
+import { ConversationHistory, fit, HISTORY_KEY, HISTORY_LIMIT, type StoredConversation } from '../../src/chat/conversationHistory';
 import { sampleTrace } from './protocol.test';
 import { MapState } from '../fixtures/hostDoubles';
 

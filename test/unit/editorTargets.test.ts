@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { citedRange, isInsideFolder, languageIdForFence } from '../../src/extension/editorTargets';
+import { citedRange, isInsideFolder, languageIdForFence } from '../../src/extension/chat/editorTargets';
 
 describe('editor targets of the panel actions', () => {
 	it('maps fence names to VS Code language ids', () => {

@@ -1,7 +1,7 @@
 /** Untrusted text in replies (escaped locations, fences chunk text cannot close), the unsearched-workspace text, and the trace's hit lines. */
 import assert from 'node:assert/strict';
 import type { TraceHit } from '../../src/core/trace';
-import { retrievalBody, unsearchedWorkspace } from '../../src/extension/replyText';
+import { retrievalBody, unsearchedWorkspace } from '../../src/chat/replyText';
 import { escapeMarkdown, fenceFor } from '../../src/generation/markdownText';
 import { hitLine } from '../../webview/traceView';
 

@@ -3,9 +3,9 @@
  * the path debouncer under an injected clock, and the status-bar / progress texts.
  */
 import assert from 'node:assert/strict';
-import { excludesFromSettings, vscodeGlobToGitignore, WatchFilter } from '../../src/extension/indexExcludes';
-import { etaSeconds, NOT_INDEXED, progressMessage, statusBarText, statusBarTooltip, type IndexHealth } from '../../src/extension/indexHealth';
-import { PathBatcher, type BatchClock } from '../../src/extension/pathBatcher';
+import { excludesFromSettings, vscodeGlobToGitignore, WatchFilter } from '../../src/extension/indexing/indexExcludes';
+import { etaSeconds, NOT_INDEXED, progressMessage, statusBarText, statusBarTooltip, type IndexHealth } from '../../src/extension/indexing/indexHealth';
+import { PathBatcher, type BatchClock } from '../../src/extension/indexing/pathBatcher';
 import type { IndexProgress } from '../../src/indexing/indexer';
 import { IgnoreStack } from '../../src/indexing/walkIgnore';
 

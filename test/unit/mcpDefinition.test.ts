@@ -1,12 +1,12 @@
 /**
- * What VS Code's agent mode is handed for `gmem mcp` (src/extension/mcpDefinition.ts): the command
+ * What VS Code's agent mode is handed for `gmem mcp` (src/extension/mcp/mcpDefinition.ts): the command
  * line, no password in the definition, the API detected only where it exists; and the MCP layer's
  * pure parts — which tools a server offers, and that no result or stored memory keeps a secret.
  */
 import assert from 'node:assert/strict';
 import { offeredTools } from '../../src/cli/mcp/mcpServer';
 import { redactDeep } from '../../src/cli/mcp/mcpSession';
-import { detectMcpApi, mcpLaunch, mcpSecretEnv } from '../../src/extension/mcpDefinition';
+import { detectMcpApi, mcpLaunch, mcpSecretEnv } from '../../src/extension/mcp/mcpDefinition';
 import { withoutSecrets } from '../../src/retrieval/memoryWriter';
 
 const TOKEN = 'ghp_' + 'A1b2C3d4'.repeat(5);

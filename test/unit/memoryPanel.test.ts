@@ -16,9 +16,9 @@ import {
 	type MemoryPanelToHost,
 	type MessageTransport,
 } from '../../src/core/memoryPanelProtocol';
-import type { RecentDecision } from '../../src/extension/conversationSession';
-import { renderMemoryPanelHtml } from '../../src/extension/memoryPanelHtml';
-import { displayLocation, gatherMemoryPanelState, mergeDecisions } from '../../src/extension/memoryPanelState';
+import type { RecentDecision } from '../../src/chat/conversationSession';
+import { renderMemoryPanelHtml } from '../../src/extension/memoryPanel/memoryPanelHtml';
+import { displayLocation, gatherMemoryPanelState, mergeDecisions } from '../../src/extension/memoryPanel/memoryPanelState';
 import type { DecisionTrace } from '../../src/core/trace';
 
 function state(): MemoryPanelState {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_MODEL_SETTINGS, ModelsRuntime, type ModelSettings } from '../../src/extension/modelsRuntime';
+import { DEFAULT_MODEL_SETTINGS, ModelsRuntime, type ModelSettings } from '../../src/chat/modelsRuntime';
 import { LINEAR_RERANKER_ID } from '../../src/models/linearReranker';
 import { quietLogger } from '../fixtures/hostDoubles';
 

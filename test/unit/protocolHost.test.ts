@@ -2,10 +2,10 @@ import * as assert from 'node:assert/strict';
 import { isHostToWebviewMessage, type HostToWebviewMessage } from '../../src/core/protocol';
 import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import type { GateResult, TurnInput } from '../../src/core/types';
-import { ChatController, type PostFn } from '../../src/extension/chatController';
-import { decisionHeadline } from '../../src/extension/replyText';
+import { ChatController, type PostFn } from '../../src/chat/chatController';
+import { decisionHeadline } from '../../src/chat/replyText';
 import { escapeMarkdown } from '../../src/generation/markdownText';
-import type { Logger } from '../../src/extension/logger';
+import type { Logger } from '../../src/chat/logger';
 import { sampleTrace } from './protocol.test';
 
 /** A Logger that keeps what it was told. */

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_THRESHOLDS, THRESHOLD_TABLE, thresholdNames } from '../../src/core/thresholds';
-import { partitionOverrides } from '../../src/extension/thresholdOverrides';
+import { partitionOverrides } from '../../src/extension/settings/thresholdOverrides';
 import { buildThresholdsSetting, THRESHOLDS_SETTING } from '../../scripts/thresholdSettings';
 
 interface Manifest {

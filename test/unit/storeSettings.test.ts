@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { resolveStoreLocation } from '../../src/store/location';
-import { resolveStoreSettings, storeFailureAdvice, urlHasPassword, withPassword, withoutPassword, type StoreSettingValues } from '../../src/extension/storeSettings';
+import { resolveStoreSettings, storeFailureAdvice, urlHasPassword, withPassword, withoutPassword, type StoreSettingValues } from '../../src/extension/settings/storeSettings';
 
 const base: StoreSettingValues = { storagePath: undefined, databaseUrl: undefined, scope: undefined, password: null, env: {} };
 

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { decideTurn } from '../../src/core/decide';
 import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import type { GateResult } from '../../src/core/types';
-import { gatherEvidence, type MemoryPort, type RecalledMemory, type RetrieveFn } from '../../src/extension/turnEvidence';
-import type { RetrievalReply } from '../../src/extension/workspaceMemory';
+import { gatherEvidence, type MemoryPort, type RecalledMemory, type RetrieveFn } from '../../src/chat/turnEvidence';
+import type { RetrievalReply } from '../../src/chat/workspaceMemory';
 import { quietLogger as quiet } from '../fixtures/hostDoubles';
 
 /** A promise and the function that settles it. */

@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { citationUri } from '../../src/extension/citationUris';
-import { realContainment, realContainmentSync, type Containment } from '../../src/extension/workspaceContainment';
+import { citationUri } from '../../src/extension/chat/citationUris';
+import { realContainment, realContainmentSync, type Containment } from '../../src/extension/indexing/workspaceContainment';
 
 describe('workspace containment on real paths (symlinks resolved)', () => {
 	let root: string;

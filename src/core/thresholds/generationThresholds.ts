@@ -1,7 +1,7 @@
 import type { ThresholdSection } from './spec';
 
 /**
- * Prompt assembly and generation (issue 6). Owned by src/extension/turnPipeline.ts and
+ * Prompt assembly and generation (issue 6). Owned by src/chat/turnPipeline.ts and
  * src/generation. Token counts are estimates (~4 characters per token) unless a tokenizer is given.
  */
 export const GENERATION_THRESHOLDS = {

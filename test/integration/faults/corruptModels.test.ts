@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_THRESHOLDS } from '../../../src/core/thresholds';
-import { ModelsRuntime, DEFAULT_MODEL_SETTINGS } from '../../../src/extension/modelsRuntime';
+import { ModelsRuntime, DEFAULT_MODEL_SETTINGS } from '../../../src/chat/modelsRuntime';
 import { builtinModelDir, loadBuiltinEmbedder } from '../../../src/models/builtinEmbedder';
 import type { Embedder } from '../../../src/models/embedder';
 import { LinearReranker } from '../../../src/models/linearReranker';

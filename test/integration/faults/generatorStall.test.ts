@@ -1,6 +1,6 @@
 /**
  * A generator that stalls, through the shared turn pipeline and the panel's ChatController: the
- * turn's silence budget (src/extension/generationBudget.ts, shortened here) ends the wait with a
+ * turn's silence budget (src/chat/generationBudget.ts, shortened here) ends the wait with a
  * retryable error whose message says so, the generation step in the trace carries it, the user's
  * message is kept for Retry, and the stalled request is aborted. A model that keeps streaming
  * slowly is not cut: the budget is on silence, not on the whole reply. The OpenAI-compatible
@@ -11,8 +11,8 @@
 import assert from 'node:assert/strict';
 import type { HostToWebviewMessage } from '../../../src/core/protocol';
 import { DEFAULT_THRESHOLDS } from '../../../src/core/thresholds';
-import { ChatController } from '../../../src/extension/chatController';
-import { runPipeline, type PipelineTurn } from '../../../src/extension/turnPipeline';
+import { ChatController } from '../../../src/chat/chatController';
+import { runPipeline, type PipelineTurn } from '../../../src/chat/turnPipeline';
 import { pipelineTurn } from '../../fixtures/pipelineTurn';
 import type { Generator } from '../../../src/generation/generator';
 import { LmGenerator } from '../../../src/generation/lmGenerator';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { decideTurn } from '../../../src/core/decide';
 import type { HistoryTurn } from '../../../src/core/types';
 import { DEFAULT_THRESHOLDS } from '../../../src/core/thresholds';
-import { ConversationSession, HISTORY_WINDOW } from '../../../src/extension/conversationSession';
+import { ConversationSession, HISTORY_WINDOW } from '../../../src/chat/conversationSession';
 import { assemblePrompt, estimateTokens, UTTERANCE_BUDGET_CHARS } from '../../../src/generation/promptAssembly';
 
 const MB = 1024 * 1024;

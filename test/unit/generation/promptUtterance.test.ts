@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { DEFAULT_THRESHOLDS } from '../../../src/core/thresholds';
-import { runPipeline } from '../../../src/extension/turnPipeline';
+import { runPipeline } from '../../../src/chat/turnPipeline';
 import { EvidenceOnlyGenerator } from '../../../src/generation/evidenceOnlyGenerator';
 import { assemblePrompt, boundUtterance, estimateTokens, UTTERANCE_BUDGET_CHARS } from '../../../src/generation/promptAssembly';
 import { quietLogger as quiet } from '../../fixtures/hostDoubles';

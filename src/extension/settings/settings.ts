@@ -13,8 +13,8 @@ import {
 	thresholdSpec,
 	type ThresholdName,
 	type Thresholds,
-} from '../core/thresholds';
-import type { Logger } from './logger';
+} from '../../core/thresholds';
+import type { Logger } from '../../chat/logger';
 import { partitionOverrides } from './thresholdOverrides';
 
 /** The settings section; every key lives under it. */

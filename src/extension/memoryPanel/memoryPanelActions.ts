@@ -6,11 +6,11 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ForgetTarget, MemoryTier } from '../core/memoryPanelProtocol';
-import { exportMemory, importMemory, parseMemoryExport, type ImportCounts } from '../store/exportImport';
-import { forget } from '../store/forget';
-import { clearTier, forgetProfileKey, forgetResearchMemory, indexedPaths } from '../store/memoryState';
-import type { Store } from '../store/openStore';
+import type { ForgetTarget, MemoryTier } from '../../core/memoryPanelProtocol';
+import { exportMemory, importMemory, parseMemoryExport, type ImportCounts } from '../../store/exportImport';
+import { forget } from '../../store/forget';
+import { clearTier, forgetProfileKey, forgetResearchMemory, indexedPaths } from '../../store/memoryState';
+import type { Store } from '../../store/openStore';
 
 /** What the actions need from the host. */
 export interface MemoryActionDeps {

@@ -3,7 +3,7 @@
  * Not wired here: the chat host creates it and hands it to `createGenerator`.
  */
 import * as vscode from 'vscode';
-import type { LmMessage, LmModel, LmPort, LmSelector } from '../generation/lmGenerator';
+import type { LmMessage, LmModel, LmPort, LmSelector } from '../../generation/lmGenerator';
 
 /** `vscode.lm` as an LmPort; models are looked up again by id at send time (the list can change). */
 export function vscodeLmPort(): LmPort {

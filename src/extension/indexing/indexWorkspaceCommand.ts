@@ -6,15 +6,15 @@
  * message, a log line and the status bar's error state, never an exception.
  */
 import * as vscode from 'vscode';
-import { failureLine } from '../indexing/fileFailures';
-import type { FolderIndexResult, RunOptions } from '../indexing/indexer';
-import { indexedTotals } from '../indexing/indexStore';
-import type { PathsIndexResult } from '../indexing/reindexPaths';
-import { workspaceId } from '../store/location';
-import type { Store } from '../store/openStore';
+import { failureLine } from '../../indexing/fileFailures';
+import type { FolderIndexResult, RunOptions } from '../../indexing/indexer';
+import { indexedTotals } from '../../indexing/indexStore';
+import type { PathsIndexResult } from '../../indexing/reindexPaths';
+import { workspaceId } from '../../store/location';
+import type { Store } from '../../store/openStore';
 import { progressMessage } from './indexHealth';
 import type { IndexStatus } from './indexStatus';
-import { errorMessage } from './logger';
+import { errorMessage } from '../../chat/logger';
 
 /** What the index commands need of WorkspaceMemory. */
 export interface IndexBackend {

@@ -5,13 +5,13 @@
  * path (scripts and the e2e pass one; without it they show the save / open dialog).
  */
 import * as vscode from 'vscode';
-import type { IndexHealthView, ThresholdView } from '../core/memoryPanelProtocol';
-import { workspaceId } from '../store/location';
-import type { Store } from '../store/openStore';
-import type { RecentDecision } from './conversationSession';
-import type { Logger } from './logger';
+import type { IndexHealthView, ThresholdView } from '../../core/memoryPanelProtocol';
+import { workspaceId } from '../../store/location';
+import type { Store } from '../../store/openStore';
+import type { RecentDecision } from '../../chat/conversationSession';
+import type { Logger } from '../../chat/logger';
 import { MemoryPanel } from './memoryPanel';
-import { storageFolder } from './settings';
+import { storageFolder } from '../settings/settings';
 
 /** Commands this module registers (contributed in package.json). */
 export const MEMORY_COMMANDS = {

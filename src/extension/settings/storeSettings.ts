@@ -5,9 +5,9 @@
  * SecretStorage and is put into the URL only when the store is opened; logs see the redacted URL.
  * No `vscode` import: the host (storeSettingsUi.ts) supplies the values.
  */
-import { isPostgresUrl, scopeNameError, type StoreLocation } from '../store/location';
-import { redactUrl } from '../store/pgQueryable';
-import { extensionStoreLocation } from './workspaceMemory';
+import { isPostgresUrl, scopeNameError, type StoreLocation } from '../../store/location';
+import { redactUrl } from '../../store/pgQueryable';
+import { extensionStoreLocation } from '../../chat/workspaceMemory';
 
 /** The SecretStorage key of the database password. */
 export const DATABASE_PASSWORD_SECRET = 'gatedMemory.database.password';

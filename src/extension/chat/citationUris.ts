@@ -7,7 +7,7 @@
  */
 import { isAbsolute, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { realContainmentSync } from './workspaceContainment';
+import { realContainmentSync } from '../indexing/workspaceContainment';
 
 /** Maps a relative path to a `file:` URI under one of `folders()`, or null. */
 export function citationUri(folders: () => readonly string[]): (path: string) => string | null {

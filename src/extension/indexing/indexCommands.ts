@@ -5,16 +5,16 @@
  */
 import { relative, sep } from 'node:path';
 import * as vscode from 'vscode';
-import type { Thresholds } from '../core/thresholds';
-import { deleteDocuments } from '../store/chunkRepo';
-import { forget } from '../store/forget';
-import { workspaceId } from '../store/location';
+import type { Thresholds } from '../../core/thresholds';
+import { deleteDocuments } from '../../store/chunkRepo';
+import { forget } from '../../store/forget';
+import { workspaceId } from '../../store/location';
 import { excludesFromSettings } from './indexExcludes';
 import type { IndexStatus } from './indexStatus';
 import { registerIndexStatusBar } from './indexStatusBar';
 import { registerIndexWatcher } from './indexWatcher';
 import { currentTotals, fileFolders, indexWorkspace, runExclusive, type IndexBackend } from './indexWorkspaceCommand';
-import { errorMessage } from './logger';
+import { errorMessage } from '../../chat/logger';
 
 /** Command ids contributed in package.json. */
 export const INDEX_COMMANDS = {

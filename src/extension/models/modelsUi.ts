@@ -6,14 +6,14 @@
  * yes, and nothing at all in Restricted Mode.
  */
 import * as vscode from 'vscode';
-import type { ModelManifest } from '../models/manifests';
-import type { ModelProgress } from '../models/modelManager';
-import { runExclusive } from './indexWorkspaceCommand';
-import { errorMessage } from './logger';
+import type { ModelManifest } from '../../models/manifests';
+import type { ModelProgress } from '../../models/modelManager';
+import { runExclusive } from '../indexing/indexWorkspaceCommand';
+import { errorMessage } from '../../chat/logger';
 import { proxyFor, tunnelAgent } from './modelsProxy';
-import { ModelsRuntime, type ModelSettings } from './modelsRuntime';
-import { parseModelSettings } from './retrievalConfig';
-import type { WorkspaceMemory } from './workspaceMemory';
+import { ModelsRuntime, type ModelSettings } from '../../chat/modelsRuntime';
+import { parseModelSettings } from '../../chat/retrievalConfig';
+import type { WorkspaceMemory } from '../../chat/workspaceMemory';
 
 export const DOWNLOAD_MODELS_COMMAND = 'gatedMemory.downloadModels';
 

@@ -5,8 +5,8 @@
  * when the store cannot be opened. The location is resolved when the store is first opened.
  */
 import * as vscode from 'vscode';
-import type { StoreLocation } from '../store/location';
-import type { Logger } from './logger';
+import type { StoreLocation } from '../../store/location';
+import type { Logger } from '../../chat/logger';
 import { DATABASE_PASSWORD_SECRET, resolveStoreSettings, storeFailureAdvice, withoutPassword } from './storeSettings';
 
 export const STORE_COMMANDS = {

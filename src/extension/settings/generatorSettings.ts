@@ -7,11 +7,11 @@
  * sends a message.
  */
 import * as vscode from 'vscode';
-import { createGenerator, type GeneratorConfig } from '../generation/createGenerator';
-import type { Generator, GeneratorInfo } from '../generation/generator';
-import type { LmPort } from '../generation/lmGenerator';
-import { vscodeLmPort } from './lmApi';
-import { errorMessage, type Logger } from './logger';
+import { createGenerator, type GeneratorConfig } from '../../generation/createGenerator';
+import type { Generator, GeneratorInfo } from '../../generation/generator';
+import type { LmPort } from '../../generation/lmGenerator';
+import { vscodeLmPort } from '../chat/lmApi';
+import { errorMessage, type Logger } from '../../chat/logger';
 
 /** SecretStorage key of the OpenAI-compatible endpoint's API key. */
 export const API_KEY_SECRET = 'gatedMemory.openai.apiKey';

@@ -5,13 +5,13 @@
  * without one, evidence-only. Registered only when the chat API exists.
  */
 import * as vscode from 'vscode';
-import type { HistoryTurn } from '../core/types';
-import { EvidenceOnlyGenerator } from '../generation/evidenceOnlyGenerator';
-import type { ChatMessage, Generator } from '../generation/generator';
-import { LmGenerator, type LmModel, type LmPort } from '../generation/lmGenerator';
-import { errorMessage, type Logger } from './logger';
-import type { ThresholdSettings } from './settings';
-import { runPipeline, type PipelinePorts } from './turnPipeline';
+import type { HistoryTurn } from '../../core/types';
+import { EvidenceOnlyGenerator } from '../../generation/evidenceOnlyGenerator';
+import type { ChatMessage, Generator } from '../../generation/generator';
+import { LmGenerator, type LmModel, type LmPort } from '../../generation/lmGenerator';
+import { errorMessage, type Logger } from '../../chat/logger';
+import type { ThresholdSettings } from '../settings/settings';
+import { runPipeline, type PipelinePorts } from '../../chat/turnPipeline';
 
 /** The participant id contributed in package.json (`chatParticipants`). */
 export const PARTICIPANT_ID = 'gatedMemory.memory';

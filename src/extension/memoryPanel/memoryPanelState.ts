@@ -4,11 +4,11 @@
  * import — the host passes small functions — so it is tested without a workbench. A store that
  * cannot be opened is reported in the state, never thrown; in Restricted Mode it is not opened.
  */
-import type { DecisionItem, IndexHealthView, MemoryPanelState, StoreInfo, ThresholdView } from '../core/memoryPanelProtocol';
-import { memoryState, type StoredMemoryState } from '../store/memoryState';
-import type { Store } from '../store/openStore';
-import type { RecentDecision } from './conversationSession';
-import { errorMessage } from './logger';
+import type { DecisionItem, IndexHealthView, MemoryPanelState, StoreInfo, ThresholdView } from '../../core/memoryPanelProtocol';
+import { memoryState, type StoredMemoryState } from '../../store/memoryState';
+import type { Store } from '../../store/openStore';
+import type { RecentDecision } from '../../chat/conversationSession';
+import { errorMessage } from '../../chat/logger';
 
 /** What the gatherer reads from the host. */
 export interface MemoryPanelSources {

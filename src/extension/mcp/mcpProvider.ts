@@ -5,8 +5,8 @@
  * `gatedMemory.mcp.allowWrites`; nothing is offered in Restricted Mode (no stored memory is read).
  */
 import * as vscode from 'vscode';
-import type { StoreLocation } from '../store/location';
-import { errorMessage, type Logger } from './logger';
+import type { StoreLocation } from '../../store/location';
+import { errorMessage, type Logger } from '../../chat/logger';
 import { detectMcpApi, mcpLaunch, mcpSecretEnv, type McpApiShape, type StdioDefinition } from './mcpDefinition';
 
 /** The provider id contributed in package.json (`mcpServerDefinitionProviders`). */

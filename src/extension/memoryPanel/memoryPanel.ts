@@ -11,9 +11,9 @@ import {
 	type HostToMemoryPanel,
 	type MemoryPanelToHost,
 	type MessageTransport,
-} from '../core/memoryPanelProtocol';
-import { makeNonce } from './chatViewProvider';
-import { errorMessage, type Logger } from './logger';
+} from '../../core/memoryPanelProtocol';
+import { makeNonce } from '../chat/chatViewProvider';
+import { errorMessage, type Logger } from '../../chat/logger';
 import { clearTierConfirmed, exportToFile, forgetItem, importFromFile, type ActionOutcome, type MemoryActionDeps } from './memoryPanelActions';
 import { renderMemoryPanelHtml } from './memoryPanelHtml';
 import { gatherMemoryPanelState, type MemoryPanelSources } from './memoryPanelState';

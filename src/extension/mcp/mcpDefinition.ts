@@ -6,8 +6,8 @@
  * it): the host adds it as PGPASSWORD only when VS Code is about to start the server. No `vscode`.
  */
 import { join } from 'node:path';
-import type { StoreLocation } from '../store/location';
-import { withoutPassword } from './storeSettings';
+import type { StoreLocation } from '../../store/location';
+import { withoutPassword } from '../settings/storeSettings';
 
 /** The part of `vscode.McpStdioServerDefinition` we use (not in @types/vscode 1.100). */
 export interface StdioDefinition {

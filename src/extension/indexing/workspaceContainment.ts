@@ -7,7 +7,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
-import { isInsideFolder } from './editorTargets';
+import { isInsideFolder } from '../chat/editorTargets';
 
 /** The verdict on one path: its real path when inside, else why not (a phrase for a log line). */
 export type Containment = { ok: true; realPath: string } | { ok: false; reason: string };

@@ -10,13 +10,13 @@
  */
 import { relative, sep } from 'node:path';
 import * as vscode from 'vscode';
-import type { Thresholds } from '../core/thresholds';
-import { failureLine } from '../indexing/fileFailures';
-import { ignoreChangeText } from '../indexing/ignoreChange';
+import type { Thresholds } from '../../core/thresholds';
+import { failureLine } from '../../indexing/fileFailures';
+import { ignoreChangeText } from '../../indexing/ignoreChange';
 import type { IndexStatus } from './indexStatus';
 import { WatchFilter } from './indexExcludes';
 import { currentTotals, fileFolders, runExclusive, type IndexBackend } from './indexWorkspaceCommand';
-import { errorMessage } from './logger';
+import { errorMessage } from '../../chat/logger';
 import { PathBatcher } from './pathBatcher';
 
 /** What the watcher needs. */

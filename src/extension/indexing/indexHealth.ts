@@ -2,8 +2,8 @@
  * The index's health as the status bar, the progress notification and Inspect Memory State show
  * it, and the pure text functions over it (no `vscode`, so they are unit-tested).
  */
-import type { IndexHealthView } from '../core/memoryPanelProtocol';
-import type { IndexProgress } from '../indexing/indexer';
+import type { IndexHealthView } from '../../core/memoryPanelProtocol';
+import type { IndexProgress } from '../../indexing/indexer';
 
 /** A snapshot of the workspace index of this window: the shape the memory panel shows. */
 export type IndexHealth = IndexHealthView;

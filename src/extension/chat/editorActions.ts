@@ -7,8 +7,8 @@
  */
 import * as vscode from 'vscode';
 import { citedRange, languageIdForFence } from './editorTargets';
-import { errorMessage, type Logger } from './logger';
-import { realContainment } from './workspaceContainment';
+import { errorMessage, type Logger } from '../../chat/logger';
+import { realContainment } from '../indexing/workspaceContainment';
 
 /** Editor actions for the panel; every method reports its own failures and never rejects. */
 export class EditorActions {

@@ -5,7 +5,7 @@
  * "up to date · N chunks" without opening the store.
  */
 import * as vscode from 'vscode';
-import type { FolderIndexResult, IndexProgress } from '../indexing/indexer';
+import type { FolderIndexResult, IndexProgress } from '../../indexing/indexer';
 import { NOT_INDEXED, percentDone, type IndexHealth } from './indexHealth';
 
 export type { IndexHealth } from './indexHealth';

@@ -8,8 +8,8 @@
  * No `vscode` import: unit-tested.
  */
 import ignore, { type Ignore } from 'ignore';
-import { isSecretFile } from '../indexing/secretFiles';
-import { expandBraces, isExcludedDir, isGeneratedFile } from '../indexing/walkIgnore';
+import { isSecretFile } from '../../indexing/secretFiles';
+import { expandBraces, isExcludedDir, isGeneratedFile } from '../../indexing/walkIgnore';
 
 /** The raw setting values (whatever the user wrote; validated here). */
 export interface ExcludeSettings {

@@ -11,10 +11,10 @@ import {
 	type MessageTransport,
 	type RetrievalOverride,
 	type WebviewToHost,
-} from '../core/protocol';
-import type { ChatController } from './chatController';
+} from '../../core/protocol';
+import type { ChatController } from '../../chat/chatController';
 import { EditorActions } from './editorActions';
-import type { Logger } from './logger';
+import type { Logger } from '../../chat/logger';
 import { webviewPage, type WebviewAssets } from './webviewPage';
 
 /**

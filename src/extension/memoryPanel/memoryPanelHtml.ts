@@ -3,7 +3,7 @@
  * static skeleton that webview/memory/main.ts fills with text nodes.
  */
 
-import { webviewPage, type WebviewAssets } from './webviewPage';
+import { webviewPage, type WebviewAssets } from '../chat/webviewPage';
 
 /** The page for the memory panel. */
 export function renderMemoryPanelHtml(opts: WebviewAssets): string {

@@ -2,8 +2,8 @@
  * Validation of the `gatedMemory.thresholds` setting, entry by entry, without `vscode` (so unit
  * tests can run it). A bad entry is reported and left out; the good ones still apply.
  */
-import { isRecord } from '../core/protocol';
-import { resolveThresholds } from '../core/thresholds';
+import { isRecord } from '../../core/protocol';
+import { resolveThresholds } from '../../core/thresholds';
 
 /** Splits raw overrides into the valid ones and one message per invalid entry. */
 export function partitionOverrides(raw: unknown): { valid: Record<string, number>; errors: string[] } {
