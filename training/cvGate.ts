@@ -3,7 +3,9 @@
  * (K folds by the SHA-256 of the conversation id): fit on K−1 folds (+ the unit fixtures), score
  * the held-out fold through the product's `decideTurn` and `scoreGate`, report the pooled figures.
  * For choosing regularisation and features without touching the test split.
- *   npx tsx training/cvGate.ts [--k 5] [--l2 0.003,0.01,0.03] SPLIT.jsonl... [-- FIXTURE.jsonl...]
+ *   npx tsx training/cvGate.ts [--k 5 | --by author] [--l2 0.003,0.01,0.03] SPLIT.jsonl... [-- FIXTURE.jsonl...]
+ * `--by author` folds by the conversation id's author prefix ("b2-c07" → b2): leave one author out,
+ * the question a new user's writing asks (conversation folds share every author's style).
  * Env: CV_MIN (feature min count, default 2; the product uses 3), CV_STEPS (600), GATE_TH (a JSON
  * object of threshold overrides at scoring time), CV_DETAIL=1|errors (confusions; path and
  * follow-up errors), GATE_DROP (see fitGate.ts).
@@ -27,8 +29,10 @@ const opt = (flag: string, dflt: string) => {
 	argv.splice(i, 2);
 	return v;
 };
-const k = Number(opt('--k', '5'));
+const byAuthor = opt('--by', 'conversation') === 'author';
+let k = Number(opt('--k', '5'));
 const grid = opt('--l2', '0.003,0.01,0.03').split(',').map(Number);
+const minCount = Number(opt('--min-count', process.env.CV_MIN ?? '2'));
 const sep = argv.indexOf('--');
 const splits = sep < 0 ? argv : argv.slice(0, sep);
 const fixtures = sep < 0 ? [] : argv.slice(sep + 1);
@@ -36,7 +40,9 @@ const io = { cwd: process.cwd(), stderr: (s: string) => process.stderr.write(s),
 
 async function main() {
 	const rows = splits.flatMap((f) => readFileSync(f, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { conversation_id: string }));
-	const fold = (id: string) => parseInt(createHash('sha256').update(id).digest('hex').slice(0, 8), 16) % k;
+	const authors = [...new Set(rows.map((r) => r.conversation_id.split('-')[0]))].sort();
+	if (byAuthor) k = authors.length;
+	const fold = (id: string) => (byAuthor ? authors.indexOf(id.split('-')[0]) : parseInt(createHash('sha256').update(id).digest('hex').slice(0, 8), 16) % k);
 	const dir = mkdtempSync(join(tmpdir(), 'gate-cv-'));
 	for (let f = 0; f < k; f++) {
 		writeFileSync(join(dir, `train-${f}.jsonl`), rows.filter((r) => fold(r.conversation_id) !== f).map((r) => JSON.stringify(r)).join('\n') + '\n');
@@ -46,7 +52,7 @@ async function main() {
 		const turns: LabelledTurn[] = [];
 		const decided = new Map<LabelledTurn, ReturnType<typeof decideTurn>>();
 		for (let f = 0; f < k; f++) {
-			const w = fitGate([join(dir, `train-${f}.jsonl`), ...fixtures], { l2, steps: Number(process.env.CV_STEPS ?? 600), castWeight: 0, minCount: Number(process.env.CV_MIN ?? 2) });
+			const w = fitGate([join(dir, `train-${f}.jsonl`), ...fixtures], { l2, steps: Number(process.env.CV_STEPS ?? 600), castWeight: 0, minCount });
 			const held = (await readLabelledTurns(join(dir, `held-${f}.jsonl`), io, 'gate')).turns;
 			for (const t of held) {
 				turns.push(t);
