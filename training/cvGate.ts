@@ -48,15 +48,19 @@ async function main() {
 		writeFileSync(join(dir, `train-${f}.jsonl`), rows.filter((r) => fold(r.conversation_id) !== f).map((r) => JSON.stringify(r)).join('\n') + '\n');
 		writeFileSync(join(dir, `held-${f}.jsonl`), rows.filter((r) => fold(r.conversation_id) === f).map((r) => JSON.stringify(r)).join('\n') + '\n');
 	}
+	// CV_TH_GRID='[{"gate_followup_p":0.4},{"gate_followup_p":0.5}]': score each override set on the same fits.
+	const thGrid: Record<string, number>[] = JSON.parse(process.env.CV_TH_GRID ?? '[{}]');
 	for (const l2 of grid) {
+		const fits = [];
+		for (let f = 0; f < k; f++) fits.push({ w: fitGate([join(dir, `train-${f}.jsonl`), ...fixtures], { l2, steps: Number(process.env.CV_STEPS ?? 600), castWeight: 0, minCount }), held: (await readLabelledTurns(join(dir, `held-${f}.jsonl`), io, 'gate')).turns });
+		for (const th of thGrid) {
+		if (thGrid.length > 1) console.log(`thresholds ${JSON.stringify(th)}`);
 		const turns: LabelledTurn[] = [];
 		const decided = new Map<LabelledTurn, ReturnType<typeof decideTurn>>();
-		for (let f = 0; f < k; f++) {
-			const w = fitGate([join(dir, `train-${f}.jsonl`), ...fixtures], { l2, steps: Number(process.env.CV_STEPS ?? 600), castWeight: 0, minCount });
-			const held = (await readLabelledTurns(join(dir, `held-${f}.jsonl`), io, 'gate')).turns;
+		for (const { w, held } of fits) {
 			for (const t of held) {
 				turns.push(t);
-				decided.set(t, decideTurn({ history: t.history, utterance: t.utterance }, { thresholds: { ...DEFAULT_THRESHOLDS, ...JSON.parse(process.env.GATE_TH ?? '{}') }, gateWeights: w }));
+				decided.set(t, decideTurn({ history: t.history, utterance: t.utterance }, { thresholds: { ...DEFAULT_THRESHOLDS, ...JSON.parse(process.env.GATE_TH ?? '{}'), ...th }, gateWeights: w }));
 			}
 		}
 		const s = scoreGate(turns, {
@@ -72,6 +76,7 @@ async function main() {
 			if (process.env.CV_DETAIL === 'errors') for (const e of s.errors) if (e.field === 'path' || e.field === 'followup') console.log(`  ${e.field} ${e.id} ${e.label}->${e.decided} ${JSON.stringify(e.utterance.slice(0, 110))}`);
 		}
 		console.log(`l2 ${l2}  ${turns.length} turns  retrBA ${s.retrieval.balanced_accuracy.toFixed(3)}  path ${s.fields.path.accuracy.toFixed(3)}  fuBA ${s.followup.balanced_accuracy.toFixed(3)}  trig ${s.fields.trigger.accuracy.toFixed(3)}  tiers ${s.fields.tiers.accuracy.toFixed(3)}  write ${s.fields.write.accuracy.toFixed(3)}  refuse ${s.refusal.refused}/${s.refusal.labelled} false ${s.refusal.false_refusals}`);
+		}
 	}
 }
 void main();
