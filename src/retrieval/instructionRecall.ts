@@ -16,7 +16,7 @@ import { scopeOf, type Queryable } from '../store/queryable';
 import { calibratedFloor } from './evidence/calibration';
 import { salientTerms } from './queryTerms';
 
-/** Key prefix of every instruction-file entry (a chat-stated key never holds a colon). */
+/** Key prefix of every instruction-file entry (the instructions stated in chat are keyed `instruction:<hash>`). */
 export const FILE_KEY_PREFIX = 'file:';
 const META_PREFIX = 'instruction-file:';
 
