@@ -14,6 +14,7 @@ import type { InstructionSection, ParsedInstructionFile } from '../indexing/inst
 import { matchingGlobs } from '../indexing/instructionFiles';
 import { scopeOf, type Queryable } from '../store/queryable';
 import { calibratedFloor } from './evidence/calibration';
+import { codeTokens, splitIdentifier } from './codeTokens';
 import { salientTerms } from './queryTerms';
 
 /** Key prefix of every instruction-file entry (the instructions stated in chat are keyed `instruction:<hash>`). */
@@ -120,8 +121,8 @@ export interface InstructionSelection {
 /**
  * The instruction-file sections a turn applies: alwaysApply first, then glob matches, then the
  * relevant ones — like research recall, two arms: the cosine at or above the decision's recall
- * floor (calibrated to the embedder), or the words (two of the message's salient terms in the
- * section, or its only one); at most `max`. One note per applied section, one summary note.
+ * floor (calibrated to the embedder), or the words (two of the message's salient terms or their
+ * identifier parts among the section's words, or its only one); at most `max`. One note per applied section, one summary note.
  */
 export async function selectFileInstructions(db: Queryable, workspaceIds: readonly string[], o: InstructionSelection): Promise<{ applied: AppliedInstruction[]; steps: TraceStep[] }> {
 	if (!workspaceIds.length) return { applied: [], steps: [] };
@@ -181,8 +182,11 @@ async function bySimilarity(open: (SectionMeta & { text: string })[], o: Instruc
 	if (!e) steps.push(note('info', `instruction files: no semantic embedder${o.embedder ? ` (${o.embedder.id} is a test embedder)` : ''}, sections matched by shared words only`));
 	const cosines = e ? await cosinesOf(e, open, o.query) : null;
 	const floor = e ? calibratedFloor(e, o.floor).floor : null;
-	const terms = salientTerms(o.query, 16).map((t) => t.toLowerCase());
-	const need = Math.min(2, terms.length);
+	const salient = salientTerms(o.query, 16);
+	// Identifiers count by their parts too (retryWithBackoff → retry, backoff); chatter dropped again.
+	const parts = salientTerms(salient.flatMap(splitIdentifier).filter((w) => w.length > 2 && !PATH_NOISE.has(w)).join(' '), 32);
+	const terms = [...new Set([...salient, ...parts].map((t) => t.toLowerCase()))];
+	const need = Math.min(2, salient.length);
 	const out: AppliedInstruction[] = [];
 	open.forEach((s, i) => {
 		const cos = cosines?.[i] ?? null;
@@ -190,8 +194,8 @@ async function bySimilarity(open: (SectionMeta & { text: string })[], o: Instruc
 			out.push({ source: s.source, title: s.title, text: s.text, why: `similarity ${cos.toFixed(2)} ≥ recall floor ${floor.toFixed(2)}`, score: cos });
 			return;
 		}
-		const hay = `${s.title} ${s.description} ${s.text}`.toLowerCase();
-		const shared = terms.filter((t) => hay.includes(t) || (t.length > 4 && hay.includes(stem(t))));
+		const words = new Set(codeTokens(`${s.title} ${s.description} ${s.text}`).map(stem));
+		const shared = terms.filter((t) => words.has(stem(t)));
 		if (need > 0 && shared.length >= need) {
 			const sim = cos === null ? '' : `; similarity ${cos.toFixed(2)} < floor ${floor!.toFixed(2)}`;
 			out.push({ source: s.source, title: s.title, text: s.text, why: `shares ${shared.length} of the message's ${terms.length} terms (${shared.slice(0, 4).join(', ')})${sim}`, score: shared.length / terms.length });
@@ -212,9 +216,12 @@ async function cosinesOf(e: Embedder, open: (SectionMeta & { text: string })[], 
 	return texts.map((t) => dot(q!, VECTOR_CACHE.get(`${e.id}\u0000${t}`)!));
 }
 
-// "tests" → "test", "committing" → "committ": enough for a substring check, not a stemmer.
+// Path parts that say nothing about a topic (src/app.ts → app only).
+const PATH_NOISE = new Set(['src', 'lib', 'dist', 'out', 'build', 'tsx', 'jsx', 'mjs', 'cjs', 'json', 'yaml', 'yml', 'toml', 'html', 'css']);
+
+// "tests" → "test", "migrations" → "migration": plural and -ing/-ed forms meet; not a real stemmer.
 function stem(t: string): string {
-	return t.replace(/(?:ing|ed|es|s)$/, '');
+	return t.length > 4 ? t.replace(/(?:ing|ed|es|s)$/, '') : t;
 }
 
 function entries(sections: readonly InstructionSection[]): { key: string; value: string; meta: string }[] {
