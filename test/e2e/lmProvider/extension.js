@@ -70,7 +70,18 @@ function activate(context) {
 			isUserSelectable: true,
 		}),
 	);
-	log({ event: 'registered', version: vscode.version });
+	// VS Code 1.100 shows its Chat view only once a default participant is registered (Copilot's, in
+	// a normal install; none exists in code-server). This one (proposed defaultChatParticipant) makes
+	// the view available so the e2e can address @memory there; it only says it is not @memory.
+	if (typeof vscode.chat?.createChatParticipant === 'function') {
+		context.subscriptions.push(
+			vscode.chat.createChatParticipant('gmemE2e.default', async (_request, _context, stream) => {
+				stream.markdown('E2E default participant: address @memory to ask Gated Memory.');
+				return {};
+			}),
+		);
+	}
+	log({ event: 'registered', version: vscode.version, chat: typeof vscode.chat?.createChatParticipant === 'function' });
 }
 
 module.exports = { activate, deactivate() {} };
