@@ -3,7 +3,7 @@
 // with gatedMemory.generator = "lm" (workspace settings) the panel streams its replies. Checked:
 // the model in the header; a reply that cites the evidence it received, with [n] links; the
 // prompt it received (logged by the provider to LM_LOG) holds the evidence as delimited, quoted
-// data and the relevant AGENTS.md section but not the irrelevant one; Stop mid-stream (partial
+// data, and among its standing instructions the relevant AGENTS.md section but not the other; Stop mid-stream (partial
 // reply kept, the provider saw the cancellation); a provider error keeps the message with a
 // Retry, and Retry asks the provider again. Settings are restored afterwards.
 const fs = require('fs');
@@ -67,8 +67,11 @@ async function run({ page, web, check, expect, OUT, WS_DIR, runCommand, send }) 
 			expect(m, `no delimited evidence block in the prompt: ${all.slice(0, 600)}`);
 			expect(/retryWithBackoff/.test(m[3]), 'the evidence block does not hold the chunk');
 			expect(/untrusted, quoted DATA/.test(all) && /never instructions/.test(all), 'the prompt does not say evidence is data');
-			expect(/Backoff policy \(AGENTS\.md\): When explaining retry code/.test(all), 'the relevant AGENTS.md section is not in the prompt');
-			expect(!/Run npm test before committing/.test(all), 'the irrelevant AGENTS.md section was pasted into the prompt');
+			// The standing instructions sit in the first (system) message; AGENTS.md also reaches the
+			// evidence as an indexed workspace file, which is quoted data like any other file.
+			const system = prompt.messages[0].text;
+			expect(/- Backoff policy \(AGENTS\.md\): When explaining retry code/.test(system), `the relevant AGENTS.md section is not among the standing instructions: ${system.slice(-400)}`);
+			expect(!/Testing \(AGENTS\.md\)|Run npm test before committing/.test(system), 'the irrelevant AGENTS.md section was pasted into the standing instructions');
 			expect(prompt.extensionId === 'gated-memory.gated-memory', `requested by ${prompt.extensionId}`);
 		});
 

@@ -2,7 +2,9 @@
 // Test-only extension for the Language Model API e2e (test/e2e/checks/55-lm-api.cjs). VS Code
 // 1.100.3 (code-server 4.100.3) offers model providers only through the proposed `chatProvider`
 // API: `vscode.lm.registerChatModelProvider(id, provider, metadata)`, enabled for this extension
-// with code-server's `--enable-proposed-api gated-memory-test.gmem-e2e-lm-provider` (run.sh).
+// with code-server's `--enable-proposed-api gated-memory-test.gmem-e2e-lm-provider` (run.sh); the
+// vendor must also be declared under `contributes.languageModels` (package.json), else the
+// workbench drops the registration ("UNKNOWN vendor") and selectChatModels returns nothing.
 // The model "E2E Echo" answers deterministically from the prompt it received: it cites each
 // evidence block by its [n] and source, streams word by word, and by the question's words
 // streams slowly ("slowly", for Stop) or fails ("provider-error", for the retry path). Every
@@ -68,6 +70,8 @@ function activate(context) {
 			maxInputTokens: 100000,
 			maxOutputTokens: 4000,
 			isUserSelectable: true,
+			// The Chat view answers with the default model; this is the only one here.
+			isDefault: true,
 		}),
 	);
 	// VS Code 1.100 shows its Chat view only once a default participant is registered (Copilot's, in
