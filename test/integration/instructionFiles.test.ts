@@ -185,5 +185,24 @@ for (const engine of testEngines()) {
 			assert.ok(!keys.some((k) => k.startsWith('file:CLAUDE.md')), keys.join(', '));
 			assert.deepEqual(warnings, []);
 		});
+
+		it('one unreadable file is that file\'s failure: logged, its entries and the others kept', async () => {
+			rmSync(join(root, 'CLAUDE.md'), { force: true });
+			mkdirSync(join(root, 'CLAUDE.md')); // a folder where the file should be: EISDIR on read
+			const keysBefore = (await memoryState(store.db, [ws])).profile.map((p) => p.key);
+			await sync.changed(store, root, 'CLAUDE.md');
+			assert.equal(warnings.length, 1, warnings.join('\n'));
+			assert.match(warnings[0]!, /^instruction files: CLAUDE\.md not read: EISDIR/);
+			assert.deepEqual((await memoryState(store.db, [ws])).profile.map((p) => p.key), keysBefore);
+			warnings.length = 0;
+		});
+
+		it('a store that fails is logged, never thrown to the caller', async () => {
+			const broken = { ...store, db: { ...store.db, query: () => Promise.reject(new Error('connection lost')), transaction: () => Promise.reject(new Error('connection lost')) } } as unknown as Store;
+			await new InstructionFileSync({ log, folders: () => [root], isTrusted: () => true, thresholds: () => DEFAULT_THRESHOLDS }).ensure(broken);
+			assert.equal(warnings.length, 1, warnings.join('\n'));
+			assert.match(warnings[0]!, /^instruction files of .* not synced: connection lost$/);
+			warnings.length = 0;
+		});
 	});
 }
