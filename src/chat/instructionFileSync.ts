@@ -42,6 +42,12 @@ export class InstructionFileSync {
 		return this.full !== null;
 	}
 
+	/** A workspace folder was added to the window: read all of its files (once the first read ran). */
+	folderAdded(store: Store, root: string): Promise<void> {
+		if (!this.deps.isTrusted() || !this.started) return Promise.resolve();
+		return this.serial(() => this.syncFolder(store, root, null));
+	}
+
 	/** The watcher saw `rel` (workspace-relative, `/`) in folder `root` created, changed or deleted. */
 	changed(store: Store, root: string, rel: string): Promise<void> {
 		if (!this.deps.isTrusted()) return Promise.resolve();

@@ -105,6 +105,10 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
 		// Trust granted mid-session lifts Restricted Mode: tell the panel so the banner goes.
 		vscode.workspace.onDidGrantWorkspaceTrust(() => controller.sendState()),
+		// A folder added later brings its own instruction files.
+		vscode.workspace.onDidChangeWorkspaceFolders((e) => {
+			for (const f of e.added) if (f.uri.scheme === 'file' && instructionFiles.started) void openStore().then((s) => instructionFiles.folderAdded(s, f.uri.fsPath), () => undefined);
+		}),
 	);
 	const memoryState = registerMemoryPanel(context, {
 		log,

@@ -176,6 +176,21 @@ for (const engine of testEngines()) {
 			assert.equal(keys.filter((k) => k.startsWith('file:AGENTS.md')).length, 3);
 		});
 
+		it('a folder added to the window later brings its own files, under its own workspace id', async () => {
+			const other = mkdtempSync(join(tmpdir(), 'gmem-instr-b-'));
+			try {
+				writeFileSync(join(other, 'CLAUDE.md'), '## Naming\nUse camelCase.\n');
+				const otherId = workspaceId(other);
+				await new InstructionFileSync({ log, folders: () => [root], isTrusted: () => true, thresholds: () => DEFAULT_THRESHOLDS }).folderAdded(store, other);
+				assert.deepEqual((await memoryState(store.db, [otherId])).profile.map((p) => p.key), [], 'not before the first full read');
+				await sync.folderAdded(store, other);
+				assert.deepEqual((await memoryState(store.db, [otherId])).profile.map((p) => p.key), ['file:CLAUDE.md § Naming']);
+				assert.ok(!(await memoryState(store.db, [ws])).profile.some((p) => p.key.startsWith('file:CLAUDE.md')));
+			} finally {
+				rmSync(other, { recursive: true, force: true });
+			}
+		});
+
 		it('reads nothing in Restricted Mode', async () => {
 			write('CLAUDE.md', '## Style\nUse tabs.\n');
 			const untrusted = new InstructionFileSync({ log, folders: () => [root], isTrusted: () => false, thresholds: () => DEFAULT_THRESHOLDS });
