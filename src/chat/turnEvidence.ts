@@ -23,6 +23,8 @@ export interface MemoryPort {
 	recall(query: string, tiers: ('research' | 'profile')[], result: GateResult, thresholds: Thresholds): Promise<{ chunks: RecalledMemory[]; steps: TraceStep[] }>;
 	/** The user's standing instructions ("keep answers short"), applied on every turn. */
 	instructions(): Promise<string[]>;
+	/** The instruction files' sections this turn applies (src/retrieval/instructionRecall.ts), with their trace notes. */
+	fileInstructions?(query: string, paths: readonly string[], result: GateResult, thresholds: Thresholds): Promise<{ instructions: string[]; steps: TraceStep[] }>;
 }
 
 /** What the retrieval half found for a turn. */
@@ -94,7 +96,14 @@ export async function gatherEvidence(
 	}
 	out.instructions = instructions;
 	out.steps.push(...instructionNotes);
-	if (instructions.length) out.steps.push(note('info', `applied ${instructions.length} standing instruction${instructions.length === 1 ? '' : 's'}`));
+	// Instruction-file sections are gated on this turn's message and the files its evidence is from.
+	if (ports.memory?.fileInstructions && wantInstructions) {
+		const paths = out.evidence.flatMap((e) => (e.path ? [e.path] : []));
+		const files = await safely(ports.log, 'instruction files', () => ports.memory!.fileInstructions!(query, paths, result, thresholds), (message) => ({ instructions: [] as string[], steps: [note('warn', `instruction files not read: ${message}`)] }));
+		out.instructions = [...instructions, ...files.instructions];
+		out.steps.push(...files.steps);
+	}
+	if (out.instructions.length) out.steps.push(note('info', `applied ${out.instructions.length} standing instruction${out.instructions.length === 1 ? '' : 's'}`));
 	return out;
 }
 

@@ -7,6 +7,7 @@
 import type { Thresholds } from '../core/thresholds';
 import type { TraceStep } from '../core/trace';
 import type { Embedder } from '../models/embedder';
+import { instructionText, pathsInMessage, selectFileInstructions } from '../retrieval/instructionRecall';
 import { recallMemories, standingInstructions } from '../retrieval/memoryRecall';
 import { persistTurn } from '../retrieval/memoryWriter';
 import { recordTurn } from '../store/memoryRepo';
@@ -65,6 +66,15 @@ export function storeMemory(deps: Omit<TurnStoreDeps, 'thresholds'>): MemoryPort
 			if (!ids.length) return [];
 			const store = await deps.openStore();
 			return standingInstructions(store.db, ids);
+		},
+		async fileInstructions(query, paths, result, thresholds) {
+			const ids = [...deps.workspaceIds()];
+			if (!ids.length) return { instructions: [], steps: [] };
+			const store = await deps.openStore();
+			const inPlay = [...new Set([...paths, ...pathsInMessage(query)])];
+			const o = { query, paths: inPlay, embedder: await deps.embedder(), floor: result.policy.qa_min_similarity, max: thresholds.instruction_sections_per_turn };
+			const r = await selectFileInstructions(store.db, ids, o);
+			return { instructions: r.applied.map(instructionText), steps: r.steps };
 		},
 	};
 }

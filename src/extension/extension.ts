@@ -25,6 +25,7 @@ import { ThresholdSettings } from './settings/settings';
 import { storeMemory, storePersist } from '../chat/turnStore';
 import { StoreSettingsUi } from './settings/storeSettingsUi';
 import { WorkspaceMemory } from '../chat/workspaceMemory';
+import { InstructionFileSync } from '../chat/instructionFileSync';
 
 /** Activates Gated Memory; failures are logged and offered to the user with an "Open Log" action. */
 export function activate(context: vscode.ExtensionContext): void {
@@ -69,6 +70,9 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		onModelsMissing: (missing) => modelsUi.offer(missing),
 		onStaleVectors: () => modelsUi.staleVectors(),
 	});
+	// AGENTS.md & co.: read into the store the first time it opens (trusted only), then by the watcher.
+	const instructionFiles = new InstructionFileSync({ log, folders, isTrusted: () => vscode.workspace.isTrusted, thresholds: () => settings.current() });
+	const openStore = () => memory.openStore().then(async (s) => (await instructionFiles.ensure(s), s));
 	const modelsUi = new ModelsUi(models, () => memory, log);
 	context.subscriptions.push({ dispose: () => void memory.dispose() }, modelsUi, { dispose: () => void models.dispose() });
 	// The generator is created on first use and re-created when its settings change (header follows).
@@ -77,8 +81,8 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 	// One set of turn ports for the panel and @memory: the same retrieval, write path and hooks.
 	const turnPorts = {
 		retrieve: (query: string, result: GateResult, thresholds: Thresholds) => memory.retrieve(query, result, thresholds).then((r) => storeSettings.watch(r)),
-		persist: storePersist({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds, thresholds: () => settings.current() }),
-		memory: storeMemory({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds }),
+		persist: storePersist({ openStore, embedder: () => memory.embedder(), workspaceIds, thresholds: () => settings.current() }),
+		memory: storeMemory({ openStore, embedder: () => memory.embedder(), workspaceIds }),
 		toUri: citationUri(folders),
 		hooks: new HookRegistry(),
 	};
@@ -101,10 +105,14 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
 		// Trust granted mid-session lifts Restricted Mode: tell the panel so the banner goes.
 		vscode.workspace.onDidGrantWorkspaceTrust(() => controller.sendState()),
+		// A folder added later brings its own instruction files.
+		vscode.workspace.onDidChangeWorkspaceFolders((e) => {
+			for (const f of e.added) if (f.uri.scheme === 'file' && instructionFiles.started) void openStore().then((s) => instructionFiles.folderAdded(s, f.uri.fsPath), () => undefined);
+		}),
 	);
 	const memoryState = registerMemoryPanel(context, {
 		log,
-		openStore: () => memory.openStore(),
+		openStore,
 		sessionDecisions: () => controller.session.recentDecisions,
 		thresholds: () => settings.rows(),
 		// Null = never indexed here (the panel says "not indexed yet"); a first run in progress shows.
@@ -115,7 +123,17 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		onIndexChange: indexStatus.onDidChange,
 	});
 	registerCommands(context, { log, controller, provider, memoryState, memory, indexStatus });
-	registerIndexing(context, { log, memory, status: indexStatus, thresholds: () => settings.current(), inspectCommand: COMMANDS.inspectMemoryState });
+	registerIndexing(context, {
+		log,
+		memory,
+		status: indexStatus,
+		thresholds: () => settings.current(),
+		inspectCommand: COMMANDS.inspectMemoryState,
+		// Before the store's first open there is nothing to refresh: that open reads every file.
+		onInstructionFile: (root, rel) => {
+			if (instructionFiles.started) void openStore().then((s) => instructionFiles.changed(s, root, rel), (e) => log.warn(`instruction file ${rel} not synced: ${errorMessage(e)}`));
+		},
+	});
 	registerChatParticipant(context, { log, settings, ports: turnPorts });
 	// gmem mcp for agent mode, on this window's store and first folder (where VS Code has the API).
 	registerMcpProvider(context, { log, location: () => storeSettings.location(), folders });

@@ -64,13 +64,14 @@ export async function rankedCurrentProfile(
 	);
 }
 
-/** The current standing instructions, oldest first (the order the user gave them). */
+/** The current standing instructions stated in chat, oldest first (the order the user gave them). */
 export async function currentInstructions(db: Queryable, workspaceIds: readonly string[]): Promise<string[]> {
 	if (!workspaceIds.length) return [];
 	const rows = await db.query<{ value: string }>(
 		`SELECT value FROM (
 			SELECT DISTINCT ON (key) key, value, valid_from, id FROM profile_entries
-			WHERE scope = $1 AND workspace_id = ANY($2::text[]) AND valid_to IS NULL AND kind = 'instruction'
+			-- file: keys are instruction files' sections: gated per turn (src/retrieval/instructionRecall.ts), not always applied
+			WHERE scope = $1 AND workspace_id = ANY($2::text[]) AND valid_to IS NULL AND kind = 'instruction' AND NOT starts_with(key, 'file:')
 			ORDER BY key, valid_from DESC, id DESC) cur
 		 ORDER BY valid_from, id`,
 		[scopeOf(db), workspaceIds],

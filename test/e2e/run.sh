@@ -80,6 +80,12 @@ if [ "${GMEM_E2E_SKIP_BUILD:-}" != 1 ] || [ ! -f "$VSIX" ]; then
 	echo "build + package: $(dt "$t0" "$(now)") s, vsix $(du -h "$VSIX" | cut -f1)"
 fi
 [ "${GMEM_E2E_PACKAGE_ONLY:-}" = 1 ] && exit 0
+# The test-only language model provider (test/e2e/lmProvider, never shipped): packaged with the same
+# pinned vsce, installed beside the extension, its proposed API enabled on the server command line.
+LM_VSIX=$E2E_HOME/gmem-e2e-lm-provider.vsix
+LM_EXT=gated-memory-test.gmem-e2e-lm-provider
+(cd "$ROOT/test/e2e/lmProvider" && "$ROOT/node_modules/.bin/vsce" package --no-dependencies --allow-missing-repository --skip-license -o "$LM_VSIX" > "$E2E_HOME/lm-package.log" 2>&1) \
+	|| { tail -20 "$E2E_HOME/lm-package.log"; exit 1; }
 # Stand-ins for the downloadable model pair (real MiniLM-L6 shape, random weights, ≈23 MB each),
 # read through gatedMemory.models.localPath (machine-scoped: code-server's Machine settings) by checks/40-models.cjs.
 MODELS=$E2E_HOME/standin-models
@@ -99,9 +105,13 @@ run_scenario() {
 	local RUN=$E2E_HOME/run-$1 WS=$E2E_HOME/ws-$1
 	rm -rf "$RUN" "$WS" && mkdir -p "$RUN/ext" "$RUN/data/User" "$WS/src"
 	printf '# demo workspace\n' > "$WS/README.md"
+	# An instruction file other agents read: shown in Inspect Memory State, applied when relevant (checks/32, 55).
+	printf '# Demo agents guide\n\n## Testing\nRun npm test before committing; unit tests use mocha.\n\n## Backoff policy\nWhen explaining retry code, say that the delay doubles after each attempt.\n' > "$WS/AGENTS.md"
 	printf 'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}\n' > "$WS/src/config.ts"
 	# searched by the e2e after "Gated Memory: Index Workspace"
 	printf 'export async function retryWithBackoff<T>(run: () => Promise<T>, attempts = 3): Promise<T> {\n\tfor (let i = 1; ; i++) {\n\t\ttry {\n\t\t\treturn await run();\n\t\t} catch (e) {\n\t\t\tif (i >= attempts) throw e;\n\t\t\tawait new Promise((r) => setTimeout(r, 100 * 2 ** i));\n\t\t}\n\t}\n}\n' > "$WS/src/retry.ts"
+	# generator "evidence": with the test model provider installed, "auto" would pick it for every check;
+	# checks/55-lm-api.cjs turns on "lm" in the workspace settings for its own turns.
 	cat > "$RUN/data/User/settings.json" <<JSON
 { "workbench.startupEditor": "none", "workbench.tips.enabled": false, "telemetry.telemetryLevel": "off",
   "extensions.autoCheckUpdates": false, "extensions.autoUpdate": false, "update.mode": "none",
@@ -109,18 +119,20 @@ run_scenario() {
   "workbench.enableExperiments": false, "chat.disableAIFeatures": true,
   "workbench.secondarySideBar.defaultVisibility": "hidden", "window.commandCenter": false,
   "workbench.colorTheme": "Default Dark Modern",
+  "gatedMemory.generator": "evidence",
   "gatedMemory.thresholds": { "rag_k": 6, "no_such_threshold": 1 } }
 JSON
 	# Machine-scoped settings (the model folder) are read from the server's Machine settings in code-server.
 	mkdir -p "$RUN/data/Machine" && printf '{ "gatedMemory.models.localPath": "%s" }\n' "$MODELS" > "$RUN/data/Machine/settings.json"
 	local CSARGS=(--config "$RUN/config.yaml" --extensions-dir "$RUN/ext" --user-data-dir "$RUN/data")
 	"$CS" "${CSARGS[@]}" --install-extension "$VSIX" > "$RUN/install.log" 2>&1 || { cat "$RUN/install.log"; FAILED=$((FAILED + 1)); return 0; }
+	"$CS" "${CSARGS[@]}" --install-extension "$LM_VSIX" >> "$RUN/install.log" 2>&1 || { cat "$RUN/install.log"; FAILED=$((FAILED + 1)); return 0; }
 	local trustArgs=(--disable-workspace-trust)
 	[ "$trust" = true ] && trustArgs=()
 	log "scenario $scenario: code-server on 127.0.0.1:$PORT"
 	local t0 t1 rc=0
 	t0=$(now)
-	GMEM_DB=$RUN/db "$CS" "${CSARGS[@]}" --auth none --bind-addr "127.0.0.1:$PORT" --disable-telemetry --disable-update-check \
+	GMEM_DB=$RUN/db GMEM_E2E_LM_LOG=$RUN/lm-requests.jsonl "$CS" "${CSARGS[@]}" --enable-proposed-api "$LM_EXT" --auth none --bind-addr "127.0.0.1:$PORT" --disable-telemetry --disable-update-check \
 		"${trustArgs[@]}" --disable-getting-started-override "$WS" > "$RUN/cs.log" 2>&1 &
 	CS_PID=$!
 	for _ in $(seq 1 300); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.1; done
@@ -128,7 +140,7 @@ JSON
 	t1=$(now)
 	rm -f "$RUN/result.json"
 	SCENARIO=$scenario CS_URL="http://127.0.0.1:$PORT/?folder=$WS" WS_DIR=$WS OUT_DIR=$OUT DOCS_IMAGE=$ROOT/docs/images/chat.png \
-		RESULT_FILE=$RUN/result.json LOGS_DIR=$RUN/data/logs NODE_PATH=$TOOLS/node_modules timeout 300 node "$ROOT/test/e2e/e2e.cjs" || rc=$?
+		RESULT_FILE=$RUN/result.json LM_LOG=$RUN/lm-requests.jsonl LOGS_DIR=$RUN/data/logs NODE_PATH=$TOOLS/node_modules timeout 480 node "$ROOT/test/e2e/e2e.cjs" || rc=$?
 	stop_cs
 	echo "scenario $scenario: $(dt "$t1" "$(now)") s"
 	if [ -f "$RUN/result.json" ]; then

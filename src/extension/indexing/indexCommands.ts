@@ -40,6 +40,8 @@ export interface IndexCommandDeps {
 	status: IndexStatus;
 	thresholds: () => Thresholds;
 	inspectCommand: string;
+	/** An instruction file (AGENTS.md, .cursor/rules/*.mdc …) changed or went: `root` its folder, `rel` its path. */
+	onInstructionFile?: (root: string, rel: string) => void;
 }
 
 /** The walk's excludes from the current settings; unusable entries are logged once per read. */
@@ -81,7 +83,7 @@ function restricted(): boolean {
 export function registerIndexing(context: vscode.ExtensionContext, deps: IndexCommandDeps): void {
 	const { log, memory, status } = deps;
 	registerIndexStatusBar(context, status, deps.inspectCommand);
-	const watcher = registerIndexWatcher(context, { log, memory, status, thresholds: deps.thresholds, excludes: () => indexExcludesFromConfig(log) });
+	const watcher = registerIndexWatcher(context, { log, memory, status, thresholds: deps.thresholds, excludes: () => indexExcludesFromConfig(log), onInstructionFile: deps.onInstructionFile });
 	context.subscriptions.push(watcher);
 	const register = (id: string, name: string, run: (...args: unknown[]) => unknown) =>
 		context.subscriptions.push(vscode.commands.registerCommand(id, guarded(log, name, run)));

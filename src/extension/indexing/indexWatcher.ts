@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import type { Thresholds } from '../../core/thresholds';
 import { failureLine } from '../../indexing/fileFailures';
 import { ignoreChangeText } from '../../indexing/ignoreChange';
+import { isInstructionFile } from '../../indexing/instructionFiles';
 import type { IndexStatus } from './indexStatus';
 import { WatchFilter } from './indexExcludes';
 import { currentTotals, fileFolders, runExclusive, type IndexBackend } from './indexWorkspaceCommand';
@@ -27,6 +28,8 @@ export interface IndexWatcherDeps {
 	thresholds: () => Thresholds;
 	/** The walk's excludes from settings (indexExcludes.ts). */
 	excludes: () => string[];
+	/** Told of every event on an instruction file (indexed or not: they are standing instructions too). */
+	onInstructionFile?: (root: string, rel: string) => void;
 }
 
 /** The running watcher; `refresh()` re-reads the exclude settings. */
@@ -64,10 +67,12 @@ export function registerIndexWatcher(context: vscode.ExtensionContext, deps: Ind
 		}
 	};
 	const onUri = (uri: vscode.Uri) => {
-		if (uri.scheme !== 'file' || !vscode.workspace.isTrusted || !status.indexedOnce) return;
+		if (uri.scheme !== 'file' || !vscode.workspace.isTrusted) return;
 		const folder = vscode.workspace.getWorkspaceFolder(uri);
 		if (!folder || folder.uri.scheme !== 'file') return;
 		const rel = relative(folder.uri.fsPath, uri.fsPath).split(sep).join('/');
+		if (deps.onInstructionFile && isInstructionFile(rel)) deps.onInstructionFile(folder.uri.fsPath, rel);
+		if (!status.indexedOnce) return;
 		// .git/info/exclude is the one path inside .git the walk reads (the filter drops .git).
 		if (rel === '.git/info/exclude' || filter.wants(rel)) batcher.add(uri.fsPath);
 	};
