@@ -8,6 +8,7 @@ import { FOLLOWUP_THRESHOLDS } from './thresholds/followupThresholds';
 import { GATE_THRESHOLDS } from './thresholds/gateThresholds';
 import { GENERATION_THRESHOLDS } from './thresholds/generationThresholds';
 import { INDEXING_THRESHOLDS } from './thresholds/indexingThresholds';
+import { LIVE_STATE_THRESHOLDS } from './thresholds/liveStateThresholds';
 import { POLICY_THRESHOLDS } from './thresholds/policyThresholds';
 import { RETRIEVAL_THRESHOLDS } from './thresholds/retrievalThresholds';
 import type { ThresholdSpec } from './thresholds/spec';
@@ -22,6 +23,7 @@ export const THRESHOLD_TABLE = {
 	...EVIDENCE_THRESHOLDS,
 	...INDEXING_THRESHOLDS,
 	...GENERATION_THRESHOLDS,
+	...LIVE_STATE_THRESHOLDS,
 } as const;
 
 export type ThresholdName = keyof typeof THRESHOLD_TABLE;
