@@ -25,6 +25,8 @@ import { ThresholdSettings } from './settings/settings';
 import { storeMemory, storePersist } from '../chat/turnStore';
 import { StoreSettingsUi } from './settings/storeSettingsUi';
 import { WorkspaceMemory } from '../chat/workspaceMemory';
+import { VsCodeActionRunner } from './liveState/actionRunner';
+import { createLiveStateHost } from './liveState/liveStateHost';
 
 /** Activates Gated Memory; failures are logged and offered to the user with an "Open Log" action. */
 export function activate(context: vscode.ExtensionContext): void {
@@ -81,6 +83,7 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		memory: storeMemory({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds }),
 		toUri: citationUri(folders),
 		hooks: new HookRegistry(),
+		live: createLiveStateHost(context),
 	};
 	const controller = new ChatController({
 		log,
@@ -90,6 +93,7 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		...turnPorts,
 		generator: () => generators.generator(),
 		state: context.workspaceState,
+		actions: new VsCodeActionRunner(),
 	});
 	generators.refresh('activation');
 	context.subscriptions.push(

@@ -57,7 +57,8 @@ type Rule = { source: LiveSource; name: string; re: RegExp; strong?: boolean };
 // when the decision already chose the `tool` path.
 const RULES: readonly Rule[] = [
 	{ source: 'diagnostics', name: 'problems_view', re: /\b(problems? (view|panel|tab)|diagnostics?|squiggl\w*)\b/i, strong: true },
-	{ source: 'diagnostics', name: 'errors_words', re: /\b((type|compile|compiler|build|lint|tsc|current|these|the) (errors?|warnings?)|errors?|warnings?|does(n'?t| not) compile|red underline\w*)\b/i },
+	{ source: 'diagnostics', name: 'current_errors', re: /\b(current|type|compile|compiler|tsc|lint) (errors?|warnings?)\b|\bdoes(n'?t| not) compile\b/i, strong: true },
+	{ source: 'diagnostics', name: 'errors_words', re: /\b(errors?|warnings?|red underline\w*)\b/i },
 	{ source: 'editor', name: 'selection', re: /\b(highlighted|selected|selection|marked)\b/i, strong: true },
 	{ source: 'editor', name: 'this_code', re: /\b(this|current|open|active) (function|method|class|file|code|line|block|editor|snippet|component|test)\b|\b(under|at) (the|my) cursor\b/i },
 	{ source: 'git', name: 'git_words', re: /\b(git|uncommitted|unstaged|staged|stash(ed)?|ahead|behind|blame|working tree|last commit|since (my|the) (last )?commit|recent commits?|commit (log|history))\b/i, strong: true },
@@ -88,7 +89,10 @@ export function planLiveSources(utterance: string, facts: LiveDecisionFacts): Li
 	const text = utterance.slice(0, 2000);
 	const hits: LiveRuleHit[] = [];
 	const tool = facts.path === 'tool';
-	const reads = facts.path !== 'refuse' && facts.path !== 'clarify';
+	// A refusal reads nothing; a clarify turn reads only what an explicit action request needs
+	// ("undo that change": the proposal names the files it would touch, the user still decides).
+	const reads = facts.path !== 'refuse';
+	const clarify = facts.path === 'clarify';
 	const chosen = new Set<LiveSource>();
 	let symbol: SymbolQuery | null = null;
 	let action: ActionIntent | null = null;
@@ -96,14 +100,14 @@ export function planLiveSources(utterance: string, facts: LiveDecisionFacts): Li
 
 	if (reads) {
 		for (const r of RULES) {
-			if (!tool && !r.strong) continue;
+			if (clarify || (!tool && !r.strong)) continue;
 			const m = r.re.exec(text);
 			if (m) {
 				chosen.add(r.source);
 				hits.push({ source: r.source, rule: r.name, match: m[0] });
 			}
 		}
-		for (const r of SYMBOL_RULES) {
+		for (const r of clarify ? [] : SYMBOL_RULES) {
 			const m = r.re.exec(text);
 			if (m && !NOT_SYMBOLS.has(m[1].toLowerCase())) {
 				symbol = { name: m[1], kind: r.kind };
@@ -119,10 +123,15 @@ export function planLiveSources(utterance: string, facts: LiveDecisionFacts): Li
 			for (const s of action.needs) chosen.add(s);
 		}
 		// A tool turn the rules could not place still reads the cheap, always-relevant state.
-		if (tool && chosen.size === 0) {
+		if (tool && chosen.size === 0 && !action) {
 			chosen.add('diagnostics');
 			chosen.add('editor');
 			hits.push({ source: 'editor', rule: 'tool_default', match: '' });
+		}
+		// The language server answers symbol questions when one runs; the index is searched beside it as the fallback.
+		if (symbol && !facts.tiers.includes('workspace')) {
+			extraTiers.push('workspace');
+			hits.push({ source: 'tier', rule: 'symbol_index_fallback', match: symbol.name });
 		}
 		if (tool && FORMAT_PREFERENCE.test(text) && !facts.tiers.includes('profile')) {
 			extraTiers.push('profile');
@@ -137,9 +146,11 @@ export function planLiveSources(utterance: string, facts: LiveDecisionFacts): Li
 		? 'Restricted Mode: no live state is read and no action is proposed'
 		: sources.length
 			? `read ${sources.join(', ')}${action ? `; propose "${action.kind}" for the user to run` : ''}${extraTiers.length ? `; also search ${extraTiers.join(', ')}` : ''}`
-			: reads
-				? 'no live state needed'
-				: `answer path ${facts.path}: no live state is read`;
+			: action
+				? `propose "${action.kind}" for the user to run`
+				: reads
+					? 'no live state needed'
+					: `answer path ${facts.path}: no live state is read`;
 	const step: GateStep = {
 		kind: 'gate',
 		gate: 'live_sources',
