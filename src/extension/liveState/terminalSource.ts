@@ -66,6 +66,5 @@ export class TerminalSource implements LiveStateSource, vscode.Disposable {
 }
 
 function stripAnsi(s: string): string {
-	// eslint-disable-next-line no-control-regex
 	return s.replace(/\x1b\][^\x07]*(\x07|\x1b\\)|\x1b\[[0-9;?]*[ -/]*[@-~]/g, '');
 }
