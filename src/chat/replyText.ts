@@ -47,6 +47,9 @@ export function decisionHeadline(result: GateResult, searched = false): string {
 		default:
 			break;
 	}
+	if (!result.retrieve && result.path === 'tool') {
+		return '**Live state:** read from the editor for this turn; no stored tier searched.';
+	}
 	if (!result.retrieve) {
 		return `**No lookup needed:** this reads as ${TRIGGER_WORDS[result.trigger]}.`;
 	}
