@@ -30,7 +30,7 @@ export function proposedActionsNode(actions: readonly ProposedAction[]): HTMLEle
 
 /** Shows an action's outcome; a run action's button is disabled (the host refuses a second run anyway). */
 export function applyActionStatus(root: ParentNode, p: ActionStatusParams): void {
-	const article = Array.from(root.querySelectorAll<HTMLElement>('article')).find((a) => a.getAttribute('data-turn') === p.turnId);
+	const article = Array.from(root.querySelectorAll<HTMLElement>('article.msg-assistant')).find((a) => a.getAttribute('data-turn') === p.turnId);
 	const row = Array.from(article?.querySelectorAll<HTMLElement>('.proposal') ?? []).find((r) => r.getAttribute('data-action-id') === p.actionId);
 	if (!row) return;
 	const status = row.querySelector<HTMLElement>('.proposal-status');

@@ -10,13 +10,32 @@ const path = require('path');
 async function run({ page, web, check, expect, OUT, WS_DIR, runCommand, send, lastReply }) {
 	const gatherMs = [];
 	const focusEditorArea = () => page.locator('.monaco-workbench .part.editor').click({ position: { x: 400, y: 300 } });
+	/** Opens a workspace file through Go to File (twice at most; the error names the stage that failed). */
 	const openFile = async (rel) => {
-		await runCommand(page, 'Go to File...');
-		const input = page.locator('.quick-input-widget .quick-input-box input');
-		await input.fill(rel);
-		await page.locator('.quick-input-widget .monaco-list-row', { hasText: path.basename(rel) }).first().waitFor({ timeout: 10000 });
-		await input.press('Enter');
-		await page.locator(`.tabs-container .tab[data-resource-name="${path.basename(rel)}"], .tabs-container .tab:has-text("${path.basename(rel)}")`).first().waitFor({ timeout: 10000 });
+		const name = path.basename(rel);
+		let failure = null;
+		for (let attempt = 0; attempt < 2; attempt++) {
+			let stage = 'focus the editor area';
+			try {
+				await focusEditorArea();
+				stage = 'open Go to File';
+				await runCommand(page, 'Go to File...');
+				const input = page.locator('.quick-input-widget .quick-input-box input');
+				stage = 'type the path';
+				await input.fill(rel);
+				stage = 'find the file in the list';
+				await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 10000 });
+				await input.press('Enter');
+				stage = 'see its tab active';
+				await page.waitForFunction((n) => (document.querySelector('.tabs-container .tab.active')?.textContent ?? '').includes(n), name, { timeout: 10000 });
+				return;
+			} catch (e) {
+				failure = `${stage}: ${e.message.split('\n')[0]}`;
+				await page.screenshot({ path: path.join(OUT, `live-open-${name}-${attempt}.png`) });
+				await page.keyboard.press('Escape');
+			}
+		}
+		throw new Error(`could not open ${rel} (${failure})`);
 	};
 	/** Asks in a fresh conversation; the settled reply, its Markdown text and its trace's text. */
 	const ask = async (text) => {
@@ -34,7 +53,6 @@ async function run({ page, web, check, expect, OUT, WS_DIR, runCommand, send, la
 
 	await check('live state: a TS type error in the open file → a question about current errors quotes the diagnostic with file:line', async () => {
 		fs.writeFileSync(path.join(WS_DIR, 'src', 'billing.ts'), "export const invoiceId = 'inv-1';\nexport const total: number = 'ten';\n");
-		await focusEditorArea();
 		await openFile('src/billing.ts');
 		// TypeScript's language server reports TS2322 (the squiggle is the sign the Problems view has it).
 		await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 90000 });
@@ -59,7 +77,6 @@ async function run({ page, web, check, expect, OUT, WS_DIR, runCommand, send, la
 	});
 
 	await check('live state: a selection → a question about the highlighted code quotes the selected lines', async () => {
-		await focusEditorArea();
 		await openFile('src/retry.ts');
 		await runCommand(page, 'Go to Line/Column...');
 		const input = page.locator('.quick-input-widget .quick-input-box input');
@@ -93,7 +110,11 @@ async function run({ page, web, check, expect, OUT, WS_DIR, runCommand, send, la
 		await page.waitForTimeout(2000);
 		expect(!fs.existsSync(marker), 'the tests ran before the click');
 		await button.click();
-		await reply.locator('.proposal[data-status="ran"]').waitFor({ timeout: 15000 });
+		try {
+			await reply.locator('.proposal[data-status="ran"]').waitFor({ timeout: 15000 });
+		} catch {
+			throw new Error(`no "ran" status on the control: ${await reply.locator('.msg-proposals').innerHTML()}`);
+		}
 		for (let i = 0; i < 60 && !fs.existsSync(marker); i++) await page.waitForTimeout(500);
 		expect(fs.existsSync(marker), 'clicking Run in Terminal did not run the tests');
 	});
