@@ -3,11 +3,11 @@
  * TypeScript repository in a temp folder (a real git repository: one commit, then 50 files
  * modified), then times, per turn, the product's host-agnostic path — planLiveTurn →
  * gatherLiveTurn (budgets, caps, redaction, trace notes) → assemblePrompt with the live evidence —
- * with these sources:
+ * with these sources (`git` is the only one that leaves the process):
  *   diagnostics  6,000 diagnostics over the 2,000 files (what getDiagnostics() would hand over),
  *                sorted active file first and capped as the VS Code source does
- *   git          the real git binary: `git status --porcelain` and `git diff HEAD -- FILE` per changed
- *                file up to the item cap (the vscode.git API runs the same git commands)
+ *   git          the real git binary: `git status --porcelain`, `git diff` and `git diff --cached`,
+ *                split per file (what the git source asks the vscode.git API for, which runs git)
  *   editor       a 40-line selection;  terminal  a last command with 4,000 characters of output
  * The language-server source cannot run outside the editor: the e2e reads its real time from the
  * trace (test/e2e/checks/60-live-state.cjs → test/e2e/out/live-state-timings.json).
@@ -19,6 +19,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gatherLiveTurn, planLiveTurn } from '../src/chat/liveState/liveTurn';
+import { splitUnifiedDiff } from '../src/chat/liveState/splitDiff';
 import type { LiveItem, LiveRead, LiveStateHost } from '../src/chat/liveState/liveStatePorts';
 import { decideTurn } from '../src/core/decide';
 import { DEFAULT_THRESHOLDS } from '../src/core/thresholds';
@@ -60,7 +61,8 @@ function host(root: string): LiveStateHost {
 	const diagnostics = diagnosticsItems();
 	const active = 'src/mod7/file350.ts';
 	const selection = Array.from({ length: 40 }, (_, l) => `\treturn x + ${l}; // line ${l}`).join('\n');
-	const output = 'x'.repeat(3900) + '\nnpm ERR! Test failed.';
+	// A test run's failure log (~4,000 characters, the tail the terminal source keeps).
+	const output = Array.from({ length: 60 }, (_, i) => `  ${i + 1}) billing totals: AssertionError: expected ${i} to equal ${i + 1}\n      at Context.<anonymous> (test/billing.test.ts:${i + 3}:12)`).join('\n').slice(-4000);
 	return {
 		sources: {
 			diagnostics: {
@@ -75,11 +77,15 @@ function host(root: string): LiveStateHost {
 			git: {
 				source: 'git',
 				read: async (req, signal): Promise<LiveRead> => {
-					const status = (await run('git', ['status', '--porcelain'], { cwd: root, signal })).stdout;
+					// What the git source asks the git API for: status, then the whole tree's diff once (unstaged + staged), split per file.
+					const [status, unstaged, staged] = await Promise.all([
+						run('git', ['status', '--porcelain'], { cwd: root, signal }).then((r) => r.stdout),
+						run('git', ['diff'], { cwd: root, signal, maxBuffer: 1 << 26 }).then((r) => r.stdout),
+						run('git', ['diff', '--cached'], { cwd: root, signal, maxBuffer: 1 << 26 }).then((r) => r.stdout),
+					]);
 					const changed = status.split('\n').filter(Boolean).map((l) => l.slice(3));
 					const items: LiveItem[] = [{ citation: 'git status', path: null, startLine: null, endLine: null, text: status }];
-					const diffs = await Promise.all(changed.slice(0, req.maxItems - 2).map((p) => run('git', ['diff', 'HEAD', '--', p], { cwd: root, signal, maxBuffer: 1 << 24 }).then((r) => ({ p, text: r.stdout }))));
-					for (const d of diffs) items.push({ citation: `git diff ${d.p}`, path: d.p, startLine: null, endLine: null, text: d.text });
+					for (const d of [...splitUnifiedDiff(unstaged), ...splitUnifiedDiff(staged)].slice(0, req.maxItems - 2)) items.push({ citation: `git diff ${d.path}`, path: d.path, startLine: null, endLine: null, text: d.text });
 					return { status: 'ok', items, total: 1 + changed.length, read: `${changed.length} changed files`, via: 'git CLI' };
 				},
 			},

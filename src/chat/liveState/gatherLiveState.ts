@@ -143,7 +143,7 @@ function capItems(items: readonly LiveItem[], t: Thresholds): { items: LiveItem[
 			secretFiles++;
 			continue;
 		}
-		const r = redactSecrets(item.text, item.path ?? '');
+		const r = redactSecrets(boundForRedaction(item.text, t.live_item_max_chars), item.path ?? '');
 		redacted += Object.values(r.found).reduce((a, b) => a + b, 0);
 		let text = r.text;
 		if (text.length > t.live_item_max_chars) {
@@ -161,6 +161,42 @@ function capItems(items: readonly LiveItem[], t: Thresholds): { items: LiveItem[
 		chars += text.length;
 	}
 	return { items: kept, chars, redacted, secretFiles, cut };
+}
+
+/** Longest line handed to the secret scanner as is. */
+const LONG_LINE_CHARS = 1000;
+
+/**
+ * Bounds what the secret scanner reads, because its cost grows with the square of an unbroken
+ * run of word characters (a 3,900-character run costs ~130 ms on this machine; a minified line
+ * in a diff would block the extension host for seconds). Text past twice the item cap is dropped
+ * at a line break (it would be cut after redaction anyway); a line over LONG_LINE_CHARS is cut at
+ * a character that cannot be inside a token, or left out whole when it has none — never cut
+ * inside a token, so no partial secret survives the cut.
+ */
+export function boundForRedaction(text: string, itemMaxChars: number): string {
+	let t = text;
+	const limit = itemMaxChars * 2;
+	if (t.length > limit) {
+		const nl = t.lastIndexOf('\n', limit);
+		t = nl > 0 ? `${t.slice(0, nl)}\n… [cut before redaction]` : t;
+	}
+	if (t.length <= LONG_LINE_CHARS && !t.includes('\n')) return t;
+	return t
+		.split('\n')
+		.map((line) => {
+			if (line.length <= LONG_LINE_CHARS) return line;
+			const head = line.slice(0, LONG_LINE_CHARS);
+			let cut = -1;
+			for (let i = head.length - 1; i >= LONG_LINE_CHARS / 2; i--) {
+				if (!/[A-Za-z0-9_.+/=-]/.test(head[i])) {
+					cut = i;
+					break;
+				}
+			}
+			return cut > 0 ? `${head.slice(0, cut)} … [line of ${line.length.toLocaleString('en-US')} characters cut]` : `[a line of ${line.length.toLocaleString('en-US')} characters without a break, left out]`;
+		})
+		.join('\n');
 }
 
 function note(level: 'info' | 'warn', message: string): TraceStep {

@@ -34,6 +34,8 @@ export interface GitRepository {
 		readonly indexChanges: readonly GitChange[];
 		readonly untrackedChanges?: readonly GitChange[];
 	};
+	/** The whole working tree against the index (`cached`: the index against HEAD) as one unified diff: one git process. */
+	diff?(cached?: boolean): Promise<string>;
 	diffWithHEAD(path: string): Promise<string>;
 	diffIndexWithHEAD(path: string): Promise<string>;
 	log(options?: { maxEntries?: number }): Promise<GitCommit[]>;

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { LiveItem, LiveRead, LiveRequest, LiveStateSource } from '../../chat/liveState/liveStatePorts';
 import { gitApi, initialized, repositoryFor, type GitChange, type GitRepository } from './gitApi';
+import { splitUnifiedDiff } from '../../chat/liveState/splitDiff';
 import { checkAborted, workspacePath } from './livePaths';
 
 const WANTS_LOG = /\b(commits?|log|history|branch|release notes|changelog|since)\b/i;
@@ -38,12 +39,13 @@ export class GitSource implements LiveStateSource {
 		const order = [...tracked, ...indexChanges.filter((c) => !tracked.some((t) => t.uri.toString() === c.uri.toString()))];
 		order.sort((a, b) => Number(matches(rel(b), named)) - Number(matches(rel(a), named)));
 		let diffs = 0;
-		for (const change of order.slice(0, request.maxItems - 2)) {
-			checkAborted(signal);
-			const staged = !tracked.includes(change);
-			const text = staged ? await repo.diffIndexWithHEAD(change.uri.fsPath) : await repo.diffWithHEAD(change.uri.fsPath);
-			if (!text.trim()) continue;
+		const wanted = order.slice(0, request.maxItems - 2);
+		const texts = await this.diffs(repo, wanted, tracked, signal);
+		for (const change of wanted) {
 			const path = rel(change);
+			const text = texts.get(change.uri.fsPath);
+			if (!text?.trim()) continue;
+			const staged = !tracked.includes(change);
 			items.push({ citation: `git diff${staged ? ' --staged' : ''} ${path}`, path, startLine: null, endLine: null, text });
 			diffs++;
 		}
@@ -61,6 +63,31 @@ export class GitSource implements LiveStateSource {
 			total: 1 + order.length + (commits ? 1 : 0),
 			read: `branch ${branch}, ${changed} changed file${changed === 1 ? '' : 's'} (${indexChanges.length} staged, ${tracked.length} unstaged, ${untracked.length} untracked), ${diffs} diff${diffs === 1 ? '' : 's'}${commits ? `, last ${commits} commits` : ''}`,
 		};
+	}
+
+	/**
+	 * Each wanted file's diff: two git processes for the whole tree (`diff()` unstaged, `diff(true)`
+	 * staged) split per file, where the API has them; else one `diffWithHEAD(file)` per file.
+	 */
+	private async diffs(repo: GitRepository, wanted: readonly GitChange[], tracked: readonly GitChange[], signal: AbortSignal): Promise<Map<string, string>> {
+		const out = new Map<string, string>();
+		if (repo.diff) {
+			const [unstaged, staged] = await Promise.all([repo.diff(false), repo.diff(true)]);
+			checkAborted(signal);
+			const byPath = (text: string) => new Map(splitUnifiedDiff(text).map((d) => [vscode.Uri.joinPath(repo.rootUri, d.path).fsPath, d.text]));
+			const u = byPath(unstaged);
+			const s = byPath(staged);
+			for (const c of wanted) {
+				const text = tracked.includes(c) ? u.get(c.uri.fsPath) : s.get(c.uri.fsPath);
+				if (text) out.set(c.uri.fsPath, text);
+			}
+			return out;
+		}
+		for (const c of wanted) {
+			checkAborted(signal);
+			out.set(c.uri.fsPath, tracked.includes(c) ? await repo.diffWithHEAD(c.uri.fsPath) : await repo.diffIndexWithHEAD(c.uri.fsPath));
+		}
+		return out;
 	}
 }
 

@@ -3,7 +3,7 @@
  * product's): budgets, cancellation, caps, redaction, errors and "why not" notes.
  */
 import assert from 'node:assert/strict';
-import { gatherLiveState } from '../../../src/chat/liveState/gatherLiveState';
+import { boundForRedaction, gatherLiveState } from '../../../src/chat/liveState/gatherLiveState';
 import { HEADLESS_LIVE_STATE, type LiveItem, type LiveRead, type LiveStateHost, type LiveStateSource } from '../../../src/chat/liveState/liveStatePorts';
 import { planLiveSources, type LiveSource } from '../../../src/core/liveState/liveSources';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../../../src/core/thresholds';
@@ -85,7 +85,7 @@ describe('live state: gathering from a host', () => {
 		assert.equal(out.items.length, 5);
 		assert.match(notes(out.steps)[0], /5 of 57 items/);
 
-		const long = { sources: { diagnostics: source('diagnostics', () => ok([item('Problems: a.ts:1', 'x'.repeat(5000), 'a.ts'), item('Problems: b.ts:1', 'y'.repeat(900), 'b.ts')])) } };
+		const long = { sources: { diagnostics: source('diagnostics', () => ok([item('Problems: a.ts:1', `${'x'.repeat(79)}\n`.repeat(63), 'a.ts'), item('Problems: b.ts:1', `${'y'.repeat(89)}\n`.repeat(10), 'b.ts')])) } };
 		const cut = await gatherLiveState(long, plan, 'q', t({ live_item_max_chars: 1000, live_source_max_chars: 1500 }), new AbortController().signal, false);
 		assert.equal(cut.items.length, 1, 'the second item does not fit the source cap');
 		assert.equal(cut.items[0].text.length, 1000);
@@ -115,5 +115,17 @@ describe('live state: gathering from a host', () => {
 		assert.deepEqual(notes(restricted.steps), ['live state not read: Restricted Mode (git skipped)']);
 		const cli = await gatherLiveState(HEADLESS_LIVE_STATE, plan, 'q', t(), new AbortController().signal, false);
 		assert.match(notes(cli.steps)[0], /^no live state in the CLI .*; git not read$/);
+	});
+
+	it('bounds what the secret scanner reads: a minified line is cut at a token boundary or left out, never inside a token', () => {
+		const key = `AKIA${'Q'.repeat(16)}`;
+		const minified = `${'var a=1;'.repeat(150)}${key};${'b'.repeat(100_000)}`;
+		const bounded = boundForRedaction(`+${minified}\n+const port = 8080;`, 2000);
+		assert.ok(bounded.length < 1200, `bounded to ${bounded.length} chars`);
+		assert.ok(!bounded.includes('AKIA'), 'no partial key survives');
+		assert.match(bounded, /… \[line of 101,\d{3} characters cut\]/);
+		assert.ok(bounded.endsWith('+const port = 8080;'));
+		assert.equal(boundForRedaction('x'.repeat(5000), 2000), '[a line of 5,000 characters without a break, left out]');
+		assert.equal(boundForRedaction('short\ntext', 2000), 'short\ntext');
 	});
 });
