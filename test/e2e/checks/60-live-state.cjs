@@ -82,8 +82,11 @@ async function run({ page, web, check, expect, OUT, WS_DIR, runCommand, send, la
 		const input = page.locator('.quick-input-widget .quick-input-box input');
 		await input.fill(':3');
 		await input.press('Enter');
+		// Lines 3-5 exactly: from the start of line 3 to the end of line 5 (Shift+Down keeps the column,
+		// so a third Shift+Down would reach into line 6).
 		await page.keyboard.press('Home');
-		for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowDown');
+		for (let i = 0; i < 2; i++) await page.keyboard.press('Shift+ArrowDown');
+		await page.keyboard.press('Shift+End');
 		const { markdown } = await ask('what does this highlighted code do?');
 		expect(/Selection: src\/retry\.ts:3-5/.test(markdown), `reply: ${markdown.slice(0, 400)}`);
 		expect(/try \{/.test(markdown) && /return await run\(\);/.test(markdown), `reply does not quote the selected lines: ${markdown.slice(0, 400)}`);
