@@ -33,6 +33,7 @@ const nodeEntries = [
 	{ in: 'bench/benchModels.ts', out: 'dist/bench/benchModels.js' },
 	{ in: 'bench/benchStore.ts', out: 'dist/bench/benchStore.js' },
 	{ in: 'bench/benchIndex.ts', out: 'dist/bench/benchIndex.js' },
+	{ in: 'bench/benchLiveState.ts', out: 'dist/bench/benchLiveState.js' },
 ].filter((e) => existsSync(e.in));
 
 const configs = [

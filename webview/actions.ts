@@ -137,6 +137,13 @@ export function runAction(target: Element, root: ParentNode, deps: ActionDeps): 
 		case 'stop':
 			messenger.send('chat/stop', { turnId });
 			return;
+		case 'run-proposed': {
+			// Ids only: the host looks the action up and runs it (after its own confirmation when needed).
+			const actionId = target.getAttribute('data-action-id');
+			if (!actionId || (target as HTMLButtonElement).disabled) return;
+			messenger.send('action/run', { turnId, actionId });
+			return;
+		}
 	}
 }
 

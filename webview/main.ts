@@ -14,6 +14,7 @@ import { Composer } from './composer';
 import { Header } from './header';
 import { createWebviewMessenger } from './messenger';
 import { loadState, mergeRestored, saveState, type PanelEntry, type StreamingEntry } from './state';
+import { applyActionStatus } from './proposedActions';
 import { Throttle, Transcript } from './transcript';
 import { vscodeApi } from './vscodeApi';
 
@@ -141,9 +142,11 @@ function main(): void {
 			...(p.generator ? { generator: p.generator } : {}),
 			...(p.retryOf ? { retryOf: p.retryOf } : {}),
 			...(p.retrieval ? { retrieval: p.retrieval } : {}),
+			...(p.actions?.length ? { actions: p.actions } : {}),
 		};
 		settle(entry);
 	});
+	messenger.on('action/status', (p) => applyActionStatus(document, p));
 	messenger.on('chat/error', (p) => settle({ kind: 'error', turnId: p.turnId, message: p.message, at: Date.now(), ...(p.retryable ? { retryable: true } : {}) }));
 	messenger.on('chat/clear', () => {
 		state.entries = [];

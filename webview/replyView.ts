@@ -12,6 +12,7 @@ import { linkCitations } from './citations';
 import { addCodeToolbars } from './codeBlocks';
 import { el } from './dom';
 import { renderMarkdown } from './markdown';
+import { proposedActionsNode } from './proposedActions';
 import type { StreamingEntry } from './state';
 import { renderTrace } from './traceView';
 
@@ -79,6 +80,7 @@ export function assistantNode(entry: AssistantEntry, tracesOpen: boolean): HTMLE
 		{ className: 'msg msg-assistant', attrs: { 'data-turn': entry.turnId, 'data-retry-target': retryTarget(entry), 'aria-label': 'Gated Memory replied' } },
 		author(entry.generator, entry.status === 'stopped' ? 'stopped' : null, retryNote(entry) || null),
 		body,
+		entry.actions?.length ? proposedActionsNode(entry.actions) : null,
 		entry.trace ? renderTrace(entry.trace, tracesOpen) : null,
 		el(
 			'div',

@@ -12,6 +12,8 @@ import { EvidenceOnlyGenerator } from '../generation/evidenceOnlyGenerator';
 import type { ChatMessage, Generator } from '../generation/generator';
 import { ConversationHistory, type StatePort } from './conversationHistory';
 import { ConversationSession } from './conversationSession';
+import { ActionBook, type ActionRunner } from './liveState/actionBook';
+import type { LiveStateHost } from './liveState/liveStatePorts';
 import { errorMessage, type Logger } from './logger';
 import type { MemoryPort, RetrieveFn } from './turnEvidence';
 import type { PersistFn } from './turnPersistence';
@@ -48,6 +50,9 @@ export interface ChatControllerDeps {
 	/** Where past conversations are kept (`context.workspaceState`); none: no history list. */
 	state?: StatePort;	/** The generator's silence budget (default GENERATION_STALL_MS, see generationBudget.ts); tests shorten it. */
 	generationStallMs?: number;
+	/** Live editor state for `tool` turns, and the runner of the actions a reply proposes (on click only). */
+	live?: LiveStateHost;
+	actions?: ActionRunner;
 }
 
 const EVIDENCE_ONLY = new EvidenceOnlyGenerator();
@@ -75,6 +80,7 @@ export class ChatController {
 	private epoch = 0;
 	private readonly inflight = new Map<string, AbortController>();
 	private generatorInfo: GeneratorInfoParams = EVIDENCE_ONLY.info;
+	private readonly actionBook = new ActionBook();
 
 	constructor(private readonly deps: ChatControllerDeps) {
 		this.session = new ConversationSession(deps.now);
@@ -263,7 +269,9 @@ export class ChatController {
 				await this.saveHistory();
 				return;
 			}
-			const extra = { citations: outcome.citations, status: outcome.status, generator: outcome.generator, ...retryFields, ...(job.retryOf ? { retrieval: job.retrieval } : {}) };
+			const proposed = outcome.actions?.length ? { actions: outcome.actions.map((a) => a.action) } : {};
+			this.actionBook.remember(job.replyTurnId, outcome.actions);
+			const extra = { citations: outcome.citations, status: outcome.status, generator: outcome.generator, ...retryFields, ...(job.retryOf ? { retrieval: job.retrieval } : {}), ...proposed };
 			const entry = this.session.addAssistant(job.replyTurnId, job.utterance, outcome.markdown, outcome.trace, outcome.historyText, extra);
 			this.post('chat/reply', { turnId: entry.turnId, markdown: entry.markdown, trace: entry.trace, ...extra });
 			await this.saveHistory();
@@ -281,9 +289,18 @@ export class ChatController {
 		}
 	}
 
+	/** Handles `action/run`: the user clicked a proposed action; runs it (once) and records it in the reply's trace. */
+	async runAction(turnId: string, actionId: string): Promise<void> {
+		const done = await this.actionBook.run(turnId, actionId, this.deps.actions, this.deps.isRestricted());
+		this.deps.log.info(`turn ${turnId}: action ${actionId} ${done.status}: ${done.message}`);
+		this.session.appendSteps(turnId, [done.step]);
+		this.post('action/status', { turnId, actionId, status: done.status, message: done.message });
+		await this.saveHistory();
+	}
+
 	private ports(): PipelinePorts {
 		const d = this.deps;
-		return { log: d.log, retrieve: d.retrieve, memory: d.memory, persist: d.persist, toUri: d.toUri, hooks: d.hooks, decide: d.decide, generationStallMs: d.generationStallMs };
+		return { log: d.log, retrieve: d.retrieve, memory: d.memory, persist: d.persist, toUri: d.toUri, hooks: d.hooks, decide: d.decide, generationStallMs: d.generationStallMs, live: d.live };
 	}
 
 	private async currentGenerator(): Promise<Generator> {

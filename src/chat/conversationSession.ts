@@ -124,7 +124,7 @@ export class ConversationSession {
 		markdown: string,
 		trace: DecisionTrace | null,
 		historyText?: string,
-		extra: Pick<AssistantEntry, 'citations' | 'status' | 'generator' | 'retryOf' | 'retrieval'> = {},
+		extra: Pick<AssistantEntry, 'citations' | 'status' | 'generator' | 'retryOf' | 'retrieval' | 'actions'> = {},
 	): AssistantEntry {
 		const entry: AssistantEntry = { kind: 'assistant', turnId, markdown, trace, at: this.now(), ...extra };
 		this.push(entry);

@@ -47,6 +47,9 @@ export function decisionHeadline(result: GateResult, searched = false): string {
 		default:
 			break;
 	}
+	if (!result.retrieve && result.path === 'tool') {
+		return '**Live state:** read from the editor for this turn; no stored tier searched.';
+	}
 	if (!result.retrieve) {
 		return `**No lookup needed:** this reads as ${TRIGGER_WORDS[result.trigger]}.`;
 	}
@@ -72,7 +75,7 @@ function quote(utterance: string): string {
 export function decisionBody(result: GateResult, restricted: boolean, searched = false): string {
 	const lines = [decisionHeadline(result, searched), ''];
 	const details: string[] = [];
-	if (result.path === 'tool') details.push('Answer path: **tool** — it would read live editor state (diagnostics, git, selection) first.');
+	if (result.path === 'tool') details.push('Answer path: **tool** — live editor state (diagnostics, editor, git, symbols, terminal); what each source gave, or why not, is in the trace.');
 	else details.push(`Answer path: **${result.path}**.`);
 	if (result.write.length) details.push(`Would remember this turn in ${result.write.join(' + ')}.`);
 	if (result.followup.is_followup) details.push(`Reads as a follow-up (score ${result.followup.score.toFixed(2)}).`);

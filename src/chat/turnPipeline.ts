@@ -15,6 +15,9 @@ import { citationsFor, stripInvalidCitations } from '../generation/citations';
 import { GenerationError, type AssembledPrompt, type ChatMessage, type GenerationResult, type Generator } from '../generation/generator';
 import { assemblePrompt } from '../generation/promptAssembly';
 import { generateWithin, GENERATION_STALL_MS } from './generationBudget';
+import type { ActionPlan } from './liveState/actionProposal';
+import type { LiveStateHost } from './liveState/liveStatePorts';
+import { gatherLiveTurn, planLiveTurn } from './liveState/liveTurn';
 import { errorMessage, type Logger } from './logger';
 import { decisionBody, describeDecision, retrievalBody, unsearchedWorkspace } from './replyText';
 import { gatherEvidence, type MemoryPort, type RetrieveFn, type TurnEvidence } from './turnEvidence';
@@ -34,6 +37,8 @@ export interface PipelinePorts {
 	decide?: DecideFn;
 	/** Longest silence from the generator before the turn stops waiting (default GENERATION_STALL_MS; tests shorten it). */
 	generationStallMs?: number;
+	/** Live editor state (diagnostics, editor, git, symbols, terminal); absent: headless, said in the trace. */
+	live?: LiveStateHost;
 }
 
 /** One turn to answer. */
@@ -75,6 +80,8 @@ export type PipelineOutcome =
 			result: GateResult;
 			/** Runs `before_persist` and the writes; resolves to the steps to add to the trace. Never rejects. */
 			persist: () => Promise<TraceStep[]>;
+			/** Actions proposed for the user to click, with what the host runs for each. */
+			actions?: ActionPlan[];
 	  }
 	| { kind: 'error'; message: string; retryable: boolean; trace: DecisionTrace | null; result: GateResult | null };
 
@@ -98,8 +105,13 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 
 	const generator = turn.generator;
 	const evidenceOnly = generator.info.kind === 'evidence';
-	const found = await gatherEvidence(ports, turn.utterance, result, turn.thresholds, restricted, (m) => sink.progress(m), !evidenceOnly);
-	steps.push(...found.steps);
+	const planned = planLiveTurn(turn.utterance, result, restricted);
+	const [found, live] = await Promise.all([
+		gatherEvidence(ports, turn.utterance, planned.searchResult, turn.thresholds, restricted, (m) => sink.progress(m), !evidenceOnly),
+		gatherLiveTurn(ports.live, planned, { utterance: turn.utterance, thresholds: turn.thresholds, signal: turn.signal, restricted }),
+	]);
+	steps.push(...live.steps, ...found.steps);
+	found.evidence.unshift(...live.evidence);
 	if (turn.signal.aborted) return stoppedEarly(ports, turn, result, traceNow(), generator.info.label);
 
 	// A search ran when a tier answered at all (a host without a store searches nothing).
@@ -107,9 +119,10 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 	const workspaceDown = unsearchedWorkspace(found.workspace);
 	// Evidence-only mode with no evidence to quote: the decision (and why the workspace could not be searched) is the reply.
 	if (evidenceOnly && found.evidence.length === 0 && (!searched || workspaceDown)) {
-		const markdown = workspaceDown ? `${retrievalBody(workspaceDown)}\n\n${decisionBody(result, restricted, true)}` : describeDecision(result, turn.utterance, restricted);
+		const decided = workspaceDown ? `${retrievalBody(workspaceDown)}\n\n${decisionBody(result, restricted, true)}` : describeDecision(result, turn.utterance, restricted);
+		const markdown = live.markdown ? `${live.markdown}\n\n${decided}` : decided;
 		steps.push({ kind: 'generation', generator: generator.info.label, model: 'evidence-only', status: 'ok', ms: 0 });
-		return reply(ports, turn, result, traceNow(), { markdown, citations: [], status: 'done', generator: generator.info.label, historyText: decisionBody(result, restricted, searched) });
+		return reply(ports, turn, result, traceNow(), { markdown, citations: [], status: 'done', generator: generator.info.label, historyText: decisionBody(result, restricted, searched), actions: live.plans });
 	}
 
 	let prompt = assemblePrompt({
@@ -157,6 +170,7 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 	if (cleaned.removed.length) steps.push({ kind: 'note', stage: 'generation', level: 'warn', message: `removed citation markers with no evidence: ${cleaned.removed.map((n) => `[${n}]`).join(' ')}` });
 	const citations = citationsFor(cleaned.text, prompt.evidence, (p) => ports.toUri?.(p) ?? null);
 	const parts = [cleaned.text.trim() || (stopped ? '*Stopped before any text arrived.*' : '*The model returned no text.*')];
+	if (live.markdown) parts.push(live.markdown);
 	if (evidenceOnly) parts.push(decisionBody(result, restricted, true));
 	// A model answered without the workspace (not indexed, search failed): say so under its answer.
 	else if (workspaceDown) parts.push(retrievalBody(workspaceDown));
@@ -167,6 +181,7 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 		status: stopped ? 'stopped' : 'done',
 		generator: generator.info.label,
 		historyText: evidenceOnly ? decisionBody(result, restricted, true) : cleaned.text,
+		actions: live.plans,
 	});
 }
 
@@ -222,7 +237,7 @@ function reply(
 	turn: PipelineTurn,
 	result: GateResult,
 	trace: DecisionTrace,
-	r: { markdown: string; citations: Citation[]; status: ReplyStatus; generator: string; historyText: string },
+	r: { markdown: string; citations: Citation[]; status: ReplyStatus; generator: string; historyText: string; actions?: ActionPlan[] },
 ): PipelineOutcome {
 	return {
 		kind: 'reply',

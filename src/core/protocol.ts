@@ -48,6 +48,27 @@ export interface Citation {
 	endLine: number | null;
 }
 
+/**
+ * An action a reply proposes (issue 14: "run the tests", "undo that change", "commit this"): shown
+ * as a control the user clicks; the host runs nothing by itself. The webview sends back only the
+ * ids (`action/run`); the host looks the action up in its own record of the reply, never trusting
+ * a command from the page.
+ */
+export interface ProposedAction {
+	id: string;
+	kind: 'terminal' | 'git' | 'edit';
+	/** The control's text: "Run in Terminal", "Revert", "Stage", "Commit…", "Apply Edit". */
+	label: string;
+	/** The exact command, git operation or edit, in words ("npm run test:unit", "revert src/config.ts"). */
+	detail: string;
+	/** A modal confirmation that names what it touches, for destructive or production-looking actions. */
+	confirm: string | null;
+}
+
+/** What became of a proposed action after the user clicked it (or declined the confirmation). */
+export type ActionStatus = 'ran' | 'declined' | 'failed' | 'unavailable';
+export const ACTION_STATUSES = ['ran', 'declined', 'failed', 'unavailable'] as const;
+
 /** How a reply ended: complete, stopped by the user midway, or (evidence-only) without a model. */
 export type ReplyStatus = 'done' | 'stopped';
 
@@ -65,6 +86,8 @@ export interface ChatReplyParams {
 	/** Set when this reply retries an earlier turn (its turnId), with the retrieval override used. */
 	retryOf?: string;
 	retrieval?: RetrievalOverride;
+	/** Actions the reply proposes; each runs only when the user clicks its control. */
+	actions?: ProposedAction[];
 }
 
 /** A reply starts streaming: the panel shows an assistant entry with a Stop button. */
@@ -108,6 +131,7 @@ export type TranscriptEntry =
 			generator?: string;
 			retryOf?: string;
 			retrieval?: RetrievalOverride;
+			actions?: ProposedAction[];
 	  }
 	| { kind: 'error'; turnId: string | null; message: string; at: number; retryable?: boolean };
 
@@ -154,6 +178,15 @@ export interface HostToWebview {
 	'chat/progress': ChatProgressParams;
 	'generator/info': GeneratorInfoParams;
 	'history/list': HistoryListParams;
+	/** A proposed action ran, was declined at its confirmation, failed or could not run. */
+	'action/status': ActionStatusParams;
+}
+
+export interface ActionStatusParams {
+	turnId: string;
+	actionId: string;
+	status: ActionStatus;
+	message: string;
 }
 
 /** Messages the webview sends to the extension host, by name → parameters. */
@@ -174,6 +207,8 @@ export interface WebviewToHost {
 	/** Switch to a past conversation, or start a new one. */
 	'history/open': { id: string };
 	'history/new': NoParams;
+	/** The user clicked a proposed action's control (ids only: the host keeps the action itself). */
+	'action/run': { turnId: string; actionId: string };
 }
 
 /** The envelope of any message of a direction map `M`: `{ type, params }`, discriminated on `type`. */
@@ -196,6 +231,14 @@ export const isCitation: Guard<Citation> = object<Citation>({
 	uri: nullable(isString),
 	startLine: isNullableNumber,
 	endLine: isNullableNumber,
+});
+
+export const isProposedAction: Guard<ProposedAction> = object<ProposedAction>({
+	id: isString,
+	kind: oneOf(['terminal', 'git', 'edit'] as const),
+	label: isString,
+	detail: isString,
+	confirm: nullable(isString),
 });
 
 const isGeneratorInfo = object<GeneratorInfoParams>({ kind: oneOf(['lm', 'openai', 'evidence'] as const), label: isString });
@@ -221,7 +264,8 @@ export const isTranscriptEntry: Guard<TranscriptEntry> = (x): x is TranscriptEnt
 				optional(isReplyStatus)(x.status) &&
 				optional(isString)(x.generator) &&
 				optional(isString)(x.retryOf) &&
-				optional(isRetrievalOverride)(x.retrieval)
+				optional(isRetrievalOverride)(x.retrieval) &&
+				optional(arrayOf(isProposedAction))(x.actions)
 			);
 		case 'error':
 			return nullable(isString)(x.turnId) && isString(x.message) && isNumber(x.at) && optional(isBoolean)(x.retryable);
@@ -240,6 +284,7 @@ const HOST_TO_WEBVIEW_GUARDS: MessageGuards<HostToWebview> = {
 		generator: optional(isString),
 		retryOf: optional(isString),
 		retrieval: optional(isRetrievalOverride),
+		actions: optional(arrayOf(isProposedAction)),
 	}),
 	'chat/error': object<ChatErrorParams>({ turnId: nullable(isString), message: isString, retryable: optional(isBoolean) }),
 	'chat/clear': isNoParams,
@@ -256,6 +301,7 @@ const HOST_TO_WEBVIEW_GUARDS: MessageGuards<HostToWebview> = {
 	'chat/progress': object<ChatProgressParams>({ turnId: isString, message: isString }),
 	'generator/info': isGeneratorInfo,
 	'history/list': isHistoryList,
+	'action/status': object<ActionStatusParams>({ turnId: isString, actionId: isString, status: oneOf(ACTION_STATUSES), message: isString }),
 };
 
 const WEBVIEW_TO_HOST_GUARDS: MessageGuards<WebviewToHost> = {
@@ -277,6 +323,7 @@ const WEBVIEW_TO_HOST_GUARDS: MessageGuards<WebviewToHost> = {
 	}),
 	'history/open': object<{ id: string }>({ id: isString }),
 	'history/new': isNoParams,
+	'action/run': object<{ turnId: string; actionId: string }>({ turnId: isString, actionId: isString }),
 };
 
 function messageGuard<M>(guards: MessageGuards<M>): Guard<MessageOf<M>> {

@@ -9,6 +9,7 @@ import { GATE_THRESHOLDS } from './thresholds/gateThresholds';
 import { GENERATION_THRESHOLDS } from './thresholds/generationThresholds';
 import { INDEXING_THRESHOLDS } from './thresholds/indexingThresholds';
 import { INSTRUCTION_FILE_THRESHOLDS } from './thresholds/instructionFileThresholds';
+import { LIVE_STATE_THRESHOLDS } from './thresholds/liveStateThresholds';
 import { POLICY_THRESHOLDS } from './thresholds/policyThresholds';
 import { RETRIEVAL_THRESHOLDS } from './thresholds/retrievalThresholds';
 import type { ThresholdSpec } from './thresholds/spec';
@@ -24,6 +25,7 @@ export const THRESHOLD_TABLE = {
 	...INDEXING_THRESHOLDS,
 	...GENERATION_THRESHOLDS,
 	...INSTRUCTION_FILE_THRESHOLDS,
+	...LIVE_STATE_THRESHOLDS,
 } as const;
 
 export type ThresholdName = keyof typeof THRESHOLD_TABLE;

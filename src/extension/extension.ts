@@ -26,6 +26,8 @@ import { storeMemory, storePersist } from '../chat/turnStore';
 import { StoreSettingsUi } from './settings/storeSettingsUi';
 import { WorkspaceMemory } from '../chat/workspaceMemory';
 import { InstructionFileSync } from '../chat/instructionFileSync';
+import { VsCodeActionRunner } from './liveState/actionRunner';
+import { createLiveStateHost } from './liveState/liveStateHost';
 
 /** Activates Gated Memory; failures are logged and offered to the user with an "Open Log" action. */
 export function activate(context: vscode.ExtensionContext): void {
@@ -85,6 +87,7 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		memory: storeMemory({ openStore, embedder: () => memory.embedder(), workspaceIds }),
 		toUri: citationUri(folders),
 		hooks: new HookRegistry(),
+		live: createLiveStateHost(context),
 	};
 	const controller = new ChatController({
 		log,
@@ -94,6 +97,7 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		...turnPorts,
 		generator: () => generators.generator(),
 		state: context.workspaceState,
+		actions: new VsCodeActionRunner(),
 	});
 	generators.refresh('activation');
 	context.subscriptions.push(

@@ -20,17 +20,31 @@ export function languageFor(path: string | null): string {
 	return m ? (LANGUAGES[m[1].toLowerCase()] ?? '') : '';
 }
 
+/** A live diff is a `diff`; other live state (problems, status, terminal) is plain text; a chunk or a selection has its file's language. */
+function fenceLanguage(e: PromptEvidence): string {
+	if (e.origin === 'live' && /^git (diff|show)\b/.test(e.source)) return 'diff';
+	if (e.origin === 'live' && !/^(Selection|Symbol|Definition|Editor)\b/.test(e.source)) return '';
+	return languageFor(e.path);
+}
+
 /** The pieces of an evidence-only reply, in streaming order. */
 export function evidenceOnlyPieces(evidence: readonly PromptEvidence[]): string[] {
 	if (evidence.length === 0) {
 		return ['**Nothing in the indexed workspace matched** — no evidence was selected for this turn. No model is set up, so Gated Memory can only quote evidence; choose a model in the Gated Memory settings for written answers.'];
 	}
 	const n = evidence.length;
-	const pieces = [`**Found in the indexed workspace** (${n} chunk${n === 1 ? '' : 's'}, quoted as stored; no model wrote this):`];
+	const live = evidence.filter((e) => e.origin === 'live').length;
+	const pieces = [
+		live === 0
+			? `**Found in the indexed workspace** (${n} chunk${n === 1 ? '' : 's'}, quoted as stored; no model wrote this):`
+			: live === n
+				? `**Read from the editor just now** (${n} item${n === 1 ? '' : 's'} of live state, quoted as read; no model wrote this):`
+				: `**Found** (${live} live item${live === 1 ? '' : 's'} read from the editor just now, ${n - live} chunk${n - live === 1 ? '' : 's'} from the indexed workspace; no model wrote this):`,
+	];
 	for (const e of evidence) {
 		const body = e.text.replace(/\n+$/, '');
 		const f = fenceFor(body);
-		pieces.push(`\n\n[${e.n}] ${escapeMarkdown(e.source)}\n\n${f}${languageFor(e.path)}\n${body}\n${f}`);
+		pieces.push(`\n\n[${e.n}] ${escapeMarkdown(e.source)}\n\n${f}${fenceLanguage(e)}\n${body}\n${f}`);
 	}
 	return pieces;
 }

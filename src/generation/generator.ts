@@ -28,6 +28,8 @@ export interface PromptEvidence {
 	startLine: number | null;
 	endLine: number | null;
 	text: string;
+	/** `live`: read from the editor this turn (diagnostics, git, selection…), not from the index. */
+	origin?: 'live';
 }
 
 /** What prompt assembly produced: the messages to send and the evidence they quote. */

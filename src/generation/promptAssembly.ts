@@ -20,6 +20,8 @@ export interface EvidenceInput {
 	text: string;
 	/** Overrides the computed source label (memories: "research memory, 2026-11-30"). */
 	label?: string;
+	/** `live`: editor state read this turn (src/chat/liveState); quoted as `tier="live"`. */
+	origin?: 'live';
 }
 
 /** Everything one prompt is built from. */
@@ -147,8 +149,8 @@ function lastUserMessage(utterance: string, evidence: readonly PromptEvidence[],
 	].join('\n');
 }
 
-function renderBlock(e: Pick<PromptEvidence, 'n' | 'tier' | 'source' | 'text'>, tag: string): string {
-	return `<${tag} n="${e.n}" tier="${e.tier}" source="${attr(e.source)}">\n[${e.n}] ${defuseTags(e.source)}\n${e.text}\n</${tag}>`;
+function renderBlock(e: Pick<PromptEvidence, 'n' | 'tier' | 'source' | 'text' | 'origin'>, tag: string): string {
+	return `<${tag} n="${e.n}" tier="${e.origin ?? e.tier}" source="${attr(e.source)}">\n[${e.n}] ${defuseTags(e.source)}\n${e.text}\n</${tag}>`;
 }
 
 /** Dedupe, then the budget, in the given order (first fit: a later, smaller block may still fit). */
@@ -168,16 +170,17 @@ function packEvidence(input: PromptInput, nonce: string): { kept: PromptEvidence
 			continue;
 		}
 		const n = kept.length + 1;
-		const cost = estimateTokens(renderBlock({ n, tier: e.tier, source, text }, tag), input.charsPerToken);
+		const origin = e.origin ? { origin: e.origin } : {};
+		const cost = estimateTokens(renderBlock({ n, tier: e.tier, source, text, ...origin }, tag), input.charsPerToken);
 		if (used + cost <= input.budgetTokens) {
-			kept.push({ n, tier: e.tier, source, path: e.path, startLine: e.startLine, endLine: e.endLine, text, sh });
+			kept.push({ n, tier: e.tier, source, path: e.path, startLine: e.startLine, endLine: e.endLine, text, sh, ...origin });
 			used += cost;
 			continue;
 		}
 		// The first block is cut to fit rather than lost: some evidence beats none.
 		const cut = kept.length === 0 ? cutToFit(text, input.budgetTokens - (cost - estimateTokens(text, input.charsPerToken)), input.charsPerToken) : null;
 		if (cut !== null) {
-			kept.push({ n, tier: e.tier, source, path: e.path, startLine: e.startLine, endLine: e.endLine, text: cut, sh });
+			kept.push({ n, tier: e.tier, source, path: e.path, startLine: e.startLine, endLine: e.endLine, text: cut, sh, ...origin });
 			used += estimateTokens(renderBlock({ n, tier: e.tier, source, text: cut }, tag), input.charsPerToken);
 		} else {
 			dropped.push({ source, reason: `budget (needs ~${cost} tokens, ${Math.max(0, input.budgetTokens - used)} left of ${input.budgetTokens})` });

@@ -110,6 +110,12 @@ run_scenario() {
 	printf 'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}\n' > "$WS/src/config.ts"
 	# searched by the e2e after "Gated Memory: Index Workspace"
 	printf 'export async function retryWithBackoff<T>(run: () => Promise<T>, attempts = 3): Promise<T> {\n\tfor (let i = 1; ; i++) {\n\t\ttry {\n\t\t\treturn await run();\n\t\t} catch (e) {\n\t\t\tif (i >= attempts) throw e;\n\t\t\tawait new Promise((r) => setTimeout(r, 100 * 2 ** i));\n\t\t}\n\t}\n}\n' > "$WS/src/retry.ts"
+	# Live state (checks/60-live-state.cjs): a TypeScript project the language server loads whole,
+	# a test script whose run leaves a marker file, and a git repository with one commit.
+	printf '{ "compilerOptions": { "strict": true, "target": "ES2022", "module": "commonjs", "noEmit": true }, "include": ["src"] }\n' > "$WS/tsconfig.json"
+	printf '{ "name": "demo", "private": true, "scripts": { "test": "node -e \\"require(\x27fs\x27).writeFileSync(\x27ran-tests.txt\x27, \x27ran\x27)\\"" } }\n' > "$WS/package.json"
+	printf 'ran-tests.txt\n' > "$WS/.gitignore"
+	git -C "$WS" init -q && git -C "$WS" add -A && git -C "$WS" -c user.name=e2e -c user.email=e2e@example.invalid commit -qm 'e2e workspace'
 	# generator "evidence": with the test model provider installed, "auto" would pick it for every check;
 	# checks/55-lm-api.cjs turns on "lm" in the workspace settings for its own turns.
 	cat > "$RUN/data/User/settings.json" <<JSON

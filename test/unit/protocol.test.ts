@@ -100,6 +100,7 @@ describe('protocol guards', () => {
 						generator: 'Evidence only',
 						retryOf: 't1',
 						retrieval: 'skip',
+						actions: [{ id: 'run_tests-1', kind: 'terminal', label: 'Run in Terminal', detail: 'npm test', confirm: null }],
 					},
 					{ kind: 'error', turnId: null, message: 'x', at: 3 },
 				],
@@ -110,6 +111,7 @@ describe('protocol guards', () => {
 			'chat/progress': { turnId: 't2', message: 'Searching workspace…' },
 			'generator/info': { kind: 'openai', label: 'llama3 via OpenAI-compatible' },
 			'history/list': { activeId: 'c1', conversations: [{ id: 'c1', title: 'hello', at: 5, turns: 2 }] },
+			'action/status': { turnId: 't1', actionId: 'run_tests-1', status: 'ran', message: 'sent to the terminal' },
 		};
 		assert.deepEqual(Object.keys(valid).sort(), [...HOST_TO_WEBVIEW_TYPES].sort());
 		for (const [type, params] of Object.entries(valid)) {
@@ -131,6 +133,7 @@ describe('protocol guards', () => {
 			'citation/open': { uri: 'file:///w/a.ts', startLine: 3, endLine: null },
 			'history/open': { id: 'c1' },
 			'history/new': {},
+			'action/run': { turnId: 't1', actionId: 'run_tests-1' },
 		};
 		assert.deepEqual(Object.keys(valid).sort(), [...WEBVIEW_TO_HOST_TYPES].sort());
 		for (const [type, params] of Object.entries(valid)) assert.ok(isWebviewToHostMessage({ type, params }), type);

@@ -111,6 +111,8 @@ export function registerChatParticipant(
 				const uri = vscode.Uri.parse(c.uri);
 				stream.reference(c.startLine === null ? uri : new vscode.Location(uri, new vscode.Range(c.startLine - 1, 0, (c.endLine ?? c.startLine) - 1, 0)));
 			}
+			// Proposed actions get their controls in the panel only: here nothing can be clicked, and nothing ran.
+			if (outcome.actions?.length) stream.markdown('\n\n*The proposed action has its control in the Gated Memory panel (ask there to run it); nothing was run.*');
 			stream.markdown(`\n\n*${outcome.generator} · route \`${outcome.result.route}\`. Open the Gated Memory panel to see the full decision trace.*`);
 			void outcome.persist().then((steps) => {
 				for (const s of steps) if (s.kind === 'note' && s.level === 'error') deps.log.warn(`@memory: ${s.message}`);

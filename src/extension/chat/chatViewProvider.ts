@@ -154,6 +154,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
 		messenger.on('code/insert', (p) => void this.editor.insert(p.code));
 		messenger.on('code/newFile', (p) => void this.editor.newFile(p.code, p.language));
 		messenger.on('citation/open', (p) => void this.editor.openCitation(p.uri, p.startLine, p.endLine));
+		// A click on a proposed action: ids only; the controller holds the action itself.
+		messenger.on('action/run', (p) => void this.controller.runAction(p.turnId, p.actionId));
 	}
 
 	/** Sends a message to the panel when it is open. */
