@@ -46,8 +46,11 @@ export interface ChatControllerDeps {
 	/** The generator chosen in settings (created lazily); default: evidence-only. */
 	generator?: () => Promise<Generator>;
 	/** Where past conversations are kept (`context.workspaceState`); none: no history list. */
-	state?: StatePort;	/** The generator's silence budget (default GENERATION_STALL_MS, see generationBudget.ts); tests shorten it. */
+	state?: StatePort;
+	/** The generator's silence budget (default GENERATION_STALL_MS, see generationBudget.ts); tests shorten it. */
 	generationStallMs?: number;
+	/** What this host cannot offer, noted in every turn's trace (PipelinePorts.hostNotes). */
+	hostNotes?: readonly string[];
 }
 
 const EVIDENCE_ONLY = new EvidenceOnlyGenerator();
@@ -283,7 +286,7 @@ export class ChatController {
 
 	private ports(): PipelinePorts {
 		const d = this.deps;
-		return { log: d.log, retrieve: d.retrieve, memory: d.memory, persist: d.persist, toUri: d.toUri, hooks: d.hooks, decide: d.decide, generationStallMs: d.generationStallMs };
+		return { log: d.log, retrieve: d.retrieve, memory: d.memory, persist: d.persist, toUri: d.toUri, hooks: d.hooks, decide: d.decide, generationStallMs: d.generationStallMs, hostNotes: d.hostNotes };
 	}
 
 	private async currentGenerator(): Promise<Generator> {

@@ -34,6 +34,8 @@ export interface PipelinePorts {
 	decide?: DecideFn;
 	/** Longest silence from the generator before the turn stops waiting (default GENERATION_STALL_MS; tests shorten it). */
 	generationStallMs?: number;
+	/** What this host cannot offer, said in every turn's trace (the CLI: "no live state in the CLI"). */
+	hostNotes?: readonly string[];
 }
 
 /** One turn to answer. */
@@ -94,6 +96,7 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 	if (!outcome.ok) return { kind: 'error', message: outcome.message, retryable: false, trace: null, result: null };
 	const result = outcome.result;
 	const steps: TraceStep[] = [...result.trace.steps];
+	for (const message of ports.hostNotes ?? []) steps.push({ kind: 'note', stage: 'host', level: 'info', message });
 	const traceNow = (): DecisionTrace => ({ ...result.trace, steps: [...steps] });
 
 	const generator = turn.generator;
