@@ -273,6 +273,8 @@ export class ChatController {
 			const steps = await outcome.persist();
 			if (live() && steps.length) {
 				this.session.appendSteps(job.replyTurnId, steps);
+				// The open panel shows what was written under the reply it belongs to.
+				this.post('chat/persisted', { turnId: job.replyTurnId, steps });
 				await this.saveHistory();
 			}
 		} catch (e) {

@@ -1,14 +1,14 @@
 /**
- * The host's store behind a chat turn's write path: the decision's `write` tiers through
- * memoryWriter.persistTurn (research Q&A, corrections superseding what they contradict, profile
- * updates) and both messages into the conversation tier. Memory rows belong to the first
+ * The host's store behind a chat turn's write path: the turn's structured records through
+ * memoryWriter.persistRecords (research Q&A, corrections superseding what they contradict, profile
+ * updates) and both messages into the conversation tier, the reply with its final trace. Memory rows belong to the first
  * workspace folder (a store holds many workspaces). No `vscode`.
  */
 import type { Thresholds } from '../core/thresholds';
 import type { TraceStep } from '../core/trace';
 import type { Embedder } from '../models/embedder';
 import { recallMemories, standingInstructions } from '../retrieval/memoryRecall';
-import { persistTurn } from '../retrieval/memoryWriter';
+import { persistRecords } from '../retrieval/memoryWriter';
 import { recordTurn } from '../store/memoryRepo';
 import type { Store } from '../store/openStore';
 import type { MemoryPort } from './turnEvidence';
@@ -29,15 +29,8 @@ export function storePersist(deps: TurnStoreDeps): PersistFn {
 		if (workspaceId === undefined) return [note('info', 'no workspace folder open: nothing written')];
 		const store = await deps.openStore();
 		const steps: TraceStep[] = [];
-		if (r.write.length) {
-			const report = await persistTurn(store.db, await deps.embedder(), deps.thresholds(), {
-				workspaceId,
-				turnId: r.turnId,
-				trigger: r.trigger,
-				write: r.write,
-				question: r.utterance,
-				answer: r.answer,
-			});
+		if (r.records.length) {
+			const report = await persistRecords(store.db, await deps.embedder(), deps.thresholds(), { workspaceId, turnId: r.turnId }, r.records);
 			const parts: string[] = [];
 			if (report.research) parts.push(`research ${report.research.action} ${report.research.doc_id}`);
 			if (report.superseded.length) parts.push(`superseded ${report.superseded.join(', ')}`);
@@ -46,7 +39,8 @@ export function storePersist(deps: TurnStoreDeps): PersistFn {
 		}
 		const common = { workspaceId, conversationId: r.conversationId, turnId: r.turnId };
 		await recordTurn(store.db, { ...common, role: 'user', content: r.utterance, trace: null });
-		await recordTurn(store.db, { ...common, role: 'assistant', content: r.answer, trace: r.trace });
+		// The final trace: the turn's steps, the hooks' and what was just written.
+		await recordTurn(store.db, { ...common, role: 'assistant', content: r.answer, trace: { ...r.trace, steps: [...r.trace.steps, ...steps] } });
 		return steps;
 	};
 }

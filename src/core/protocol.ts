@@ -4,12 +4,13 @@
  * messenger. Pure: no `vscode`, no DOM, no Node; the webview bundle imports only this module
  * (and, through it, protocolGuards.ts and the core type modules).
  */
-import type { DecisionTrace } from './trace';
+import type { DecisionTrace, TraceStep } from './trace';
 import {
 	arrayOf,
 	isBoolean,
 	isDecisionTrace,
 	isNumber,
+	isTraceStep,
 	isRecord,
 	isString,
 	nullable,
@@ -86,6 +87,12 @@ export interface ChatProgressParams {
 	message: string;
 }
 
+/** What persisting a shown reply wrote (or why not): steps appended to that reply's trace. */
+export interface ChatPersistedParams {
+	turnId: string;
+	steps: TraceStep[];
+}
+
 /** A failure to show in the panel instead of a reply; the conversation goes on. */
 export interface ChatErrorParams {
 	turnId: string | null;
@@ -154,6 +161,7 @@ export interface HostToWebview {
 	'chat/progress': ChatProgressParams;
 	'generator/info': GeneratorInfoParams;
 	'history/list': HistoryListParams;
+	'chat/persisted': ChatPersistedParams;
 }
 
 /** Messages the webview sends to the extension host, by name → parameters. */
@@ -256,6 +264,7 @@ const HOST_TO_WEBVIEW_GUARDS: MessageGuards<HostToWebview> = {
 	'chat/progress': object<ChatProgressParams>({ turnId: isString, message: isString }),
 	'generator/info': isGeneratorInfo,
 	'history/list': isHistoryList,
+	'chat/persisted': object<ChatPersistedParams>({ turnId: isString, steps: arrayOf(isTraceStep) }),
 };
 
 const WEBVIEW_TO_HOST_GUARDS: MessageGuards<WebviewToHost> = {

@@ -81,7 +81,7 @@ describe('chat pipeline: hooks, Restricted Mode, evidence-only', () => {
 		const steps = await out.persist();
 		assert.ok(steps.some((s) => s.kind === 'hook' && s.point === 'before_persist' && s.changed.includes('records')));
 		assert.equal(writes.length, 1);
-		assert.deepEqual(writes[0].write, [], 'research dropped by the hook; only the conversation tier is written');
+		assert.deepEqual(writes[0].records, [], 'research dropped by the hook; only the conversation tier is written');
 	});
 
 	it('a store failure while persisting becomes a trace note, never an exception', async () => {
