@@ -8,26 +8,23 @@
 import type { Thresholds } from '../core/thresholds';
 import type { TraceStep } from '../core/trace';
 import type { GateResult } from '../core/types';
-import type { EvidenceInput } from '../generation/promptAssembly';
+import type { EvidenceItem } from '../core/evidence';
 import { errorMessage, type Logger } from './logger';
 import type { RetrievalReply } from './workspaceMemory';
 
 /** Searches the workspace tier for a turn (WorkspaceMemory.retrieve); never throws. */
 export type RetrieveFn = (query: string, result: GateResult, thresholds: Thresholds) => Promise<RetrievalReply>;
 
-/** A recalled memory (research Q&A, correction, profile fact), quoted like a chunk. */
-export type RecalledMemory = EvidenceInput;
-
 /** Research/profile recall and standing instructions (src/retrieval/memoryRecall.ts behind the host's store). */
 export interface MemoryPort {
-	recall(query: string, tiers: ('research' | 'profile')[], result: GateResult, thresholds: Thresholds): Promise<{ chunks: RecalledMemory[]; steps: TraceStep[] }>;
+	recall(query: string, tiers: ('research' | 'profile')[], result: GateResult, thresholds: Thresholds): Promise<{ chunks: EvidenceItem[]; steps: TraceStep[] }>;
 	/** The user's standing instructions ("keep answers short"), applied on every turn. */
 	instructions(): Promise<string[]>;
 }
 
 /** What the retrieval half found for a turn. */
 export interface TurnEvidence {
-	evidence: EvidenceInput[];
+	evidence: EvidenceItem[];
 	instructions: string[];
 	steps: TraceStep[];
 	/** The workspace search's answer, when the workspace tier was searched. */
@@ -70,7 +67,7 @@ export async function gatherEvidence(
 			? safely(ports.log, 'workspace retrieval', () => ports.retrieve!(query, result, thresholds), (message): RetrievalReply => ({ status: 'error', message, steps: [] }))
 			: null,
 		memoryTiers.length && ports.memory
-			? safely(ports.log, 'memory recall', () => ports.memory!.recall(query, memoryTiers, result, thresholds), (message) => ({ chunks: [] as RecalledMemory[], steps: [note('error', `memory recall failed: ${message}`)] }))
+			? safely(ports.log, 'memory recall', () => ports.memory!.recall(query, memoryTiers, result, thresholds), (message) => ({ chunks: [] as EvidenceItem[], steps: [note('error', `memory recall failed: ${message}`)] }))
 			: null,
 		ports.memory && wantInstructions
 			? safely(ports.log, 'standing instructions', () => ports.memory!.instructions(), (message) => {

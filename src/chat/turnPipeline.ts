@@ -6,6 +6,7 @@
  * runs after showing the reply, so a slow or failing store never delays or loses it.
  * No `vscode` import: ports arrive from the host, and tests drive it with a real store.
  */
+import type { EvidenceItem } from '../core/evidence';
 import { HookRegistry } from '../core/hooks';
 import type { Citation, ReplyStatus, RetrievalOverride } from '../core/protocol';
 import type { Thresholds } from '../core/thresholds';
@@ -201,7 +202,8 @@ function beforeGeneration(ports: PipelinePorts, turn: PipelineTurn, result: Gate
 		// Blocks edited or dropped by a hook: re-assemble from them (extra blocks keep the last one's source).
 		const evidence = out.context_blocks.map((text, i) => {
 			const e = prompt.evidence[Math.min(i, prompt.evidence.length - 1)] ?? { tier: 'workspace' as const, path: null, startLine: null, endLine: null };
-			return { tier: e.tier, path: e.path, startLine: e.startLine, endLine: e.endLine, symbol: null, text, label: 'source' in e ? e.source : 'hook' };
+			const item: EvidenceItem = { source: e.tier, path: e.path, startLine: e.startLine, endLine: e.endLine, symbol: null, text, citation: 'source' in e ? e.source : 'hook' };
+			return item;
 		});
 		next = assemblePrompt({ utterance: turn.utterance, history: turn.chat, evidence, instructions: found.instructions, budgetTokens: turn.thresholds.prompt_evidence_budget_tokens, route: result.route });
 	}

@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import type { Thresholds } from '../core/thresholds';
 import type { TraceStep } from '../core/trace';
 import type { GateResult } from '../core/types';
-import type { EvidenceInput } from '../generation/promptAssembly';
+import type { EvidenceItem } from '../core/evidence';
 import type { Embedder } from '../models/embedder';
 import type { ModelManifest } from '../models/manifests';
 import { IndexWorkerClient } from '../indexing/indexWorkerClient';
@@ -53,12 +53,9 @@ export interface WorkspaceMemoryOptions {
 	onIndexCrash?: (message: string) => void;
 }
 
-/** One quoted chunk of evidence: what prompt assembly takes, without a label (its location is its source). */
-export type EvidenceChunk = Omit<EvidenceInput, 'label'>;
-
 /** The retrieval half of a turn: what to say and the trace steps to append. */
 export type RetrievalReply =
-	| { status: 'evidence'; chunks: EvidenceChunk[]; notes: string[]; steps: TraceStep[]; models?: ModelsUsed }
+	| { status: 'evidence'; chunks: EvidenceItem[]; notes: string[]; steps: TraceStep[]; models?: ModelsUsed }
 	| { status: 'no_match'; notes: string[]; steps: TraceStep[]; models?: ModelsUsed }
 	| { status: 'not_indexed'; steps: TraceStep[] }
 	| { status: 'error'; message: string; steps: TraceStep[] };
@@ -331,11 +328,11 @@ function precomputed(embedder: Embedder, vector: Float32Array): Embedder {
 	return { id: embedder.id, dim: embedder.dim, semantic: embedder.semantic, embed: async () => [vector] };
 }
 
-function byRank(selected: readonly SelectedEvidence[]): EvidenceChunk[] {
+function byRank(selected: readonly SelectedEvidence[]): EvidenceItem[] {
 	return [...selected]
 		.sort((a, b) => a.rank - b.rank)
 		.map((s) => {
 			const h = s.candidate.hit;
-			return { tier: s.candidate.tier, path: h.path, startLine: h.start_line, endLine: h.end_line, symbol: h.symbol, text: s.candidate.text };
+			return { source: s.candidate.tier, path: h.path, startLine: h.start_line, endLine: h.end_line, symbol: h.symbol, text: s.candidate.text };
 		});
 }

@@ -17,7 +17,7 @@ import { quietLogger as quiet } from '../fixtures/hostDoubles';
 
 const sink = { progress() {}, start() {}, delta() {} };
 
-const chunk = { tier: 'workspace' as const, path: 'src/config.ts', startLine: 1, endLine: 3, symbol: 'parseConfig', text: 'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}' };
+const chunk = { source: 'workspace' as const, path: 'src/config.ts', startLine: 1, endLine: 3, symbol: 'parseConfig', text: 'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}' };
 
 function turn(over: Partial<PipelineTurn> = {}): PipelineTurn {
 	return {

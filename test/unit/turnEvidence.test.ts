@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { decideTurn } from '../../src/core/decide';
 import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import type { GateResult } from '../../src/core/types';
-import { gatherEvidence, type MemoryPort, type RecalledMemory, type RetrieveFn } from '../../src/chat/turnEvidence';
+import { gatherEvidence, type MemoryPort, type RetrieveFn } from '../../src/chat/turnEvidence';
+import type { EvidenceItem } from '../../src/core/evidence';
 import type { RetrievalReply } from '../../src/chat/workspaceMemory';
 import { quietLogger as quiet } from '../fixtures/hostDoubles';
 
@@ -17,8 +18,8 @@ function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
 	return { promise, resolve };
 }
 
-const wsChunk = { tier: 'workspace' as const, path: 'src/a.ts', startLine: 1, endLine: 2, symbol: 'a', text: 'export const a = 1;' };
-const memory: RecalledMemory = { tier: 'research', path: null, startLine: null, endLine: null, symbol: null, text: 'We chose PGlite for the embedded store.', label: 'research memory' };
+const wsChunk = { source: 'workspace' as const, path: 'src/a.ts', startLine: 1, endLine: 2, symbol: 'a', text: 'export const a = 1;' };
+const memory: EvidenceItem = { source: 'research', path: null, startLine: null, endLine: null, symbol: null, text: 'We chose PGlite for the embedded store.', citation: 'research memory' };
 
 /** A real decision, with the tiers under test. */
 function decision(tiers: GateResult['tiers']): GateResult {
@@ -47,7 +48,7 @@ describe('gatherEvidence', () => {
 		const out = await gatherEvidence({ log: quiet, retrieve, memory: port }, 'q', decision(['workspace', 'research']), DEFAULT_THRESHOLDS, false, (m) => progress.push(m));
 		assert.deepEqual(events, ['workspace started', 'recall started']);
 		assert.deepEqual(
-			out.evidence.map((e) => e.tier),
+			out.evidence.map((e) => e.source),
 			['workspace', 'research'],
 		);
 		assert.deepEqual(out.instructions, ['keep answers short']);
