@@ -6,6 +6,7 @@
  * shown; a failure is logged and becomes a trace note — the reply is never lost. No `vscode`.
  */
 import type { HookRegistry, PersistRecord } from '../core/hooks';
+import type { Result } from '../core/result';
 import type { ReplyStatus } from '../core/protocol';
 import type { DecisionTrace, TraceStep } from '../core/trace';
 import type { GateResult, HistoryTurn, TurnContext } from '../core/types';
@@ -25,8 +26,8 @@ export interface PersistRequest {
 	trace: DecisionTrace;
 }
 
-/** Writes one turn; resolves to trace steps saying what was written. May reject (caught here). */
-export type PersistFn = (request: PersistRequest) => Promise<TraceStep[]>;
+/** Writes one turn: the trace steps saying what was written, or `err` with why not (a store failure). Throws only on a bug (caught and logged here). */
+export type PersistFn = (request: PersistRequest) => Promise<Result<TraceStep[]>>;
 
 export interface PersistPorts {
 	log: Logger;
@@ -64,9 +65,14 @@ export async function persistReply(ports: PersistPorts, p: PersistedTurn): Promi
 	if (!ports.persist) return steps;
 	try {
 		const trace = { ...p.trace, steps: [...p.trace.steps, ...steps] };
-		steps.push(...(await ports.persist({ conversationId: p.turn.conversationId, turnId: p.turn.turnId, utterance: p.turn.utterance, answer: p.answer, records, trace })));
+		const written = await ports.persist({ conversationId: p.turn.conversationId, turnId: p.turn.turnId, utterance: p.turn.utterance, answer: p.answer, records, trace });
+		if (written.ok) steps.push(...written.value);
+		else {
+			ports.log.warn(`persisting turn ${p.turn.turnId} failed: ${written.error}`);
+			steps.push({ kind: 'note', stage: 'persist', level: 'error', message: `not saved to memory: ${written.error}` });
+		}
 	} catch (e) {
-		ports.log.error(`persisting turn ${p.turn.turnId} failed: ${errorMessage(e)}`);
+		ports.log.error(`persisting turn ${p.turn.turnId} threw (a bug: the store port returns err for store failures): ${errorMessage(e)}`);
 		steps.push({ kind: 'note', stage: 'persist', level: 'error', message: `not saved to memory: ${errorMessage(e)}` });
 	}
 	return steps;

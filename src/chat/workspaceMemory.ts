@@ -183,7 +183,7 @@ export class WorkspaceMemory {
 			const old = this.client;
 			this.client = null;
 			this.options.log.info('embedder changed: restarting the indexing worker');
-			await old.dispose().catch(() => undefined);
+			await old.dispose().catch((e: unknown) => this.options.log.warn(`indexing worker (old embedder) did not stop cleanly: ${errorMessage(e)}`));
 		}
 		this.clientEmbedder = key;
 		this.client ??= new IndexWorkerClient({
@@ -212,7 +212,7 @@ export class WorkspaceMemory {
 	async restartIndexer(): Promise<void> {
 		const old = this.client;
 		this.client = null;
-		await old?.dispose().catch(() => undefined);
+		await old?.dispose().catch((e: unknown) => this.options.log.warn(`indexing worker did not stop cleanly on restart: ${errorMessage(e)}`));
 	}
 
 	/** Offers the download of models a turn wanted (once per model per session). */
@@ -294,8 +294,9 @@ export class WorkspaceMemory {
 		const store = this.store;
 		this.client = null;
 		this.store = null;
-		await client?.dispose().catch(() => undefined);
-		if (store) await store.then((s) => s.close(), () => undefined).catch(() => undefined);
+		await client?.dispose().catch((e: unknown) => this.options.log.warn(`indexing worker did not stop cleanly on dispose: ${errorMessage(e)}`));
+		// A store that never opened has nothing to close (its open error was reported to the turn that asked).
+		if (store) await store.then((s) => s.close(), () => undefined).catch((e: unknown) => this.options.log.warn(`store did not close cleanly: ${errorMessage(e)}`));
 	}
 }
 

@@ -8,6 +8,7 @@ import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import type { GateResult } from '../../src/core/types';
 import { gatherEvidence, type MemoryPort, type RetrieveFn } from '../../src/chat/turnEvidence';
 import type { EvidenceItem } from '../../src/core/evidence';
+import { err, ok } from '../../src/core/result';
 import type { RetrievalReply } from '../../src/chat/workspaceMemory';
 import { quietLogger as quiet } from '../fixtures/hostDoubles';
 
@@ -40,9 +41,9 @@ describe('gatherEvidence', () => {
 				events.push('recall started');
 				// The workspace search settles only after recall has begun: sequential code would deadlock here.
 				setTimeout(() => ws.resolve({ status: 'evidence', chunks: [wsChunk], notes: [], steps: [] }), 5);
-				return Promise.resolve({ chunks: [memory], steps: [] });
+				return Promise.resolve(ok({ chunks: [memory], steps: [] }));
 			},
-			instructions: () => Promise.resolve(['keep answers short']),
+			instructions: () => Promise.resolve(ok(['keep answers short'])),
 		};
 		const progress: string[] = [];
 		const out = await gatherEvidence({ log: quiet, retrieve, memory: port }, 'q', decision(['workspace', 'research']), DEFAULT_THRESHOLDS, false, (m) => progress.push(m));
@@ -56,12 +57,13 @@ describe('gatherEvidence', () => {
 		assert.ok(out.steps.some((s) => s.kind === 'note' && s.message === 'applied 1 standing instruction'));
 	});
 
-	it('a failing recall is a trace note; the workspace evidence and the instructions still arrive', async () => {
+	for (const [how, failing] of [
+		['returns err (a store failure)', () => Promise.resolve(err('store locked'))],
+		['throws (a bug in the port)', () => Promise.reject(new Error('store locked'))],
+	] as const)
+	it(`a recall port that ${how} is a trace note; the workspace evidence still arrives`, async () => {
 		const retrieve: RetrieveFn = () => Promise.resolve({ status: 'evidence', chunks: [wsChunk], notes: [], steps: [] });
-		const port: MemoryPort = {
-			recall: () => Promise.reject(new Error('store locked')),
-			instructions: () => Promise.reject(new Error('store locked')),
-		};
+		const port: MemoryPort = { recall: failing, instructions: failing };
 		const out = await gatherEvidence({ log: quiet, retrieve, memory: port }, 'q', decision(['workspace', 'profile']), DEFAULT_THRESHOLDS, false, () => {});
 		assert.deepEqual(
 			out.evidence.map((e) => e.path),
