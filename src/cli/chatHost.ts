@@ -36,7 +36,21 @@ export interface ChatHostOptions {
 	hooks?: HookRegistry;
 	/** Host → panel messages, for callers that want them (tests check chat/persisted). */
 	post?: PostFn;
+	/** Search and answer but write nothing (evaluation replays: every arm sees the same store). */
+	readOnly?: boolean;
+	/**
+	 * 'live': turns happen when they are typed (the real clock). 'replay' (default): a conversation
+	 * read from a file; each turn is REPLAY_TURN_GAP_MS after the previous one unless it says when.
+	 */
+	clock?: 'live' | 'replay';
 }
+
+/**
+ * One minute between replayed turns: a file arrives all at once, and turns milliseconds apart would
+ * read as rapid fire (rapid_fire_window_ms, 30 s by default) and change the decisions; a minute
+ * apart is an ordinary exchange. A row's own `at` wins.
+ */
+export const REPLAY_TURN_GAP_MS = 60_000;
 
 /** One answered turn as `gmem chat` prints it. */
 export interface ChatTurnOutput {
@@ -59,6 +73,7 @@ export class ChatHost {
 	private folder: string;
 	private turns = 0;
 	private lastDecision: GateResult | null = null;
+	private clockMs = Date.now();
 
 	constructor(private readonly options: ChatHostOptions) {
 		this.folder = resolve(options.workspace);
@@ -72,12 +87,13 @@ export class ChatHost {
 			thresholds: () => options.thresholds,
 			isRestricted: () => false,
 			retrieve: (q, r, t) => this.memory.retrieve(q, r, t),
-			persist: storePersist({ ...base, thresholds: () => options.thresholds }),
+			...(options.readOnly ? {} : { persist: storePersist({ ...base, thresholds: () => options.thresholds }) }),
 			memory: storeMemory(base),
 			hooks: options.hooks ?? new HookRegistry(),
 			generator: () => Promise.resolve(options.generator),
 			decide: (input, o) => (this.lastDecision = decideTurn(input, o)),
 			hostNotes: [NO_LIVE_STATE],
+			now: options.clock === 'live' ? Date.now : () => this.clockMs,
 		});
 		if (options.post) this.controller.attach(options.post);
 	}
@@ -115,9 +131,18 @@ export class ChatHost {
 		return this.controller.newConversation();
 	}
 
+	/**
+	 * Replaying a recorded conversation: the recorded assistant reply stands for the last generated
+	 * one in the history the next turns are decided on (and the model's window). False: no reply yet.
+	 */
+	recordReply(text: string): boolean {
+		return this.turns > 0 && this.controller.session.useRecordedReply(`cli-${this.turns}`, text);
+	}
+
 	/** Answers one user message through the pipeline; resolves after persisting, with the final trace. */
-	async say(text: string): Promise<ChatTurnOutput> {
+	async say(text: string, at?: number): Promise<ChatTurnOutput> {
 		const turnId = `cli-${++this.turns}`;
+		this.clockMs = at ?? (this.turns === 1 ? this.clockMs : this.clockMs + REPLAY_TURN_GAP_MS);
 		this.lastDecision = null;
 		await this.controller.send(turnId, text);
 		const entry = this.controller.session.entries.find((e) => e.turnId === turnId && e.kind !== 'user');

@@ -63,7 +63,7 @@ for (const engine of testEngines()) {
 				jsonl([
 					{ index: 'ws' },
 					{ role: 'user', content: 'How does parseConfig in src/config.ts handle invalid JSON input?' },
-					{ role: 'assistant', content: 'ignored: replies are generated' },
+					{ role: 'assistant', content: 'parseConfig calls JSON.parse, which throws a SyntaxError on invalid JSON.' },
 					{ role: 'user', content: 'Remember that we deploy the billing service with Helm charts.' },
 					{ role: 'user', content: "No, that's wrong: we deploy the billing service with Kustomize, not Helm." },
 					{ role: 'bogus' },

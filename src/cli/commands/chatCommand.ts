@@ -29,7 +29,8 @@ memory, profile) → generate → cite → persist (research Q&A, corrections su
 conversation tier), with the extension's defaults (built-in embedder and reranker). No live editor
 state: every trace says so.
 Input (FILE, or stdin; an interactive prompt when stdin is a terminal): JSON Lines
-  {"role": "user", "content": "..."}    a user turn (assistant rows are skipped: replies are generated)
+  {"role": "user", "content": "..."}    a user turn ("at": epoch ms, optional; else a minute after the last)
+  {"role": "assistant", "content"}     a recorded reply: stands for the generated one in the history
   {"index": "DIR"}                      index DIR (incremental), then search and write its workspace
   {"workspace": "DIR"}                  work in DIR's workspace without indexing
   {"new_conversation": true}            start a new conversation (memory stays)
@@ -39,7 +40,8 @@ Input (FILE, or stdin; an interactive prompt when stdin is a terminal): JSON Lin
   --openai-base-url   an OpenAI-compatible endpoint (or $GMEM_OPENAI_BASE_URL); the key comes from
                       $GMEM_OPENAI_API_KEY (else $OPENAI_API_KEY); --openai-model (or $GMEM_OPENAI_MODEL)
 Output (--json, one line per user turn): {"turn", "reply", "citations", "status", "decision", "trace"}
-(a bad line: {"line", "error"}).`;
+(a bad line: {"line", "error"}). Recorded assistant rows replay a conversation as it was: the next turns
+are decided on them, not on the generated replies.`;
 
 const OPTIONS = {
 	...STORE_OPTIONS,
@@ -81,7 +83,7 @@ function stderrLogger(io: CliIo): Logger {
 }
 
 /** One input row, parsed; throws with the message for the line's error object. */
-export type ChatRow = { kind: 'user'; content: string } | { kind: 'skip'; why: string } | { kind: 'index'; dir: string } | { kind: 'workspace'; dir: string } | { kind: 'new' };
+export type ChatRow = { kind: 'user'; content: string; at?: number } | { kind: 'assistant'; content: string } | { kind: 'index'; dir: string } | { kind: 'workspace'; dir: string } | { kind: 'new' };
 
 export function parseChatRow(obj: unknown): ChatRow {
 	if (!obj || typeof obj !== 'object' || Array.isArray(obj)) throw new Error('a line must be a JSON object');
@@ -93,10 +95,11 @@ export function parseChatRow(obj: unknown): ChatRow {
 		return key === 'index' ? { kind: 'index', dir } : { kind: 'workspace', dir };
 	}
 	if (o.new_conversation === true) return { kind: 'new' };
-	if (o.role === 'assistant') return { kind: 'skip', why: 'assistant rows are skipped (replies are generated)' };
-	if (o.role !== 'user') throw new Error('expected {"role": "user", "content"}, {"index": DIR}, {"workspace": DIR} or {"new_conversation": true}');
+	if (o.role !== 'user' && o.role !== 'assistant') throw new Error('expected {"role": "user", "content"}, {"index": DIR}, {"workspace": DIR} or {"new_conversation": true}');
 	if (typeof o.content !== 'string' || !o.content.trim()) throw new Error('"content" must be a non-empty string');
-	return { kind: 'user', content: o.content };
+	if (o.at !== undefined && (typeof o.at !== 'number' || !Number.isFinite(o.at))) throw new Error('"at" must be a time in epoch ms');
+	if (o.role === 'assistant') return { kind: 'assistant', content: o.content };
+	return typeof o.at === 'number' ? { kind: 'user', content: o.content, at: o.at } : { kind: 'user', content: o.content };
 }
 
 /** The `--json` object of a turn (CONTRACT.md): the decision as `gmem gate` prints it, then the final trace. */
@@ -142,6 +145,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 		generator,
 		log: stderrLogger(io),
 		models: { ...models, ...(io.env.GMEM_MODEL_DIR ? { localPath: io.env.GMEM_MODEL_DIR } : {}) },
+		clock: !file && io.stdinIsTTY === true ? 'live' : 'replay',
 	});
 	const interactive = !file && io.stdinIsTTY === true;
 	const print = (t: ChatTurnOutput) => io.stdout(values.json ? JSON.stringify(turnJson(t)) + '\n' : turnText(t));
@@ -155,11 +159,11 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 		for await (const { line, text } of readLines(file, io)) {
 			try {
 				const row = interactive ? interactiveRow(text) : parseChatRow(JSON.parse(text));
-				if (row.kind === 'user') print(await host.say(row.content));
+				if (row.kind === 'user') print(await host.say(row.content, row.at));
 				else if (row.kind === 'index') await indexInto(host, resolve(io.cwd, row.dir), io, values.json);
 				else if (row.kind === 'workspace') await host.useWorkspace(resolve(io.cwd, row.dir));
 				else if (row.kind === 'new') await host.newConversation();
-				else io.stderr(`gmem chat: line ${line}: ${row.why}\n`);
+				else if (!host.recordReply(row.content)) throw new Error('a recorded assistant reply needs a user turn before it');
 			} catch (e) {
 				const error = e instanceof Error ? e.message : String(e);
 				if (values.json) io.stdout(JSON.stringify({ line, error }) + '\n');
