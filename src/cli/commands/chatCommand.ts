@@ -137,7 +137,9 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	if (file && !existsSync(file)) throw new UsageError(`${positionals[0]}: no such file`);
 	const thresholds = loadConfig(values.config, io.cwd);
 	const generator = cliGenerator(values, io.env);
-	const models = { ...(modelChoice(values.embedder, '--embedder') ? { embedder: modelChoice(values.embedder, '--embedder') } : {}), ...(modelChoice(values.reranker, '--reranker') ? { reranker: modelChoice(values.reranker, '--reranker') } : {}) };
+	const embedder = modelChoice(values.embedder, '--embedder');
+	const reranker = modelChoice(values.reranker, '--reranker');
+	const models = { ...(embedder ? { embedder } : {}), ...(reranker ? { reranker } : {}) };
 	const host = new ChatHost({
 		location: chatStoreLocation(values.db, values.scope, io.env, io.cwd),
 		workspace: resolve(io.cwd, values.index ?? values.workspace ?? '.'),
