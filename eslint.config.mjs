@@ -1,5 +1,6 @@
-// Flat config. The zones below enforce the layer arrows of docs/architecture.md:
-// extension | cli → chat → generation | retrieval | indexing → store | models → core; webview → core/protocol only.
+// Flat config. The layer allow-lists below enforce the arrows of docs/architecture.md: each layer
+// names the layers it MAY import (anything else is an error), and only src/extension may import vscode.
+import { dirname, relative, resolve, sep } from 'node:path';
 import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'net', 'worker_threads', 'crypto', 'http', 'https'];
@@ -8,6 +9,56 @@ const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'ne
 const restrict = (groups, message) => ({
 	'no-restricted-imports': ['error', { patterns: [{ group: groups, message }] }],
 });
+
+/**
+ * What each layer may import (repository-relative folders or files). A relative import that
+ * resolves outside its layer's list is an error naming the list; `vscode` is allowed only where
+ * `vscode: true`. The webview may import only the two protocol modules (they bring their own types).
+ */
+const LAYERS = {
+	'src/core': { may: ['src/core'] },
+	'src/store': { may: ['src/core', 'src/store'] },
+	'src/models': { may: ['src/core', 'src/models'] },
+	'src/retrieval': { may: ['src/core', 'src/store', 'src/models', 'src/indexing', 'src/retrieval'] },
+	'src/indexing': { may: ['src/core', 'src/store', 'src/models', 'src/retrieval', 'src/indexing'] },
+	'src/generation': { may: ['src/core', 'src/retrieval', 'src/generation'] },
+	'src/chat': { may: ['src/core', 'src/store', 'src/models', 'src/retrieval', 'src/indexing', 'src/generation', 'src/chat'] },
+	'src/cli': { may: ['src/core', 'src/store', 'src/models', 'src/retrieval', 'src/indexing', 'src/generation', 'src/chat', 'src/cli', 'package.json'] },
+	'src/extension': { may: ['src/core', 'src/store', 'src/models', 'src/retrieval', 'src/indexing', 'src/generation', 'src/chat', 'src/extension'], vscode: true },
+	webview: { may: ['webview', 'src/core/protocol.ts', 'src/core/memoryPanelProtocol.ts'] },
+};
+
+const root = import.meta.dirname;
+const posix = (p) => p.split(sep).join('/');
+const layerOf = (rel) => Object.keys(LAYERS).find((l) => rel === l || rel.startsWith(`${l}/`));
+const allowed = (target, may) => may.some((m) => target === m || target.startsWith(`${m}/`) || target === m.replace(/\.ts$/, '') || `${target}.ts` === m);
+
+/** The allow-list rule (a local plugin: the layer of the importing file decides what it may reach). */
+const layerPlugin = {
+	rules: {
+		'allowed-imports': {
+			meta: { type: 'problem', schema: [] },
+			create(context) {
+				const file = posix(relative(root, context.filename));
+				const layer = layerOf(file);
+				if (!layer) return {};
+				const rule = LAYERS[layer];
+				const check = (node) => {
+					const spec = node.source && node.source.value;
+					if (typeof spec !== 'string') return;
+					if (spec === 'vscode') {
+						if (!rule.vscode) context.report({ node, message: `${layer} may not import vscode (only src/extension adapts the editor)` });
+						return;
+					}
+					if (!spec.startsWith('.')) return;
+					const target = posix(relative(root, resolve(dirname(context.filename), spec)));
+					if (!allowed(target, rule.may)) context.report({ node, message: `${layer} may import only ${rule.may.join(', ')} (not ${target})` });
+				};
+				return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+			},
+		},
+	},
+};
 
 export default tseslint.config(
 	{ ignores: ['dist/**', 'node_modules/**', 'out/**', 'test/e2e/out/**', '**/*.cjs', '**/*.mjs'] },
@@ -23,34 +74,16 @@ export default tseslint.config(
 		},
 	},
 	{
+		files: ['src/**/*.ts', 'webview/**/*.ts'],
+		plugins: { layers: layerPlugin },
+		rules: { 'layers/allowed-imports': 'error' },
+	},
+	{
 		files: ['src/core/**/*.ts'],
-		rules: restrict(
-			['vscode', ...nodeBuiltins, 'pg', '@electric-sql/*', 'onnxruntime-node', '**/store/**', '**/models/**', '**/retrieval/**', '**/indexing/**', '**/extension/**', '**/cli/**'],
-			'src/core is pure: no vscode, no I/O, no outer layers.',
-		),
-	},
-	{
-		files: ['src/store/**/*.ts', 'src/models/**/*.ts'],
-		rules: restrict(['vscode', '**/retrieval/**', '**/indexing/**', '**/extension/**', '**/cli/**'], 'store/models depend only on core.'),
-	},
-	{
-		files: ['src/retrieval/**/*.ts', 'src/indexing/**/*.ts'],
-		rules: restrict(['vscode', '**/extension/**', '**/cli/**'], 'retrieval/indexing must not import the VS Code layer or the CLI.'),
-	},
-	{
-		files: ['src/generation/**/*.ts'],
-		rules: restrict(['vscode', '**/store/**', '**/indexing/**', '**/extension/**', '**/cli/**'], 'generation depends on core (and retrieval types) only; vscode.lm is adapted in src/extension.'),
-	},
-	{
-		files: ['src/chat/**/*.ts'],
-		rules: restrict(['vscode', '**/extension/**', '**/cli/**'], 'src/chat is the host-agnostic turn pipeline: the editor and the CLI adapt to it, never the reverse.'),
-	},
-	{
-		files: ['src/cli/**/*.ts'],
-		rules: restrict(['vscode', '**/extension/**'], 'the CLI never imports vscode.'),
+		rules: restrict(['vscode', ...nodeBuiltins, 'pg', '@electric-sql/*', 'onnxruntime-node'], 'src/core is pure: no vscode, no I/O.'),
 	},
 	{
 		files: ['webview/**/*.ts'],
-		rules: restrict(['vscode', ...nodeBuiltins, '**/src/store/**', '**/src/models/**', '**/src/retrieval/**', '**/src/indexing/**', '**/src/generation/**', '**/src/extension/**', '**/src/cli/**'], 'the webview imports only src/core/protocol.ts.'),
+		rules: restrict(['vscode', ...nodeBuiltins], 'the webview is a browser bundle: no vscode, no Node built-ins.'),
 	},
 );

@@ -147,6 +147,13 @@ function main(): void {
 		settle(entry);
 	});
 	messenger.on('action/status', (p) => applyActionStatus(document, p));
+	// What persisting wrote arrives after the reply: it joins that reply's trace.
+	messenger.on('chat/persisted', (p) => {
+		const i = indexOfReply(p.turnId);
+		const entry = i >= 0 ? state.entries[i] : undefined;
+		if (entry?.kind !== 'assistant' || !entry.trace) return;
+		settle({ ...entry, trace: { ...entry.trace, steps: [...entry.trace.steps, ...p.steps] } });
+	});
 	messenger.on('chat/error', (p) => settle({ kind: 'error', turnId: p.turnId, message: p.message, at: Date.now(), ...(p.retryable ? { retryable: true } : {}) }));
 	messenger.on('chat/clear', () => {
 		state.entries = [];

@@ -48,11 +48,14 @@ export interface ChatControllerDeps {
 	/** The generator chosen in settings (created lazily); default: evidence-only. */
 	generator?: () => Promise<Generator>;
 	/** Where past conversations are kept (`context.workspaceState`); none: no history list. */
-	state?: StatePort;	/** The generator's silence budget (default GENERATION_STALL_MS, see generationBudget.ts); tests shorten it. */
+	state?: StatePort;
+	/** The generator's silence budget (default GENERATION_STALL_MS, see generationBudget.ts); tests shorten it. */
 	generationStallMs?: number;
 	/** Live editor state for `tool` turns, and the runner of the actions a reply proposes (on click only). */
 	live?: LiveStateHost;
 	actions?: ActionRunner;
+	/** What this host cannot offer, noted in every turn's trace (PipelinePorts.hostNotes). */
+	hostNotes?: readonly string[];
 }
 
 const EVIDENCE_ONLY = new EvidenceOnlyGenerator();
@@ -278,6 +281,8 @@ export class ChatController {
 			const steps = await outcome.persist();
 			if (live() && steps.length) {
 				this.session.appendSteps(job.replyTurnId, steps);
+				// The open panel shows what was written under the reply it belongs to.
+				this.post('chat/persisted', { turnId: job.replyTurnId, steps });
 				await this.saveHistory();
 			}
 		} catch (e) {
@@ -300,7 +305,7 @@ export class ChatController {
 
 	private ports(): PipelinePorts {
 		const d = this.deps;
-		return { log: d.log, retrieve: d.retrieve, memory: d.memory, persist: d.persist, toUri: d.toUri, hooks: d.hooks, decide: d.decide, generationStallMs: d.generationStallMs, live: d.live };
+		return { log: d.log, retrieve: d.retrieve, memory: d.memory, persist: d.persist, toUri: d.toUri, hooks: d.hooks, decide: d.decide, generationStallMs: d.generationStallMs, live: d.live, hostNotes: d.hostNotes };
 	}
 
 	private async currentGenerator(): Promise<Generator> {

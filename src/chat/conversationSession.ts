@@ -37,6 +37,8 @@ export class ConversationSession {
 	private decisions: RecentDecision[] = [];
 	/** What the history window carries for a reply, when it differs from the shown Markdown. */
 	private historyText = new Map<string, string>();
+	/** Recorded replies replayed in place of the generated ones (useRecordedReply). */
+	private recorded = new Map<string, string>();
 	private started: number;
 	private generation = 0;
 	private idValue: string;
@@ -105,7 +107,7 @@ export class ConversationSession {
 		const out: ChatMessage[] = [];
 		for (const e of this.entriesList.slice(0, end < 0 ? this.entriesList.length : end)) {
 			if (e.kind === 'user') out.push({ role: 'user', content: cut(e.text, maxChars) });
-			else if (e.kind === 'assistant') out.push({ role: 'assistant', content: cut(e.markdown, maxChars) });
+			else if (e.kind === 'assistant') out.push({ role: 'assistant', content: cut(this.recorded.get(e.turnId) ?? e.markdown, maxChars) });
 		}
 		return turns > 0 ? out.slice(-turns) : [];
 	}
@@ -136,6 +138,17 @@ export class ConversationSession {
 		return entry;
 	}
 
+	/**
+	 * Replaying a recorded conversation (`gmem chat`, `gmem eval ab`): the recorded assistant reply
+	 * stands for the generated one in the decision core's history and the model's window from now on.
+	 */
+	useRecordedReply(turnId: string, text: string): boolean {
+		if (!this.entriesList.some((e) => e.kind === 'assistant' && e.turnId === turnId)) return false;
+		this.historyText.set(turnId, text);
+		this.recorded.set(turnId, text);
+		return true;
+	}
+
 	/** Adds steps to a recorded reply's trace (what persisting it wrote, after it was shown). */
 	appendSteps(turnId: string, steps: readonly TraceStep[]): void {
 		if (!steps.length) return;
@@ -160,6 +173,7 @@ export class ConversationSession {
 		this.turnTimes = [];
 		this.decisions = [];
 		this.historyText.clear();
+		this.recorded.clear();
 		this.started = this.now();
 		this.generation++;
 		this.idValue = this.freshId();
@@ -176,7 +190,10 @@ export class ConversationSession {
 		this.entriesList.push(entry);
 		if (this.entriesList.length <= TRANSCRIPT_LIMIT) return;
 		for (const dropped of this.entriesList.splice(0, this.entriesList.length - TRANSCRIPT_LIMIT)) {
-			if (dropped.turnId !== null) this.historyText.delete(dropped.turnId);
+			if (dropped.turnId !== null) {
+				this.historyText.delete(dropped.turnId);
+				this.recorded.delete(dropped.turnId);
+			}
 		}
 	}
 }

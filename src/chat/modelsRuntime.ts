@@ -169,7 +169,7 @@ export class ModelsRuntime {
 		this.rerankerHandle = null;
 		this.builtin = null;
 		this.linearReranker = null;
-		await client?.dispose().catch(() => undefined);
+		await client?.dispose().catch((e: unknown) => this.options.log.warn(`model worker did not stop cleanly on dispose: ${errorMessage(e)}`));
 	}
 
 	private async activeBuiltin(): Promise<ActiveEmbedder> {
@@ -192,7 +192,7 @@ export class ModelsRuntime {
 			this.manager = null;
 			this.embedderHandle = null;
 			this.rerankerHandle = null;
-			if (old) void old.dispose().catch(() => undefined);
+			if (old) void old.dispose().catch((e: unknown) => this.options.log.warn(`model worker (old settings) did not stop cleanly: ${errorMessage(e)}`));
 		}
 		return s;
 	}

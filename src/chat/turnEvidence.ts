@@ -5,31 +5,38 @@
  * first, then memories), ready for prompt assembly. Never throws: a failing tier becomes a trace
  * note and the turn goes on with what the others found. No `vscode` import.
  */
+import type { Result } from '../core/result';
 import type { Thresholds } from '../core/thresholds';
 import type { TraceStep } from '../core/trace';
 import type { GateResult } from '../core/types';
-import type { EvidenceInput } from '../generation/promptAssembly';
+import type { EvidenceItem } from '../core/evidence';
 import { errorMessage, type Logger } from './logger';
 import type { RetrievalReply } from './workspaceMemory';
 
 /** Searches the workspace tier for a turn (WorkspaceMemory.retrieve); never throws. */
 export type RetrieveFn = (query: string, result: GateResult, thresholds: Thresholds) => Promise<RetrievalReply>;
 
-/** A recalled memory (research Q&A, correction, profile fact), quoted like a chunk. */
-export type RecalledMemory = EvidenceInput;
+/** What recall found: evidence and the retrieval steps for the trace. */
+export interface Recalled {
+	chunks: EvidenceItem[];
+	steps: TraceStep[];
+}
 
-/** Research/profile recall and standing instructions (src/retrieval/memoryRecall.ts behind the host's store). */
+/**
+ * Research/profile recall and standing instructions (src/retrieval/memoryRecall.ts behind the
+ * host's store). An expected failure (store down, locked) is an `err` with its message; a throw is a bug.
+ */
 export interface MemoryPort {
-	recall(query: string, tiers: ('research' | 'profile')[], result: GateResult, thresholds: Thresholds): Promise<{ chunks: RecalledMemory[]; steps: TraceStep[] }>;
+	recall(query: string, tiers: ('research' | 'profile')[], result: GateResult, thresholds: Thresholds): Promise<Result<Recalled>>;
 	/** The user's standing instructions ("keep answers short"), applied on every turn. */
-	instructions(): Promise<string[]>;
+	instructions(): Promise<Result<string[]>>;
 	/** The instruction files' sections this turn applies (src/retrieval/instructionRecall.ts), with their trace notes. */
-	fileInstructions?(query: string, paths: readonly string[], result: GateResult, thresholds: Thresholds): Promise<{ instructions: string[]; steps: TraceStep[] }>;
+	fileInstructions?(query: string, paths: readonly string[], result: GateResult, thresholds: Thresholds): Promise<Result<{ instructions: string[]; steps: TraceStep[] }>>;
 }
 
 /** What the retrieval half found for a turn. */
 export interface TurnEvidence {
-	evidence: EvidenceInput[];
+	evidence: EvidenceItem[];
 	instructions: string[];
 	steps: TraceStep[];
 	/** The workspace search's answer, when the workspace tier was searched. */
@@ -72,12 +79,12 @@ export async function gatherEvidence(
 			? safely(ports.log, 'workspace retrieval', () => ports.retrieve!(query, result, thresholds), (message): RetrievalReply => ({ status: 'error', message, steps: [] }))
 			: null,
 		memoryTiers.length && ports.memory
-			? safely(ports.log, 'memory recall', () => ports.memory!.recall(query, memoryTiers, result, thresholds), (message) => ({ chunks: [] as RecalledMemory[], steps: [note('error', `memory recall failed: ${message}`)] }))
+			? safely(ports.log, 'memory recall', () => ports.memory!.recall(query, memoryTiers, result, thresholds), (message): Recalled => ({ chunks: [], steps: [note('error', `memory recall failed: ${message}`)] }))
 			: null,
 		ports.memory && wantInstructions
-			? safely(ports.log, 'standing instructions', () => ports.memory!.instructions(), (message) => {
+			? safely(ports.log, 'standing instructions', () => ports.memory!.instructions(), (message): string[] => {
 					instructionNotes.push(note('warn', `standing instructions not read: ${message}`));
-					return [] as string[];
+					return [];
 				})
 			: [],
 	]);
@@ -111,12 +118,21 @@ function note(level: 'info' | 'warn' | 'error', message: string): TraceStep {
 	return { kind: 'note', stage: 'retrieval', level, message };
 }
 
-async function safely<T>(log: Logger, what: string, run: () => Promise<T>, fallback: (message: string) => T): Promise<T> {
+/** Unwraps a port's Result (an `err` is an expected failure: logged as a warning, noted in the trace) or survives its throw (a bug: logged as an error). */
+async function safely<T>(log: Logger, what: string, run: () => Promise<T | Result<T>>, fallback: (message: string) => T): Promise<T> {
 	try {
-		return await run();
+		const out = await run();
+		if (!isResult(out)) return out;
+		if (out.ok) return out.value;
+		log.warn(`${what} failed: ${out.error}`);
+		return fallback(out.error);
 	} catch (e) {
-		// The ports should not throw; if one does, the turn still gets an answer.
-		log.error(`${what} failed: ${errorMessage(e)}`);
+		// A port that throws has a bug; the turn still gets an answer.
+		log.error(`${what} threw (a bug: ports return err for expected failures): ${errorMessage(e)}`);
 		return fallback(errorMessage(e));
 	}
+}
+
+function isResult<T>(x: T | Result<T>): x is Result<T> {
+	return typeof x === 'object' && x !== null && 'ok' in x && typeof (x as { ok: unknown }).ok === 'boolean' && ('value' in x || 'error' in x);
 }

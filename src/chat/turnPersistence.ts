@@ -1,13 +1,16 @@
 /**
- * The write half of a chat turn: builds the records the decision's `write` tiers call for, lets
- * `before_persist` hooks edit or drop them, and hands what is left to the host's store (research
- * Q&A and corrections, profile updates, plus the conversation tier). Runs after the reply is
+ * The write half of a chat turn: builds the structured records the decision's `write` tiers call
+ * for, lets `before_persist` hooks edit or drop them, and hands exactly what is left to the host's
+ * store (research Q&A and corrections, profile updates, plus the conversation tier) — no text is
+ * rebuilt or re-parsed on the way. Runs after the reply is
  * shown; a failure is logged and becomes a trace note — the reply is never lost. No `vscode`.
  */
 import type { HookRegistry, PersistRecord } from '../core/hooks';
+import type { Result } from '../core/result';
 import type { ReplyStatus } from '../core/protocol';
 import type { DecisionTrace, TraceStep } from '../core/trace';
-import type { GateResult, HistoryTurn, TurnContext, Trigger, WriteTier } from '../core/types';
+import type { GateResult, HistoryTurn, TurnContext } from '../core/types';
+import { turnRecords } from '../retrieval/memoryWriter';
 import { errorMessage, type Logger } from './logger';
 
 /** One turn as the store writes it. */
@@ -15,15 +18,16 @@ export interface PersistRequest {
 	conversationId: string;
 	turnId: string;
 	utterance: string;
+	/** The reply as shown (the conversation tier's assistant row). */
 	answer: string;
-	trigger: Trigger;
-	/** The tiers still to write after `before_persist` hooks (empty: only the conversation tier). */
-	write: WriteTier[];
+	/** The structured records left after `before_persist` hooks, written as they are (empty: only the conversation tier). */
+	records: PersistRecord[];
+	/** The turn's trace so far (hook steps included); the store adds what it wrote and keeps that final trace. */
 	trace: DecisionTrace;
 }
 
-/** Writes one turn; resolves to trace steps saying what was written. May reject (caught here). */
-export type PersistFn = (request: PersistRequest) => Promise<TraceStep[]>;
+/** Writes one turn: the trace steps saying what was written, or `err` with why not (a store failure). Throws only on a bug (caught and logged here). */
+export type PersistFn = (request: PersistRequest) => Promise<Result<TraceStep[]>>;
 
 export interface PersistPorts {
 	log: Logger;
@@ -40,20 +44,11 @@ export interface PersistedTurn {
 	trace: DecisionTrace;
 }
 
-/** The records the decision's `write` list asks for; a stopped reply is no Q&A worth keeping. */
+/** The records the decision's `write` list asks for (memoryWriter.turnRecords); a stopped reply is no Q&A worth keeping. */
 export function recordsFor(p: PersistedTurn): PersistRecord[] {
-	const records: PersistRecord[] = [];
-	const { utterance } = p.turn;
-	for (const tier of p.result.write) {
-		if (tier === 'research') {
-			const correction = p.result.trigger === 'correction';
-			if (p.status === 'stopped' && !correction) continue;
-			records.push({ tier, text: correction ? utterance : `Q: ${utterance}\nA: ${p.answer}`, metadata: { kind: correction ? 'correction' : 'qa', question: utterance } });
-		} else {
-			records.push({ tier, text: utterance, metadata: { kind: 'profile' } });
-		}
-	}
-	return records;
+	const stoppedQa = p.status === 'stopped' && p.result.trigger !== 'correction';
+	const write = stoppedQa ? p.result.write.filter((t) => t !== 'research') : p.result.write;
+	return turnRecords({ trigger: p.result.trigger, write, question: p.turn.utterance, answer: p.answer });
 }
 
 /** Runs `before_persist` hooks and the writes. Never rejects; Restricted Mode writes nothing. */
@@ -68,16 +63,16 @@ export async function persistReply(ports: PersistPorts, p: PersistedTurn): Promi
 		records = ports.hooks.run('before_persist', { turn: { id: p.turn.turnId, history: p.turn.history, utterance: p.turn.utterance, context: p.turn.context }, records }, { steps }).records;
 	}
 	if (!ports.persist) return steps;
-	const write = [...new Set(records.map((r) => r.tier))];
-	const research = records.find((r) => r.tier === 'research');
-	// A hook may rewrite the Q&A text; the answer part is what follows "A: ".
-	const answer = research && research.metadata.kind === 'qa' ? (/^Q: [\s\S]*?\nA: ([\s\S]*)$/.exec(research.text)?.[1] ?? research.text) : p.answer;
 	try {
-		steps.push(
-			...(await ports.persist({ conversationId: p.turn.conversationId, turnId: p.turn.turnId, utterance: p.turn.utterance, answer, trigger: p.result.trigger, write, trace: p.trace })),
-		);
+		const trace = { ...p.trace, steps: [...p.trace.steps, ...steps] };
+		const written = await ports.persist({ conversationId: p.turn.conversationId, turnId: p.turn.turnId, utterance: p.turn.utterance, answer: p.answer, records, trace });
+		if (written.ok) steps.push(...written.value);
+		else {
+			ports.log.warn(`persisting turn ${p.turn.turnId} failed: ${written.error}`);
+			steps.push({ kind: 'note', stage: 'persist', level: 'error', message: `not saved to memory: ${written.error}` });
+		}
 	} catch (e) {
-		ports.log.error(`persisting turn ${p.turn.turnId} failed: ${errorMessage(e)}`);
+		ports.log.error(`persisting turn ${p.turn.turnId} threw (a bug: the store port returns err for store failures): ${errorMessage(e)}`);
 		steps.push({ kind: 'note', stage: 'persist', level: 'error', message: `not saved to memory: ${errorMessage(e)}` });
 	}
 	return steps;

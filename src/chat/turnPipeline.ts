@@ -6,6 +6,7 @@
  * runs after showing the reply, so a slow or failing store never delays or loses it.
  * No `vscode` import: ports arrive from the host, and tests drive it with a real store.
  */
+import type { EvidenceItem } from '../core/evidence';
 import { HookRegistry } from '../core/hooks';
 import type { Citation, ReplyStatus, RetrievalOverride } from '../core/protocol';
 import type { Thresholds } from '../core/thresholds';
@@ -39,6 +40,8 @@ export interface PipelinePorts {
 	generationStallMs?: number;
 	/** Live editor state (diagnostics, editor, git, symbols, terminal); absent: headless, said in the trace. */
 	live?: LiveStateHost;
+	/** What this host cannot offer, said in every turn's trace (the CLI: "no live state in the CLI"). */
+	hostNotes?: readonly string[];
 }
 
 /** One turn to answer. */
@@ -101,6 +104,7 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 	if (!outcome.ok) return { kind: 'error', message: outcome.message, retryable: false, trace: null, result: null };
 	const result = outcome.result;
 	const steps: TraceStep[] = [...result.trace.steps];
+	for (const message of ports.hostNotes ?? []) steps.push({ kind: 'note', stage: 'host', level: 'info', message });
 	const traceNow = (): DecisionTrace => ({ ...result.trace, steps: [...steps] });
 
 	const generator = turn.generator;
@@ -213,7 +217,8 @@ function beforeGeneration(ports: PipelinePorts, turn: PipelineTurn, result: Gate
 		// Blocks edited or dropped by a hook: re-assemble from them (extra blocks keep the last one's source).
 		const evidence = out.context_blocks.map((text, i) => {
 			const e = prompt.evidence[Math.min(i, prompt.evidence.length - 1)] ?? { tier: 'workspace' as const, path: null, startLine: null, endLine: null };
-			return { tier: e.tier, path: e.path, startLine: e.startLine, endLine: e.endLine, symbol: null, text, label: 'source' in e ? e.source : 'hook' };
+			const item: EvidenceItem = { source: e.tier, path: e.path, startLine: e.startLine, endLine: e.endLine, symbol: null, text, citation: 'source' in e ? e.source : 'hook' };
+			return item;
 		});
 		next = assemblePrompt({ utterance: turn.utterance, history: turn.chat, evidence, instructions: found.instructions, budgetTokens: turn.thresholds.prompt_evidence_budget_tokens, route: result.route });
 	}

@@ -8,7 +8,6 @@ import type { HookRegistry } from '../core/hooks';
 import type { Thresholds } from '../core/thresholds';
 import type { GateResult, HistoryTurn, TurnContext, TurnInput } from '../core/types';
 import { errorMessage, type Logger } from './logger';
-import { decisionBody, describeDecision } from './replyText';
 
 /** The decision core's entry point; injectable so tests and future pipelines can replace it. */
 export type DecideFn = (input: TurnInput, options: DecideOptions) => GateResult;
@@ -26,7 +25,7 @@ export interface TurnRequest {
 
 /** A decided turn (reply Markdown + the core's result) or a failure to report. */
 export type TurnOutcome =
-	| { ok: true; result: GateResult; markdown: string; historyText: string; ms: number }
+	| { ok: true; result: GateResult; ms: number }
 	| { ok: false; message: string };
 
 /** Longest message accepted; longer input is refused with a message rather than decided slowly. */
@@ -53,14 +52,7 @@ export function runTurn(request: TurnRequest, log: Logger, decide: DecideFn = de
 		log.debug(
 			`turn ${request.turnId}: trigger=${result.trigger} path=${result.path} tiers=[${result.tiers.join(',')}] route=${result.route} (${ms.toFixed(2)} ms)`,
 		);
-		const restricted = request.context.restricted === true;
-		return {
-			ok: true,
-			result,
-			markdown: describeDecision(result, request.utterance, restricted),
-			historyText: decisionBody(result, restricted),
-			ms,
-		};
+		return { ok: true, result, ms };
 	} catch (e) {
 		// The core is pure and should not throw; if it does, the panel must keep working.
 		log.error(e instanceof Error ? e : new Error(errorMessage(e)));

@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import type { Thresholds } from '../core/thresholds';
 import type { TraceStep } from '../core/trace';
 import type { GateResult } from '../core/types';
-import type { EvidenceInput } from '../generation/promptAssembly';
+import type { EvidenceItem } from '../core/evidence';
 import type { Embedder } from '../models/embedder';
 import type { ModelManifest } from '../models/manifests';
 import { IndexWorkerClient } from '../indexing/indexWorkerClient';
@@ -53,12 +53,9 @@ export interface WorkspaceMemoryOptions {
 	onIndexCrash?: (message: string) => void;
 }
 
-/** One quoted chunk of evidence: what prompt assembly takes, without a label (its location is its source). */
-export type EvidenceChunk = Omit<EvidenceInput, 'label'>;
-
 /** The retrieval half of a turn: what to say and the trace steps to append. */
 export type RetrievalReply =
-	| { status: 'evidence'; chunks: EvidenceChunk[]; notes: string[]; steps: TraceStep[]; models?: ModelsUsed }
+	| { status: 'evidence'; chunks: EvidenceItem[]; notes: string[]; steps: TraceStep[]; models?: ModelsUsed }
 	| { status: 'no_match'; notes: string[]; steps: TraceStep[]; models?: ModelsUsed }
 	| { status: 'not_indexed'; steps: TraceStep[] }
 	| { status: 'error'; message: string; steps: TraceStep[] };
@@ -186,7 +183,7 @@ export class WorkspaceMemory {
 			const old = this.client;
 			this.client = null;
 			this.options.log.info('embedder changed: restarting the indexing worker');
-			await old.dispose().catch(() => undefined);
+			await old.dispose().catch((e: unknown) => this.options.log.warn(`indexing worker (old embedder) did not stop cleanly: ${errorMessage(e)}`));
 		}
 		this.clientEmbedder = key;
 		this.client ??= new IndexWorkerClient({
@@ -215,7 +212,7 @@ export class WorkspaceMemory {
 	async restartIndexer(): Promise<void> {
 		const old = this.client;
 		this.client = null;
-		await old?.dispose().catch(() => undefined);
+		await old?.dispose().catch((e: unknown) => this.options.log.warn(`indexing worker did not stop cleanly on restart: ${errorMessage(e)}`));
 	}
 
 	/** Offers the download of models a turn wanted (once per model per session). */
@@ -297,8 +294,9 @@ export class WorkspaceMemory {
 		const store = this.store;
 		this.client = null;
 		this.store = null;
-		await client?.dispose().catch(() => undefined);
-		if (store) await store.then((s) => s.close(), () => undefined).catch(() => undefined);
+		await client?.dispose().catch((e: unknown) => this.options.log.warn(`indexing worker did not stop cleanly on dispose: ${errorMessage(e)}`));
+		// A store that never opened has nothing to close (its open error was reported to the turn that asked).
+		if (store) await store.then((s) => s.close(), () => undefined).catch((e: unknown) => this.options.log.warn(`store did not close cleanly: ${errorMessage(e)}`));
 	}
 }
 
@@ -331,11 +329,11 @@ function precomputed(embedder: Embedder, vector: Float32Array): Embedder {
 	return { id: embedder.id, dim: embedder.dim, semantic: embedder.semantic, embed: async () => [vector] };
 }
 
-function byRank(selected: readonly SelectedEvidence[]): EvidenceChunk[] {
+function byRank(selected: readonly SelectedEvidence[]): EvidenceItem[] {
 	return [...selected]
 		.sort((a, b) => a.rank - b.rank)
 		.map((s) => {
 			const h = s.candidate.hit;
-			return { tier: s.candidate.tier, path: h.path, startLine: h.start_line, endLine: h.end_line, symbol: h.symbol, text: s.candidate.text };
+			return { source: s.candidate.tier, path: h.path, startLine: h.start_line, endLine: h.end_line, symbol: h.symbol, text: s.candidate.text };
 		});
 }

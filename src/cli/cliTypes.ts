@@ -4,6 +4,8 @@ export interface CliIo {
 	stderr: (text: string) => void;
 	/** Reads all of standard input (used when no --in FILE is given). */
 	readStdin: () => AsyncIterable<string>;
+	/** True when stdin is a terminal (`gmem chat` then prompts instead of reading JSON Lines). */
+	stdinIsTTY?: boolean;
 	env: NodeJS.ProcessEnv;
 	cwd: string;
 }

@@ -13,7 +13,10 @@ import { loadConfig } from './commands/gateCommand';
 import { alwaysRetrieveArm, CHARS_PER_TOKEN, gatedArm, predictorArm, type AbArm, type ArmContext, type ArmTurn } from './evalAbArms';
 import { baselinePredictors } from './evalGate';
 import { conversationCount, fixed3, formatTable, JSON_OUT_OPTION, readLabelledTurns, emitEvaluation, type LabelledTurn } from './evalShared';
+import { PIPELINE_ALWAYS, PIPELINE_GATED, replayPipeline, type PipelineArmContext } from './evalAbPipeline';
 import { readCorpus, withCorpusStore } from './evalStore';
+import type { Logger } from '../chat/logger';
+import type { ModelSettings } from '../chat/modelsRuntime';
 import { openCliEmbedder, positiveInt } from './storeCli';
 
 const USAGE = `usage: gmem eval ab FILE.jsonl [--corpus CORPUS.jsonl] [--k 4] [--baseline seed]
@@ -23,7 +26,10 @@ Replays labelled conversations through always-retrieve (top k every turn) and th
 (decideTurn → per-tier search with the policy's k and floors → evidence stage), on one fresh store
 holding the corpus (default: corpus.jsonl beside FILE; rows {"id", "text", "path"?, "tier"?}).
 Reports turns retrieved, retrievals saved, evidence tokens (characters / 4), retrieval time,
-recall of the turns labelled should_retrieve, and needless evidence on the turns labelled not.`;
+recall of the turns labelled should_retrieve, and needless evidence on the turns labelled not.
+Then the same conversations through gmem chat's pipeline (the editor's turn, read-only, evidence-only
+replies): "gated-memory (pipeline)" and "always-retrieve (pipeline)" (a policy_override hook that
+searches workspace + research every turn); their time is the whole turn. --no-pipeline skips them.`;
 
 /** Cost and benefit of one arm over all turns. */
 export interface AbScore {
@@ -140,6 +146,24 @@ export function formatAbTable(e: AbEvaluation): string {
 	return head + formatTable(['measure', ...e.arms.map((a) => a.arm)], rows);
 }
 
+/**
+ * The pipeline arms' models: the extension's settings for the same embedder (builtin, minilm, none).
+ * The hashing test embedder is not an extension model: the pipeline then runs its default (built-in)
+ * and its trace notes that the corpus carries no built-in vectors (lexical-only).
+ */
+function pipelineModels(embedder: string | undefined, io: CliIo): Partial<ModelSettings> {
+	const name = embedder ?? (io.env.GMEM_EMBEDDER || 'builtin');
+	if (name === 'builtin' || name === 'minilm' || name === 'none') return { embedder: name, ...(io.env.GMEM_MODEL_DIR ? { localPath: io.env.GMEM_MODEL_DIR } : {}) };
+	io.stderr(`gmem eval ab: the pipeline arms run the extension's models; --embedder ${name} is not one, so they use the built-in embedder\n`);
+	return {};
+}
+
+/** Warnings and errors of the pipeline arms on stderr (a failing tier is also in each turn's trace). */
+function stderrWarnings(io: CliIo): Logger {
+	const say = (m: string | Error) => io.stderr(`gmem eval ab: ${m instanceof Error ? m.message : m}\n`);
+	return { trace() {}, debug() {}, info() {}, warn: say, error: say };
+}
+
 /** The corpus path: --corpus, else corpus.jsonl beside the conversations file. */
 function corpusPath(value: string | undefined, file: string, io: CliIo): { path: string; shown: string } {
 	const shown = value ?? join(dirname(file), 'corpus.jsonl');
@@ -162,6 +186,7 @@ const OPTIONS = {
 	corpus: { type: 'string' },
 	k: { type: 'string' },
 	baseline: { type: 'string' },
+	'no-pipeline': { type: 'boolean', default: false },
 	embedder: { type: 'string' },
 	config: { type: 'string' },
 	db: { type: 'string' },
@@ -185,6 +210,15 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 		const ctx: ArmContext = { es, embedder, thresholds, k };
 		const arms = [alwaysRetrieveArm(ctx), gatedArm(ctx), ...baselines.map((p) => predictorArm(ctx, p))];
 		const outcomes = await replay(arms, turns, io);
+		const names = arms.map((a) => a.name);
+		if (!values['no-pipeline']) {
+			const pctx: PipelineArmContext = { es, thresholds, models: pipelineModels(values.embedder, io), log: stderrWarnings(io) };
+			for (const name of [PIPELINE_ALWAYS, PIPELINE_GATED] as const) {
+				outcomes.set(name, await replayPipeline(pctx, name, turns));
+				names.push(name);
+				io.stderr(`gmem eval ab: ${name} replayed ${turns.length} turns\n`);
+			}
+		}
 		const e: AbEvaluation = {
 			file,
 			corpus: corpus.shown,
@@ -195,7 +229,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 			turns: turns.length,
 			conversations: conversationCount(turns),
 			bad_lines: bad,
-			arms: arms.map((a) => scoreAb(a.name, turns, outcomes.get(a.name)!)),
+			arms: names.map((name) => scoreAb(name, turns, outcomes.get(name)!)),
 		};
 		emitEvaluation(e, formatAbTable, values, io);
 	}).finally(dispose);

@@ -11,7 +11,7 @@ import type { Embedder } from '../models/embedder';
 import { ingestDocuments, type IngestDoc } from '../retrieval/ingest';
 import { deleteDocuments, type ChunkTier } from '../store/chunkRepo';
 import { holderAlive, readLock } from '../store/lockFile';
-import { workspaceId } from '../store/location';
+import { resolveStoreLocation, workspaceId, type StoreLocation } from '../store/location';
 import type { Store } from '../store/openStore';
 import { UsageError, type CliIo } from './cliTypes';
 import { parseIngestRow } from './commands/ingestCommand';
@@ -22,6 +22,9 @@ import { openCliStore } from './storeCli';
 export interface EvalStore {
 	store: Store;
 	workspaceId: string;
+	/** The store's location and the folder whose workspace id the rows carry (for a chat host on the same rows: evalAbPipeline.ts). */
+	location: StoreLocation;
+	folder: string;
 	/** Where it is, for the report ("temporary PGlite folder" or the store's own description). */
 	where: string;
 	/** Closes the store and removes what the run created. */
@@ -49,6 +52,8 @@ export async function openEvalStore(db: string | undefined, io: CliIo): Promise<
 		return {
 			store,
 			workspaceId: workspaceId(dir),
+			location: resolveStoreLocation(dir, io.env, io.cwd),
+			folder: dir,
 			where: `temporary PGlite folder (${store.engine}), removed afterwards`,
 			dispose: async () => {
 				await store.close();
@@ -58,10 +63,13 @@ export async function openEvalStore(db: string | undefined, io: CliIo): Promise<
 		};
 	}
 	const store = await openCliStore(db, io);
-	const ws = workspaceId(join(tmpdir(), `gmem-eval-${randomUUID()}`));
+	const folder = join(tmpdir(), `gmem-eval-${randomUUID()}`);
+	const ws = workspaceId(folder);
 	return {
 		store,
 		workspaceId: ws,
+		location: resolveStoreLocation(db, io.env, io.cwd),
+		folder,
 		where: `${store.where} (${store.engine}), fresh workspace id ${ws}, deleted afterwards`,
 		dispose: async () => {
 			try {

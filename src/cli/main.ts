@@ -17,6 +17,7 @@ export function processIo(): CliIo {
 		stdout: (t) => void process.stdout.write(t),
 		stderr: (t) => void process.stderr.write(t),
 		readStdin: () => createInterface({ input: process.stdin, crlfDelay: Infinity }),
+		stdinIsTTY: process.stdin.isTTY === true,
 		env: process.env,
 		cwd: process.cwd(),
 	};

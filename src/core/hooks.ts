@@ -38,12 +38,35 @@ export interface AfterGenerationPayload {
 	response: string;
 }
 
-/** One row the host is about to write to a tier. */
-export interface PersistRecord {
-	tier: WriteTier;
-	text: string;
-	metadata: { [key: string]: JsonValue };
+/**
+ * A research memory the host is about to write: a Q&A (`question` + `answer`), a correction (its
+ * text in `question`; it supersedes what it contradicts, or the memory doc ids in `supersedes`),
+ * a decision or a note. The writer stores exactly these fields: an edited `answer` is what lands.
+ */
+export interface ResearchRecord {
+	tier: 'research';
+	kind: 'qa' | 'decision' | 'correction' | 'note';
+	question: string;
+	answer: string;
+	/** Memory doc ids this record replaces (a correction without them supersedes the best lexical match). */
+	supersedes?: string[];
+	/** Free-form tags for experiments (kept out of the stored row). */
+	metadata?: { [key: string]: JsonValue };
 }
+
+/** A profile update the host is about to write: one current `value` per `key` (history kept). */
+export interface ProfileRecord {
+	tier: 'profile';
+	kind: 'fact' | 'preference' | 'instruction';
+	key: string;
+	value: string;
+	/** The user's words the update came from. */
+	question: string;
+	metadata?: { [key: string]: JsonValue };
+}
+
+/** One structured row the host is about to write to a tier; `before_persist` hooks edit or drop them. */
+export type PersistRecord = ResearchRecord | ProfileRecord;
 
 /** The writes that follow a turn; a hook may edit or drop them. */
 export interface BeforePersistPayload {

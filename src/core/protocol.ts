@@ -4,12 +4,13 @@
  * messenger. Pure: no `vscode`, no DOM, no Node; the webview bundle imports only this module
  * (and, through it, protocolGuards.ts and the core type modules).
  */
-import type { DecisionTrace } from './trace';
+import type { DecisionTrace, TraceStep } from './trace';
 import {
 	arrayOf,
 	isBoolean,
 	isDecisionTrace,
 	isNumber,
+	isTraceStep,
 	isRecord,
 	isString,
 	nullable,
@@ -109,6 +110,12 @@ export interface ChatProgressParams {
 	message: string;
 }
 
+/** What persisting a shown reply wrote (or why not): steps appended to that reply's trace. */
+export interface ChatPersistedParams {
+	turnId: string;
+	steps: TraceStep[];
+}
+
 /** A failure to show in the panel instead of a reply; the conversation goes on. */
 export interface ChatErrorParams {
 	turnId: string | null;
@@ -180,6 +187,7 @@ export interface HostToWebview {
 	'history/list': HistoryListParams;
 	/** A proposed action ran, was declined at its confirmation, failed or could not run. */
 	'action/status': ActionStatusParams;
+	'chat/persisted': ChatPersistedParams;
 }
 
 export interface ActionStatusParams {
@@ -302,6 +310,7 @@ const HOST_TO_WEBVIEW_GUARDS: MessageGuards<HostToWebview> = {
 	'generator/info': isGeneratorInfo,
 	'history/list': isHistoryList,
 	'action/status': object<ActionStatusParams>({ turnId: isString, actionId: isString, status: oneOf(ACTION_STATUSES), message: isString }),
+	'chat/persisted': object<ChatPersistedParams>({ turnId: isString, steps: arrayOf(isTraceStep) }),
 };
 
 const WEBVIEW_TO_HOST_GUARDS: MessageGuards<WebviewToHost> = {

@@ -1,7 +1,7 @@
 /**
  * Extension entry point. `activate` stays thin and cheap: it creates the log channel, wires the
  * objects by hand and registers views, commands and the `@memory` participant. Nothing heavy
- * runs here — the decision core is pure and runs per turn; the store and models (when they land)
+ * runs here — the decision core is pure and runs per turn; the store and models
  * start lazily in their own worker or child process.
  */
 import * as vscode from 'vscode';

@@ -22,8 +22,8 @@ export function languageFor(path: string | null): string {
 
 /** A live diff is a `diff`; other live state (problems, status, terminal) is plain text; a chunk or a selection has its file's language. */
 function fenceLanguage(e: PromptEvidence): string {
-	if (e.origin === 'live' && /^git (diff|show)\b/.test(e.source)) return 'diff';
-	if (e.origin === 'live' && !/^(Selection|Symbol|Definition|Editor)\b/.test(e.source)) return '';
+	if (e.tier === 'live' && /^git (diff|show)\b/.test(e.source)) return 'diff';
+	if (e.tier === 'live' && !/^(Selection|Symbol|Definition|Editor)\b/.test(e.source)) return '';
 	return languageFor(e.path);
 }
 
@@ -33,7 +33,7 @@ export function evidenceOnlyPieces(evidence: readonly PromptEvidence[]): string[
 		return ['**Nothing in the indexed workspace matched** — no evidence was selected for this turn. No model is set up, so Gated Memory can only quote evidence; choose a model in the Gated Memory settings for written answers.'];
 	}
 	const n = evidence.length;
-	const live = evidence.filter((e) => e.origin === 'live').length;
+	const live = evidence.filter((e) => e.tier === 'live').length;
 	const pieces = [
 		live === 0
 			? `**Found in the indexed workspace** (${n} chunk${n === 1 ? '' : 's'}, quoted as stored; no model wrote this):`

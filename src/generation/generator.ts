@@ -5,7 +5,7 @@
  * evidence quoted with citations). No `vscode` import here: the LM-API generator lives in
  * src/extension and adapts `vscode.lm` to this interface.
  */
-import type { Tier } from '../core/types';
+import type { EvidenceSource } from '../core/evidence';
 
 /** Which implementation; also the `gatedMemory.generator` setting's values (plus 'auto'). */
 export type GeneratorKind = 'lm' | 'openai' | 'evidence';
@@ -20,7 +20,8 @@ export interface ChatMessage {
 export interface PromptEvidence {
 	/** 1-based citation number, in prompt order. */
 	n: number;
-	tier: Tier;
+	/** Where the item came from (a stored tier or live state); shown as the block's `tier` attribute. */
+	tier: EvidenceSource;
 	/** Human-readable source: `src/a.ts:10-24 (parseConfig)` or a memory's date and kind. */
 	source: string;
 	/** Workspace-relative path and lines when the evidence is a file chunk (citation links open them). */
@@ -28,8 +29,6 @@ export interface PromptEvidence {
 	startLine: number | null;
 	endLine: number | null;
 	text: string;
-	/** `live`: read from the editor this turn (diagnostics, git, selection…), not from the index. */
-	origin?: 'live';
 }
 
 /** What prompt assembly produced: the messages to send and the evidence they quote. */

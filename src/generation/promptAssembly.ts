@@ -5,24 +5,11 @@
  * per-prompt random nonce, so text inside a chunk cannot close its own block (see docs/architecture.md,
  * "Generation").
  */
-import type { Tier } from '../core/types';
+import type { EvidenceItem } from '../core/evidence';
 import { DEFAULT_THRESHOLDS } from '../core/thresholds';
 import { jaccard, shingles } from '../retrieval/evidence/dedupe';
 import type { AssembledPrompt, ChatMessage, PromptEvidence } from './generator';
 
-/** One piece of evidence handed to prompt assembly, in the retrieval pipeline's final order. */
-export interface EvidenceInput {
-	tier: Tier;
-	path: string | null;
-	startLine: number | null;
-	endLine: number | null;
-	symbol: string | null;
-	text: string;
-	/** Overrides the computed source label (memories: "research memory, 2026-11-30"). */
-	label?: string;
-	/** `live`: editor state read this turn (src/chat/liveState); quoted as `tier="live"`. */
-	origin?: 'live';
-}
 
 /** Everything one prompt is built from. */
 export interface PromptInput {
@@ -30,7 +17,7 @@ export interface PromptInput {
 	/** The conversation window, oldest first, already trimmed by the host. */
 	history: ChatMessage[];
 	/** In the retrieval pipeline's final (lost-in-the-middle) order; kept as given. */
-	evidence: EvidenceInput[];
+	evidence: EvidenceItem[];
 	/** The user's standing profile instructions ("keep answers short"). */
 	instructions: string[];
 	/** Estimated tokens for all evidence together. */
@@ -67,9 +54,9 @@ export function estimateTokens(text: string, charsPerToken = DEFAULT_THRESHOLDS.
 }
 
 /** `src/a.ts:10-24 (parseConfig)`, or the given label, or the tier for a pathless memory. */
-export function sourceLabel(e: EvidenceInput): string {
-	if (e.label) return oneLine(e.label);
-	if (e.path === null) return `${e.tier} memory`;
+export function sourceLabel(e: EvidenceItem): string {
+	if (e.citation) return oneLine(e.citation);
+	if (e.path === null) return `${e.source} memory`;
 	const lines = e.startLine === null ? '' : e.endLine !== null && e.endLine !== e.startLine ? `:${e.startLine}-${e.endLine}` : `:${e.startLine}`;
 	return oneLine(`${e.path}${lines}${e.symbol ? ` (${e.symbol})` : ''}`);
 }
@@ -149,8 +136,8 @@ function lastUserMessage(utterance: string, evidence: readonly PromptEvidence[],
 	].join('\n');
 }
 
-function renderBlock(e: Pick<PromptEvidence, 'n' | 'tier' | 'source' | 'text' | 'origin'>, tag: string): string {
-	return `<${tag} n="${e.n}" tier="${e.origin ?? e.tier}" source="${attr(e.source)}">\n[${e.n}] ${defuseTags(e.source)}\n${e.text}\n</${tag}>`;
+function renderBlock(e: Pick<PromptEvidence, 'n' | 'tier' | 'source' | 'text'>, tag: string): string {
+	return `<${tag} n="${e.n}" tier="${e.tier}" source="${attr(e.source)}">\n[${e.n}] ${defuseTags(e.source)}\n${e.text}\n</${tag}>`;
 }
 
 /** Dedupe, then the budget, in the given order (first fit: a later, smaller block may still fit). */
@@ -170,18 +157,17 @@ function packEvidence(input: PromptInput, nonce: string): { kept: PromptEvidence
 			continue;
 		}
 		const n = kept.length + 1;
-		const origin = e.origin ? { origin: e.origin } : {};
-		const cost = estimateTokens(renderBlock({ n, tier: e.tier, source, text, ...origin }, tag), input.charsPerToken);
+		const cost = estimateTokens(renderBlock({ n, tier: e.source, source, text }, tag), input.charsPerToken);
 		if (used + cost <= input.budgetTokens) {
-			kept.push({ n, tier: e.tier, source, path: e.path, startLine: e.startLine, endLine: e.endLine, text, sh, ...origin });
+			kept.push({ n, tier: e.source, source, path: e.path, startLine: e.startLine, endLine: e.endLine, text, sh });
 			used += cost;
 			continue;
 		}
 		// The first block is cut to fit rather than lost: some evidence beats none.
 		const cut = kept.length === 0 ? cutToFit(text, input.budgetTokens - (cost - estimateTokens(text, input.charsPerToken)), input.charsPerToken) : null;
 		if (cut !== null) {
-			kept.push({ n, tier: e.tier, source, path: e.path, startLine: e.startLine, endLine: e.endLine, text: cut, sh, ...origin });
-			used += estimateTokens(renderBlock({ n, tier: e.tier, source, text: cut }, tag), input.charsPerToken);
+			kept.push({ n, tier: e.source, source, path: e.path, startLine: e.startLine, endLine: e.endLine, text: cut, sh });
+			used += estimateTokens(renderBlock({ n, tier: e.source, source, text: cut }, tag), input.charsPerToken);
 		} else {
 			dropped.push({ source, reason: `budget (needs ~${cost} tokens, ${Math.max(0, input.budgetTokens - used)} left of ${input.budgetTokens})` });
 		}
@@ -199,7 +185,7 @@ function cutToFit(text: string, tokens: number, charsPerToken: number | undefine
 }
 
 /** Same file and the same or overlapping line span as a kept block. */
-function sameSpan(k: PromptEvidence, e: EvidenceInput): boolean {
+function sameSpan(k: PromptEvidence, e: EvidenceItem): boolean {
 	if (k.path === null || k.path !== e.path || k.startLine === null || k.endLine === null || e.startLine === null || e.endLine === null) return false;
 	const inter = Math.min(k.endLine, e.endLine) - Math.max(k.startLine, e.startLine) + 1;
 	const shorter = Math.min(k.endLine - k.startLine + 1, e.endLine - e.startLine + 1);

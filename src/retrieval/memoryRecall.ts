@@ -3,6 +3,7 @@
  * by hybrid search (never a superseded one), the profile's current facts and preferences, and the
  * standing instructions. Each searched tier adds one `retrieval` step to the trace.
  */
+import type { EvidenceItem } from '../core/evidence';
 import type { Thresholds } from '../core/thresholds';
 import type { RetrievalStep, TraceHit, TraceStep } from '../core/trace';
 import type { GateResult } from '../core/types';
@@ -11,16 +12,6 @@ import { withScope, type Queryable } from '../store/queryable';
 import { currentInstructions, rankedCurrentProfile, researchRowsByDocIds } from '../store/recallQueries';
 import { hybridSearch, type SearchHit } from './hybridSearch';
 
-/** One recalled memory, shaped like an evidence chunk (no file position). */
-export interface RecalledChunk {
-	tier: 'research' | 'profile';
-	path: null;
-	startLine: null;
-	endLine: null;
-	symbol: null;
-	text: string;
-	label: string;
-}
 
 /** What recall needs for one turn. */
 export interface RecallOptions {
@@ -35,9 +26,9 @@ export interface RecallOptions {
 }
 
 /** Recalls the requested tiers, research first. */
-export async function recallMemories(db: Queryable, o: RecallOptions): Promise<{ chunks: RecalledChunk[]; steps: TraceStep[] }> {
+export async function recallMemories(db: Queryable, o: RecallOptions): Promise<{ chunks: EvidenceItem[]; steps: TraceStep[] }> {
 	const q = o.scope === undefined ? db : withScope(db, o.scope);
-	const chunks: RecalledChunk[] = [];
+	const chunks: EvidenceItem[] = [];
 	const steps: TraceStep[] = [];
 	if (o.tiers.includes('research')) {
 		const r = await recallResearch(q, o);
@@ -57,7 +48,7 @@ export async function standingInstructions(db: Queryable, workspaceIds: string[]
 	return currentInstructions(scope === undefined ? db : withScope(db, scope), workspaceIds);
 }
 
-async function recallResearch(db: Queryable, o: RecallOptions): Promise<{ chunks: RecalledChunk[]; steps: TraceStep[] }> {
+async function recallResearch(db: Queryable, o: RecallOptions): Promise<{ chunks: EvidenceItem[]; steps: TraceStep[] }> {
 	const k = o.result.policy.qa_k;
 	// The floor is in the embedder's cosine units; with no embedder there is no vector arm to floor.
 	const floor = o.embedder ? o.result.policy.qa_min_similarity : null;
@@ -73,14 +64,14 @@ async function recallResearch(db: Queryable, o: RecallOptions): Promise<{ chunks
 	});
 	const rows = new Map((await researchRowsByDocIds(db, o.workspaceIds, out.hits.map((h) => h.id))).map((r) => [r.doc_id, r]));
 	const kept: TraceHit[] = [];
-	const chunks: RecalledChunk[] = [];
+	const chunks: EvidenceItem[] = [];
 	for (const found of out.hits) {
 		const row = rows.get(found.id);
 		// A superseded memory loses its chunks when superseded; a row check keeps a race from leaking one.
 		if (!row || row.superseded || chunks.some((c) => c.text === row.content)) continue;
 		if (chunks.length >= k) break;
 		kept.push(traceHit(found));
-		chunks.push({ ...NO_POSITION, tier: 'research', text: row.content, label: `research memory · ${row.day} · ${KIND_LABEL[row.kind]}` });
+		chunks.push({ ...NO_POSITION, source: 'research', text: row.content, citation: `research memory · ${row.day} · ${KIND_LABEL[row.kind]}` });
 	}
 	const step: RetrievalStep = {
 		kind: 'retrieval',
@@ -96,7 +87,7 @@ async function recallResearch(db: Queryable, o: RecallOptions): Promise<{ chunks
 	return { chunks, steps: [step, ...out.notes.map((message) => ({ kind: 'note' as const, stage: 'retrieval', level: 'info' as const, message: `research: ${message}` }))] };
 }
 
-async function recallProfile(db: Queryable, o: RecallOptions): Promise<{ chunks: RecalledChunk[]; step: RetrievalStep }> {
+async function recallProfile(db: Queryable, o: RecallOptions): Promise<{ chunks: EvidenceItem[]; step: RetrievalStep }> {
 	// The memory-row budget of the turn, at least one: asking for the profile tier means some of it.
 	const k = Math.max(1, o.result.policy.qa_k);
 	const t0 = performance.now();
@@ -105,7 +96,7 @@ async function recallProfile(db: Queryable, o: RecallOptions): Promise<{ chunks:
 		const id = `profile:${r.key}`;
 		return { id, chunk_id: id, path: null, start_line: null, end_line: null, symbol: null, score: r.score, fused: r.score, arms: { fts: { rank: i + 1, score: r.score }, vector: null }, rerank: null };
 	});
-	const chunks = rows.map((r): RecalledChunk => ({ ...NO_POSITION, tier: 'profile', text: `${r.key}: ${r.value}`, label: `profile · ${r.key}` }));
+	const chunks = rows.map((r): EvidenceItem => ({ ...NO_POSITION, source: 'profile', text: `${r.key}: ${r.value}`, citation: `profile · ${r.key}` }));
 	const step: RetrievalStep = {
 		kind: 'retrieval',
 		tier: 'profile',

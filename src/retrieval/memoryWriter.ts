@@ -6,6 +6,7 @@
  * `gmem mcp`'s remember), and secrets are redacted first with the indexer's scanner, so a token
  * pasted into a chat or an agent's remember call never reaches the store.
  */
+import type { PersistRecord, ResearchRecord } from '../core/hooks';
 import type { Thresholds } from '../core/thresholds';
 import type { Trigger, WriteTier } from '../core/types';
 import { redactSecrets } from '../indexing/secretScan';
@@ -71,42 +72,81 @@ export function withoutSecrets(w: TurnWrite): TurnWrite {
 	return { ...w, question: clean(w.question), answer: clean(w.answer), ...(profile ? { profile } : {}) };
 }
 
-/** Persists one turn according to `write`, secrets redacted first. */
-export async function persistTurn(db: Queryable, embedder: Embedder | null, thresholds: Thresholds, turn: TurnWrite): Promise<WriteReport> {
-	const w = withoutSecrets(turn);
-	const report: WriteReport = { research: null, superseded: [], profile: [] };
+/** A record with every recognisable secret replaced by [REDACTED]. */
+export function recordWithoutSecrets(r: PersistRecord): PersistRecord {
+	return r.tier === 'research'
+		? { ...r, question: clean(r.question), answer: clean(r.answer) }
+		: { ...r, key: clean(r.key), value: clean(r.value), question: clean(r.question) };
+}
+
+/**
+ * The structured records a turn's `write` list stands for (what `before_persist` hooks see): a
+ * correction, a Q&A (a note when there is no answer), profile updates given or parsed from the
+ * user's words ("my X is Y", an instruction). A statement with no recognisable key writes no profile row.
+ */
+export function turnRecords(w: Omit<TurnWrite, 'workspaceId' | 'turnId'>): PersistRecord[] {
+	const records: PersistRecord[] = [];
 	if (w.write.includes('profile')) {
 		const updates = w.profile ?? [parseProfileStatement(w.question, w.trigger)].filter((p) => p !== null);
-		for (const p of updates) {
-			const changed = await setProfileValue(db, { workspaceId: w.workspaceId, ...p, sourceTurn: w.turnId });
-			report.profile.push({ key: p.key, changed });
-		}
+		for (const p of updates) records.push({ tier: 'profile', kind: p.kind, key: p.key, value: p.value, question: w.question });
 	}
-	if (w.write.includes('research')) await writeResearch(db, embedder, thresholds, w, report);
+	if (w.write.includes('research')) {
+		const kind = w.trigger === 'correction' ? 'correction' : w.answer === '' ? 'note' : 'qa';
+		records.push({ tier: 'research', kind, question: w.question, answer: kind === 'qa' ? w.answer : '', ...(w.supersedes ? { supersedes: w.supersedes } : {}) });
+	}
+	return records;
+}
+
+/** Persists one turn according to `write`, secrets redacted first (turnRecords, then persistRecords). */
+export function persistTurn(db: Queryable, embedder: Embedder | null, thresholds: Thresholds, turn: TurnWrite): Promise<WriteReport> {
+	return persistRecords(db, embedder, thresholds, { workspaceId: turn.workspaceId, turnId: turn.turnId }, turnRecords(turn));
+}
+
+/**
+ * Writes structured records as they are — no text is rebuilt or re-parsed, so a `before_persist`
+ * hook's edit is what lands and a dropped record is not written. Secrets are redacted first.
+ * Profile rows first, then research (a correction finds what it contradicts before it is stored).
+ */
+export async function persistRecords(
+	db: Queryable,
+	embedder: Embedder | null,
+	thresholds: Thresholds,
+	target: { workspaceId: string; turnId: string },
+	records: readonly PersistRecord[],
+): Promise<WriteReport> {
+	const report: WriteReport = { research: null, superseded: [], profile: [] };
+	const clean = records.map(recordWithoutSecrets);
+	for (const r of clean) {
+		if (r.tier !== 'profile') continue;
+		const changed = await setProfileValue(db, { workspaceId: target.workspaceId, key: r.key, value: r.value, kind: r.kind, sourceTurn: target.turnId });
+		report.profile.push({ key: r.key, changed });
+	}
+	for (const r of clean) if (r.tier === 'research') await writeResearch(db, embedder, thresholds, target, r, report);
 	return report;
 }
 
-async function writeResearch(db: Queryable, embedder: Embedder | null, thresholds: Thresholds, w: TurnWrite, report: WriteReport): Promise<void> {
-	const kind: ResearchKind = w.trigger === 'correction' ? 'correction' : w.answer === '' ? 'note' : 'qa';
-	const content = kind === 'qa' ? `Q: ${w.question}\nA: ${w.answer}` : w.question;
+async function writeResearch(db: Queryable, embedder: Embedder | null, thresholds: Thresholds, target: { workspaceId: string; turnId: string }, r: ResearchRecord, report: WriteReport): Promise<void> {
+	const { workspaceId, turnId } = target;
+	const kind: ResearchKind = r.kind === 'qa' && r.answer === '' ? 'note' : r.kind;
+	const content = kind === 'qa' ? `Q: ${r.question}\nA: ${r.answer}` : r.question;
 	const hash = contentHash(normalise(content));
 	// A correction is by nature close in meaning to what it contradicts ("deploys with Kustomize, not
 	// Helm" vs "deploys with Helm"): only an exact restatement merges; a near one must supersede.
-	const near = kind === 'correction' ? null : await semanticDuplicate(db, embedder, thresholds, w.workspaceId, content);
-	const duplicate = (await currentMemoryByHash(db, w.workspaceId, hash)) ?? near;
+	const near = kind === 'correction' ? null : await semanticDuplicate(db, embedder, thresholds, workspaceId, content);
+	const duplicate = (await currentMemoryByHash(db, workspaceId, hash)) ?? near;
 	if (duplicate) {
-		await mergeMemory(db, duplicate.id, w.turnId);
+		await mergeMemory(db, duplicate.id, turnId);
 		report.research = { action: 'merged', doc_id: duplicate.doc_id };
 		return;
 	}
 	// Find what a correction contradicts before it is itself stored (it would match itself best).
-	const stale = kind === 'correction' ? (w.supersedes ?? (await contradicted(db, embedder, thresholds, w.workspaceId, w.question))) : [];
-	const docId = `memory:${w.turnId}:${hash.slice(0, 8)}`;
-	const id = await insertResearchMemory(db, { workspaceId: w.workspaceId, docId, kind, question: w.question, content, contentHash: hash, sourceTurn: w.turnId });
-	await ingestDocuments(db, [{ id: docId, text: content, kind }], { workspaceId: w.workspaceId, tier: 'research' }, embedder);
-	for (const row of await memoriesByDocIds(db, w.workspaceId, stale)) {
+	const stale = r.supersedes ?? (kind === 'correction' ? await contradicted(db, embedder, thresholds, workspaceId, r.question) : []);
+	const docId = `memory:${turnId}:${hash.slice(0, 8)}`;
+	const id = await insertResearchMemory(db, { workspaceId, docId, kind, question: r.question, content, contentHash: hash, sourceTurn: turnId });
+	await ingestDocuments(db, [{ id: docId, text: content, kind }], { workspaceId, tier: 'research' }, embedder);
+	for (const row of await memoriesByDocIds(db, workspaceId, stale)) {
 		if (row.superseded_by !== null) continue;
-		await supersedeMemory(db, w.workspaceId, row.id, id);
+		await supersedeMemory(db, workspaceId, row.id, id);
 		report.superseded.push(row.doc_id);
 	}
 	report.research = { action: 'inserted', doc_id: docId };

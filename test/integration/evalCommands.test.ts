@@ -80,7 +80,7 @@ describe('gmem eval retrieval (PGlite temp folder)', function () {
 });
 
 describe('gmem eval ab (PGlite temp folder)', function () {
-	this.timeout(120_000);
+	this.timeout(240_000);
 
 	it('replays the fixture conversations: the gate saves retrievals and keeps evidence off unneeded turns', async () => {
 		const c = captureIo();
@@ -88,8 +88,17 @@ describe('gmem eval ab (PGlite temp folder)', function () {
 		const e = JSON.parse(c.out());
 		assert.equal(e.corpus.endsWith('corpus.jsonl'), true, 'the corpus beside the file is the default');
 		assert.equal(e.chars_per_token, 4);
-		const [always, gated, seed] = e.arms;
-		assert.deepEqual([always.arm, gated.arm, seed.arm], ['always-retrieve', 'gated-memory', 'seed-baseline']);
+		const [always, gated, , pipeAlways, pipeGated] = e.arms;
+		assert.deepEqual(
+			e.arms.map((a: { arm: string }) => a.arm),
+			['always-retrieve', 'gated-memory', 'seed-baseline', 'always-retrieve (pipeline)', 'gated-memory (pipeline)'],
+		);
+		// The product's turn (gmem chat's pipeline) decides as decideTurn does on the same history.
+		assert.equal(pipeGated.turns_retrieved, gated.turns_retrieved);
+		assert.equal(pipeGated.needed.recall, gated.needed.recall);
+		assert.equal(pipeAlways.turns_retrieved, 70, 'the forcing hook retrieves on every turn');
+		assert.ok(pipeGated.evidence_tokens < pipeAlways.evidence_tokens);
+		assert.ok(pipeGated.needless.rate < pipeAlways.needless.rate);
 		assert.equal(always.turns_retrieved, 70);
 		assert.equal(always.needless.rate, 1, 'always-retrieve puts evidence on every turn');
 		assert.ok(gated.retrievals_saved > 0);

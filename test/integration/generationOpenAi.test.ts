@@ -16,8 +16,8 @@ const PROMPT: AssembledPrompt = assemblePrompt({
 	utterance: 'How does retry work?',
 	history: [],
 	evidence: [
-		{ tier: 'workspace', path: 'src/retry.ts', startLine: 1, endLine: 10, symbol: 'retry', text: 'export async function retry() {}' },
-		{ tier: 'workspace', path: 'README.md', startLine: 1, endLine: 3, symbol: null, text: `# Notes\n${INJECTION}\n</evidence-x>` },
+		{ source: 'workspace', path: 'src/retry.ts', startLine: 1, endLine: 10, symbol: 'retry', text: 'export async function retry() {}' },
+		{ source: 'workspace', path: 'README.md', startLine: 1, endLine: 3, symbol: null, text: `# Notes\n${INJECTION}\n</evidence-x>` },
 	],
 	instructions: ['keep answers short'],
 	budgetTokens: 2000,

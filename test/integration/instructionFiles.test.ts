@@ -22,6 +22,7 @@ import type { Embedder } from '../../src/models/embedder';
 import { standingInstructions } from '../../src/retrieval/memoryRecall';
 import { workspaceId } from '../../src/store/location';
 import { setProfileValue } from '../../src/store/memoryRepo';
+import { ok } from '../../src/core/result';
 import { memoryState } from '../../src/store/memoryState';
 import type { Store } from '../../src/store/openStore';
 import { suiteStore, testEngines } from '../fixtures/store_engines';
@@ -76,7 +77,7 @@ for (const engine of testEngines()) {
 			const result = decideTurn({ history: [], utterance });
 			const memory = port();
 			const withEvidence = evidencePaths.length
-				? { ...memory, recall: async () => ({ chunks: evidencePaths.map((p) => ({ tier: 'workspace' as const, path: p, startLine: 1, endLine: 2, symbol: null, text: 'x' })), steps: [] }) }
+				? { ...memory, recall: async () => ok({ chunks: evidencePaths.map((p) => ({ source: 'workspace' as const, path: p, startLine: 1, endLine: 2, symbol: null, text: 'x' })), steps: [] }) }
 				: memory;
 			const forced = evidencePaths.length ? { ...result, retrieve: true, tiers: ['research' as const] } : result;
 			return gatherEvidence({ log, memory: withEvidence }, utterance, forced, DEFAULT_THRESHOLDS, false, () => {});

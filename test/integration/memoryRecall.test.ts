@@ -50,10 +50,10 @@ for (const engine of testEngines()) {
 				const r = await recallMemories(store.db, { query: q, tiers: ['research'], workspaceIds: [WS], result: gate(q), embedder: withEmbedder ? embedder : null, thresholds: DEFAULT_THRESHOLDS });
 				assert.ok(r.chunks.length > 0, 'the current correction is recalled');
 				assert.match(r.chunks[0].text, /7070/);
-				assert.match(r.chunks[0].label, /^research memory · \d{4}-\d{2}-\d{2} · correction$/);
+				assert.match(r.chunks[0].citation ?? '', /^research memory · \d{4}-\d{2}-\d{2} · correction$/);
 				for (const c of r.chunks) {
 					assert.doesNotMatch(c.text, /listens on port 8080\.|port 9090, not 8080/, 'no stale memory');
-					assert.deepEqual([c.tier, c.path, c.startLine, c.endLine, c.symbol], ['research', null, null, null, null]);
+					assert.deepEqual([c.source, c.path, c.startLine, c.endLine, c.symbol], ['research', null, null, null, null]);
 				}
 				const step = r.steps.find((s): s is RetrievalStep => s.kind === 'retrieval' && s.tier === 'research');
 				assert.ok(step);
@@ -67,7 +67,7 @@ for (const engine of testEngines()) {
 			const q = 'how should I run the tests?';
 			const r = await recallMemories(store.db, { query: q, tiers: ['profile'], workspaceIds: [WS], result: gate(q), embedder: null, thresholds: DEFAULT_THRESHOLDS });
 			assert.deepEqual(
-				r.chunks.map((c) => [c.tier, c.label, c.text]),
+				r.chunks.map((c) => [c.source, c.citation, c.text]),
 				[['profile', 'profile · preferred test runner', 'preferred test runner: mocha']],
 			);
 			const [step] = r.steps;
@@ -85,7 +85,7 @@ for (const engine of testEngines()) {
 			const q = 'configure my editor';
 			const r = await recallMemories(store.db, { query: q, tiers: ['profile'], workspaceIds: [WS], result: gate(q, 2), embedder: null, thresholds: DEFAULT_THRESHOLDS });
 			assert.equal(r.chunks.length, 2);
-			assert.equal(r.chunks[0].label, 'profile · editor');
+			assert.equal(r.chunks[0].citation, 'profile · editor');
 		});
 
 		it('returns the standing instructions, oldest first', async () => {

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { HookRegistry } from '../../src/core/hooks';
+import { err, ok } from '../../src/core/result';
 import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import type { GateResult } from '../../src/core/types';
 import { EvidenceOnlyGenerator } from '../../src/generation/evidenceOnlyGenerator';
@@ -17,7 +18,7 @@ import { quietLogger as quiet } from '../fixtures/hostDoubles';
 
 const sink = { progress() {}, start() {}, delta() {} };
 
-const chunk = { tier: 'workspace' as const, path: 'src/config.ts', startLine: 1, endLine: 3, symbol: 'parseConfig', text: 'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}' };
+const chunk = { source: 'workspace' as const, path: 'src/config.ts', startLine: 1, endLine: 3, symbol: 'parseConfig', text: 'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}' };
 
 function turn(over: Partial<PipelineTurn> = {}): PipelineTurn {
 	return {
@@ -74,18 +75,22 @@ describe('chat pipeline: hooks, Restricted Mode, evidence-only', () => {
 			p.records = p.records.filter((r) => r.tier !== 'research');
 		});
 		const writes: PersistRequest[] = [];
-		const ports: PipelinePorts = { log: quiet, hooks, persist: (r) => (writes.push(r), Promise.resolve([])) };
+		const ports: PipelinePorts = { log: quiet, hooks, persist: (r) => (writes.push(r), Promise.resolve(ok([]))) };
 		const out = await runPipeline(ports, turn({ utterance: 'Actually, parseConfig returns null for invalid JSON' }), sink);
 		assert.ok(out.kind === 'reply');
 		assert.deepEqual(out.result.write, ['research']);
 		const steps = await out.persist();
 		assert.ok(steps.some((s) => s.kind === 'hook' && s.point === 'before_persist' && s.changed.includes('records')));
 		assert.equal(writes.length, 1);
-		assert.deepEqual(writes[0].write, [], 'research dropped by the hook; only the conversation tier is written');
+		assert.deepEqual(writes[0].records, [], 'research dropped by the hook; only the conversation tier is written');
 	});
 
-	it('a store failure while persisting becomes a trace note, never an exception', async () => {
-		const ports: PipelinePorts = { log: quiet, persist: () => Promise.reject(new Error('disk full')) };
+	for (const [how, persist] of [
+		['returns err', () => Promise.resolve(err('disk full'))],
+		['throws (a bug)', () => Promise.reject(new Error('disk full'))],
+	] as const)
+	it(`a store port that ${how} while persisting becomes a trace note, never an exception`, async () => {
+		const ports: PipelinePorts = { log: quiet, persist };
 		const out = await runPipeline(ports, turn({ utterance: 'thanks' }), sink);
 		assert.ok(out.kind === 'reply');
 		const steps = await out.persist();
@@ -96,7 +101,7 @@ describe('chat pipeline: hooks, Restricted Mode, evidence-only', () => {
 		searched.length = 0;
 		const writes: PersistRequest[] = [];
 		const out = await runPipeline(
-			{ log: quiet, retrieve, persist: (r) => (writes.push(r), Promise.resolve([])) },
+			{ log: quiet, retrieve, persist: (r) => (writes.push(r), Promise.resolve(ok([]))) },
 			turn({ context: { now: Date.now(), restricted: true }, generator: new OpenAiGenerator({ baseUrl: stub.url, model: 'stub-fast', apiKey: null }) }),
 			sink,
 		);

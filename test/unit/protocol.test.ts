@@ -82,6 +82,7 @@ describe('protocol guards', () => {
 		const valid: { [K in keyof HostToWebview]: HostToWebview[K] } = {
 			'chat/reply': { turnId: 't1', markdown: '**hi**', trace: sampleTrace() },
 			'chat/error': { turnId: null, message: 'failed' },
+			'chat/persisted': { turnId: 't1', steps: [{ kind: 'note', stage: 'persist', level: 'info', message: 'remembered: research inserted memory:t1:ab' }] },
 			'chat/clear': {},
 			'chat/focus': {},
 			'state/restore': {
@@ -166,6 +167,8 @@ describe('protocol guards', () => {
 		assert.ok(!isHostToWebviewMessage({ type: 'chat/reply', params: { turnId: 't', markdown: '', trace: null, status: 'halted' } }));
 		assert.ok(!isHostToWebviewMessage({ type: 'chat/reply', params: { turnId: 't', markdown: '', trace: null, citations: [{ n: 1, label: 'x' }] } }));
 		assert.ok(!isHostToWebviewMessage({ type: 'generator/info', params: { kind: 'gpt', label: 'x' } }));
+		assert.ok(!isHostToWebviewMessage({ type: 'chat/persisted', params: { turnId: 't', steps: [{ kind: 'note', message: 'no stage or level' }] } }));
+		assert.ok(!isHostToWebviewMessage({ type: 'chat/persisted', params: { turnId: 't' } }));
 		assert.ok(
 			!isHostToWebviewMessage({ type: 'state/restore', params: { restricted: false, entries: [{ kind: 'user', turnId: 't', at: 1 }] } }),
 		);

@@ -132,11 +132,13 @@ describe('host side of the protocol (ChatController)', () => {
 		await controller.send('t1', 'hello');
 		assert.equal(inputs[0].context?.restricted, true);
 		assert.match(posted[0].type === 'chat/reply' ? posted[0].params.markdown : '', /Restricted Mode/);
+		// What persisting did reaches the panel too: in Restricted Mode, that nothing was written.
+		assert.ok(posted[1].type === 'chat/persisted' && posted[1].params.steps.some((s) => s.kind === 'note' && s.message === 'Restricted Mode: nothing written'));
 		controller.clear();
-		assert.equal(posted[1].type, 'chat/clear');
+		assert.equal(posted[2].type, 'chat/clear');
 		assert.equal(controller.session.entries.length, 0);
 		controller.sendState();
-		assert.deepEqual(posted[2], { type: 'state/restore', params: { entries: [], restricted: true, generator: { kind: 'evidence', label: 'Evidence only (no model)' } } });
+		assert.deepEqual(posted[3], { type: 'state/restore', params: { entries: [], restricted: true, generator: { kind: 'evidence', label: 'Evidence only (no model)' } } });
 	});
 
 	it('says each answer path in words', () => {

@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { decideTurn } from '../../src/core/decide';
 import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import type { GateResult } from '../../src/core/types';
-import { gatherEvidence, type MemoryPort, type RecalledMemory, type RetrieveFn } from '../../src/chat/turnEvidence';
+import { gatherEvidence, type MemoryPort, type RetrieveFn } from '../../src/chat/turnEvidence';
+import type { EvidenceItem } from '../../src/core/evidence';
+import { err, ok } from '../../src/core/result';
 import type { RetrievalReply } from '../../src/chat/workspaceMemory';
 import { quietLogger as quiet } from '../fixtures/hostDoubles';
 
@@ -17,8 +19,8 @@ function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
 	return { promise, resolve };
 }
 
-const wsChunk = { tier: 'workspace' as const, path: 'src/a.ts', startLine: 1, endLine: 2, symbol: 'a', text: 'export const a = 1;' };
-const memory: RecalledMemory = { tier: 'research', path: null, startLine: null, endLine: null, symbol: null, text: 'We chose PGlite for the embedded store.', label: 'research memory' };
+const wsChunk = { source: 'workspace' as const, path: 'src/a.ts', startLine: 1, endLine: 2, symbol: 'a', text: 'export const a = 1;' };
+const memory: EvidenceItem = { source: 'research', path: null, startLine: null, endLine: null, symbol: null, text: 'We chose PGlite for the embedded store.', citation: 'research memory' };
 
 /** A real decision, with the tiers under test. */
 function decision(tiers: GateResult['tiers']): GateResult {
@@ -39,15 +41,15 @@ describe('gatherEvidence', () => {
 				events.push('recall started');
 				// The workspace search settles only after recall has begun: sequential code would deadlock here.
 				setTimeout(() => ws.resolve({ status: 'evidence', chunks: [wsChunk], notes: [], steps: [] }), 5);
-				return Promise.resolve({ chunks: [memory], steps: [] });
+				return Promise.resolve(ok({ chunks: [memory], steps: [] }));
 			},
-			instructions: () => Promise.resolve(['keep answers short']),
+			instructions: () => Promise.resolve(ok(['keep answers short'])),
 		};
 		const progress: string[] = [];
 		const out = await gatherEvidence({ log: quiet, retrieve, memory: port }, 'q', decision(['workspace', 'research']), DEFAULT_THRESHOLDS, false, (m) => progress.push(m));
 		assert.deepEqual(events, ['workspace started', 'recall started']);
 		assert.deepEqual(
-			out.evidence.map((e) => e.tier),
+			out.evidence.map((e) => e.source),
 			['workspace', 'research'],
 		);
 		assert.deepEqual(out.instructions, ['keep answers short']);
@@ -55,12 +57,13 @@ describe('gatherEvidence', () => {
 		assert.ok(out.steps.some((s) => s.kind === 'note' && s.message === 'applied 1 standing instruction'));
 	});
 
-	it('a failing recall is a trace note; the workspace evidence and the instructions still arrive', async () => {
+	for (const [how, failing] of [
+		['returns err (a store failure)', () => Promise.resolve(err('store locked'))],
+		['throws (a bug in the port)', () => Promise.reject(new Error('store locked'))],
+	] as const)
+	it(`a recall port that ${how} is a trace note; the workspace evidence still arrives`, async () => {
 		const retrieve: RetrieveFn = () => Promise.resolve({ status: 'evidence', chunks: [wsChunk], notes: [], steps: [] });
-		const port: MemoryPort = {
-			recall: () => Promise.reject(new Error('store locked')),
-			instructions: () => Promise.reject(new Error('store locked')),
-		};
+		const port: MemoryPort = { recall: failing, instructions: failing };
 		const out = await gatherEvidence({ log: quiet, retrieve, memory: port }, 'q', decision(['workspace', 'profile']), DEFAULT_THRESHOLDS, false, () => {});
 		assert.deepEqual(
 			out.evidence.map((e) => e.path),

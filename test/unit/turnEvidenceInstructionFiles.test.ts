@@ -9,10 +9,11 @@ import { decideTurn } from '../../src/core/decide';
 import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import type { TraceStep } from '../../src/core/trace';
 import type { GateResult } from '../../src/core/types';
+import { err, ok } from '../../src/core/result';
 import { gatherEvidence, type MemoryPort, type RetrieveFn } from '../../src/chat/turnEvidence';
 import { quietLogger as quiet } from '../fixtures/hostDoubles';
 
-const wsChunk = { tier: 'workspace' as const, path: 'db/schema.sql', startLine: 1, endLine: 2, symbol: null, text: 'CREATE TABLE t ();' };
+const wsChunk = { source: 'workspace' as const, path: 'db/schema.sql', startLine: 1, endLine: 2, symbol: null, text: 'CREATE TABLE t ();' };
 const retrieve: RetrieveFn = async () => ({ status: 'evidence', chunks: [wsChunk], notes: [], steps: [] });
 
 function decision(): GateResult {
@@ -22,13 +23,13 @@ function decision(): GateResult {
 
 function port(calls: { query: string; paths: readonly string[] }[], fail = false): MemoryPort {
 	return {
-		recall: async () => ({ chunks: [], steps: [] }),
-		instructions: async () => ['Answer in British English.'],
+		recall: async () => ok({ chunks: [], steps: [] }),
+		instructions: async () => ok(['Answer in British English.']),
 		fileInstructions: async (query, paths) => {
 			calls.push({ query, paths });
-			if (fail) throw new Error('store gone');
+			if (fail) return err('store gone');
 			const step: TraceStep = { kind: 'note', stage: 'retrieval', level: 'info', message: 'instruction file .cursor/rules/sql.mdc § sql applied: glob **/*.sql matches db/schema.sql' };
-			return { instructions: ['sql (.cursor/rules/sql.mdc): Parameterise every query.'], steps: [step] };
+			return ok({ instructions: ['sql (.cursor/rules/sql.mdc): Parameterise every query.'], steps: [step] });
 		},
 	};
 }

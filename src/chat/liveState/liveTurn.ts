@@ -9,7 +9,7 @@ import type { ProposedAction } from '../../core/protocol';
 import type { Thresholds } from '../../core/thresholds';
 import type { TraceStep } from '../../core/trace';
 import type { GateResult } from '../../core/types';
-import type { EvidenceInput } from '../../generation/promptAssembly';
+import type { EvidenceItem } from '../../core/evidence';
 import { escapeMarkdown } from '../../generation/markdownText';
 import { errorMessage } from '../logger';
 import { proposeAction, type ActionPlan } from './actionProposal';
@@ -25,7 +25,7 @@ export interface LiveTurnPlan {
 
 export interface LiveTurn {
 	/** Live items as evidence, ahead of retrieved chunks (the state the question is about). */
-	evidence: EvidenceInput[];
+	evidence: EvidenceItem[];
 	steps: TraceStep[];
 	/** Proposed actions, for the reply's controls (the webview sees these). */
 	actions: ProposedAction[];

@@ -9,6 +9,7 @@ import { forgetCommand } from './forgetCommand';
 import { exportCommand } from './exportCommand';
 import { importCommand } from './importCommand';
 import { mcpCommand } from './mcpCommand';
+import { chatCommand } from './chatCommand';
 
 /** Every `gmem` subcommand. Add one line per command. */
-export const COMMANDS: CliCommand[] = [gateCommand, evalCommand, ingestCommand, searchCommand, inspectCommand, forgetCommand, indexCommand, exportCommand, importCommand, mcpCommand];
+export const COMMANDS: CliCommand[] = [gateCommand, evalCommand, ingestCommand, searchCommand, inspectCommand, forgetCommand, indexCommand, exportCommand, importCommand, mcpCommand, chatCommand];

@@ -88,7 +88,7 @@ const recall = tool({
 		const store = await s.openStore();
 		const ids = [s.workspaceId];
 		const recalled = await recallMemories(store.db, { query: a.query, tiers: [...new Set(a.tiers)], workspaceIds: ids, result, embedder, thresholds: s.thresholds });
-		const memories = recalled.chunks.map((c) => ({ tier: c.tier, label: c.label, text: c.text }));
+		const memories = recalled.chunks.map((c) => ({ tier: c.source, label: c.citation ?? '', text: c.text }));
 		return { query: a.query, memories, instructions: await standingInstructions(store.db, ids), trace: recalled.steps };
 	},
 });

@@ -9,24 +9,12 @@ import {
 	Messenger,
 	type HostToWebview,
 	type MessageTransport,
-	type RetrievalOverride,
 	type WebviewToHost,
 } from '../../core/protocol';
 import type { ChatController } from '../../chat/chatController';
 import { EditorActions } from './editorActions';
 import type { Logger } from '../../chat/logger';
 import { webviewPage, type WebviewAssets } from './webviewPage';
-
-/**
- * Controller methods the panel's newer messages need. Declared optional so this file builds
- * whether or not ChatController has them yet; a missing one is logged and the panel told.
- */
-interface TurnControls {
-	stop?(turnId: string): unknown;
-	retry?(turnId: string, newTurnId: string, retrieval: RetrievalOverride): unknown;
-	openConversation?(id: string): unknown;
-	newConversation?(): unknown;
-}
 
 /** The view id contributed in package.json. */
 export const CHAT_VIEW_ID = 'gatedMemory.chat';
@@ -129,27 +117,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
 
 	/** Routes the panel's turn controls to the controller and its editor actions to EditorActions. */
 	private routeActions(messenger: HostMessenger): void {
-		const turns: TurnControls = this.controller as ChatController & TurnControls;
-		const missing = (what: string, turnId: string | null) => {
-			this.log.warn(`the panel asked to ${what}, which this build does not support yet`);
-			if (turnId !== null) messenger.send('chat/error', { turnId, message: `Cannot ${what} in this build.` });
-		};
-		messenger.on('chat/stop', (p) => {
-			if (turns.stop) void turns.stop(p.turnId);
-			else missing('stop a reply', null);
-		});
-		messenger.on('chat/retry', (p) => {
-			if (turns.retry) void turns.retry(p.turnId, p.newTurnId, p.retrieval);
-			else missing('retry a reply', p.newTurnId);
-		});
-		messenger.on('history/open', (p) => {
-			if (turns.openConversation) void turns.openConversation(p.id);
-			else missing('open a past conversation', null);
-		});
-		messenger.on('history/new', () => {
-			if (turns.newConversation) void turns.newConversation();
-			else this.controller.clear();
-		});
+		const turns = this.controller;
+		messenger.on('chat/stop', (p) => turns.stop(p.turnId));
+		messenger.on('chat/retry', (p) => void turns.retry(p.turnId, p.newTurnId, p.retrieval));
+		messenger.on('history/open', (p) => void turns.openConversation(p.id));
+		messenger.on('history/new', () => void turns.newConversation());
 		messenger.on('code/copy', (p) => void this.editor.copy(p.code));
 		messenger.on('code/insert', (p) => void this.editor.insert(p.code));
 		messenger.on('code/newFile', (p) => void this.editor.newFile(p.code, p.language));

@@ -59,7 +59,10 @@ export class GeneratorSettings implements vscode.Disposable {
 	refresh(why: string): void {
 		this.log.info(`generator: re-creating (${why})`);
 		this.current = this.create();
-		this.current.then((g) => this.onChange(g.info), () => undefined);
+		this.current.then(
+			(g) => this.onChange(g.info),
+			(e: unknown) => this.log.warn(`generator not created (${why}): ${e instanceof Error ? e.message : String(e)}`),
+		);
 	}
 
 	/** Asks for the API key (password box) and stores it in SecretStorage. */

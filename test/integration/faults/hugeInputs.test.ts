@@ -58,7 +58,7 @@ describe('faults: a 1 MB message and a 5,000-turn history through the decision c
 		const chat = s.chatWindow(DEFAULT_THRESHOLDS.conversation_window_turns);
 		assert.ok(chat.length <= DEFAULT_THRESHOLDS.conversation_window_turns);
 		assert.ok(chat.every((m) => m.content.length <= 4001), 'every window message is cut to 4,000 characters');
-		const evidence = Array.from({ length: 50 }, (_, i) => ({ tier: 'workspace' as const, path: `src/f${i}.ts`, startLine: 1, endLine: 30, symbol: null, text: `chunk ${i} `.repeat(400) }));
+		const evidence = Array.from({ length: 50 }, (_, i) => ({ source: 'workspace' as const, path: `src/f${i}.ts`, startLine: 1, endLine: 30, symbol: null, text: `chunk ${i} `.repeat(400) }));
 		const budget = DEFAULT_THRESHOLDS.prompt_evidence_budget_tokens;
 		const prompt = assemblePrompt({ utterance: 'why does it fail there?', history: chat, evidence, instructions: [], budgetTokens: budget, route: 'rag' });
 		const bound = 1_000 /* system */ + DEFAULT_THRESHOLDS.conversation_window_turns * 1_001 + budget + 100;

@@ -42,8 +42,8 @@ for (const engine of testEngines()) {
 				const hits = (await hybridSearch(store().db, 'injectionmarker setup notes', { tier: 'workspace', workspaceIds: [workspaceId(ws.root)], k: 3, arm: 'hybrid', embedder, cosineFloor: null, thresholds: DEFAULT_THRESHOLDS })).hits;
 				assert.equal(hits[0]?.path, 'NOTES.md');
 				const evidence = [
-					...hits.map((h) => ({ tier: 'workspace' as const, path: h.path, startLine: h.start_line, endLine: h.end_line, symbol: h.symbol, text: h.content })),
-					{ tier: 'workspace' as const, path: null, startLine: null, endLine: null, symbol: null, text: DIFF, label: 'git diff (working tree)' },
+					...hits.map((h) => ({ source: 'workspace' as const, path: h.path, startLine: h.start_line, endLine: h.end_line, symbol: h.symbol, text: h.content })),
+					{ source: 'workspace' as const, path: null, startLine: null, endLine: null, symbol: null, text: DIFF, citation: 'git diff (working tree)' },
 				];
 				const prompt = assemblePrompt({ utterance: 'how do I set it up?', history: [], evidence, instructions: [], budgetTokens: 3000, route: 'rag', nonce: NONCE });
 				const system = prompt.messages[0].content;

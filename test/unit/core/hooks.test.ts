@@ -14,18 +14,18 @@ describe('hooks', () => {
 				p.records = p.records.filter((r) => r.tier !== 'profile');
 			});
 			reg.register('before_persist', 'tag', (p) => {
-				for (const r of p.records) r.metadata.tagged = true;
+				for (const r of p.records) r.metadata = { tagged: true };
 			});
 			const payload: BeforePersistPayload = {
 				turn: { history: [], utterance: 'u' },
 				records: [
-					{ tier: 'research', text: 'a', metadata: {} },
-					{ tier: 'profile', text: 'b', metadata: {} },
+					{ tier: 'research', kind: 'qa', question: 'a', answer: 'A' },
+					{ tier: 'profile', kind: 'fact', key: 'editor', value: 'vim', question: 'b' },
 				],
 			};
 			const trace = { steps: [] as TraceStep[] };
 			const out = reg.run('before_persist', payload, trace);
-			assert.deepEqual(out.records, [{ tier: 'research', text: 'a', metadata: { tagged: true } }]);
+			assert.deepEqual(out.records, [{ tier: 'research', kind: 'qa', question: 'a', answer: 'A', metadata: { tagged: true } }]);
 			assert.equal(payload.records.length, 2, 'the input payload is not mutated');
 			assert.deepEqual(hookSteps(trace.steps).map((s) => [s.name, s.status, s.changed]), [['drop-profile', 'ok', ['records']], ['tag', 'ok', ['records']]]);
 		});

@@ -20,7 +20,7 @@ function pasted(size: number): string {
 }
 const lastUser = (p: ReturnType<typeof assemblePrompt>) => p.messages.at(-1)!.content;
 const base = { history: [], instructions: [], budgetTokens: DEFAULT_THRESHOLDS.prompt_evidence_budget_tokens, route: 'rag' };
-const chunk = { tier: 'workspace' as const, path: 'src/config.ts', startLine: 1, endLine: 3, symbol: 'loadConfig', text: 'export function loadConfig() {\n\treturn read();\n}' };
+const chunk = { source: 'workspace' as const, path: 'src/config.ts', startLine: 1, endLine: 3, symbol: 'loadConfig', text: 'export function loadConfig() {\n\treturn read();\n}' };
 
 describe('prompt assembly: the user message is bounded', () => {
 	it('a 1 MB message keeps its first and last lines around a marker that counts what was cut', () => {
