@@ -18,8 +18,10 @@ import {
 	optional,
 	type Guard,
 } from './protocolGuards';
+import { isMemoryApproveParams, isMemoryDiscardParams, isMemoryProposalsParams, type MemoryApproveParams, type MemoryProposalsParams } from './proposalProtocol';
 
 export * from './protocolGuards';
+export * from './proposalProtocol';
 /** The trace types the webview renders, re-exported so it imports this module only. */
 export type { DecisionTrace, JsonValue, TraceDecisionSummary, TraceHit, TraceStep } from './trace';
 export type { Tier } from './types';
@@ -154,6 +156,8 @@ export interface HostToWebview {
 	'chat/progress': ChatProgressParams;
 	'generator/info': GeneratorInfoParams;
 	'history/list': HistoryListParams;
+	/** Confirm-mode memory proposals (src/core/proposalProtocol.ts). */
+	'memory/proposals': MemoryProposalsParams;
 }
 
 /** Messages the webview sends to the extension host, by name → parameters. */
@@ -174,6 +178,8 @@ export interface WebviewToHost {
 	/** Switch to a past conversation, or start a new one. */
 	'history/open': { id: string };
 	'history/new': NoParams;
+	'memory/approve': MemoryApproveParams;
+	'memory/discard': { id: string };
 }
 
 /** The envelope of any message of a direction map `M`: `{ type, params }`, discriminated on `type`. */
@@ -256,6 +262,7 @@ const HOST_TO_WEBVIEW_GUARDS: MessageGuards<HostToWebview> = {
 	'chat/progress': object<ChatProgressParams>({ turnId: isString, message: isString }),
 	'generator/info': isGeneratorInfo,
 	'history/list': isHistoryList,
+	'memory/proposals': isMemoryProposalsParams,
 };
 
 const WEBVIEW_TO_HOST_GUARDS: MessageGuards<WebviewToHost> = {
@@ -277,6 +284,8 @@ const WEBVIEW_TO_HOST_GUARDS: MessageGuards<WebviewToHost> = {
 	}),
 	'history/open': object<{ id: string }>({ id: isString }),
 	'history/new': isNoParams,
+	'memory/approve': isMemoryApproveParams,
+	'memory/discard': isMemoryDiscardParams,
 };
 
 function messageGuard<M>(guards: MessageGuards<M>): Guard<MessageOf<M>> {
