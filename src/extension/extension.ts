@@ -23,6 +23,10 @@ import { registerMcpProvider } from './mcp/mcpProvider';
 import { createModelsRuntime, ModelsUi } from './models/modelsUi';
 import { ThresholdSettings } from './settings/settings';
 import { storeMemory, storePersist } from '../chat/turnStore';
+import { MemoryProposals } from '../chat/memoryProposals';
+import { gatedPersist, gatedRecall } from '../chat/memoryWriteGate';
+import { wireMemoryProposals } from './chat/memoryProposalsView';
+import { MemorySettings } from './settings/memorySettings';
 import { StoreSettingsUi } from './settings/storeSettingsUi';
 import { WorkspaceMemory } from '../chat/workspaceMemory';
 
@@ -74,18 +78,25 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 	// The generator is created on first use and re-created when its settings change (header follows).
 	const generators = new GeneratorSettings(context.secrets, log, (info) => controller.setGeneratorInfo(info));
 	context.subscriptions.push(generators);
+	// gatedMemory.memory.writes / .reads: confirm mode's proposals wait in the store for the user.
+	const memorySettings = new MemorySettings(log);
+	const isRestricted = () => !vscode.workspace.isTrusted;
+	const proposals = new MemoryProposals({ log, openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds, thresholds: () => settings.current(), isRestricted });
 	// One set of turn ports for the panel and @memory: the same retrieval, write path and hooks.
 	const turnPorts = {
 		retrieve: (query: string, result: GateResult, thresholds: Thresholds) => memory.retrieve(query, result, thresholds).then((r) => storeSettings.watch(r)),
-		persist: storePersist({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds, thresholds: () => settings.current() }),
-		memory: storeMemory({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds }),
+		persist: gatedPersist(storePersist({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds, thresholds: () => settings.current() }), {
+			mode: () => memorySettings.writes(),
+			proposals,
+		}),
+		memory: gatedRecall(storeMemory({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds }), () => memorySettings.reads()),
 		toUri: citationUri(folders),
 		hooks: new HookRegistry(),
 	};
 	const controller = new ChatController({
 		log,
 		thresholds: () => settings.current(),
-		isRestricted: () => !vscode.workspace.isTrusted,
+		isRestricted,
 		onFirstMessage: markWelcomeDone,
 		...turnPorts,
 		generator: () => generators.generator(),
@@ -97,6 +108,7 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		vscode.commands.registerCommand(COMMANDS.clearApiKey, () => generators.clearApiKey()),
 	);
 	const provider = new ChatViewProvider(context.extensionUri, controller, log);
+	context.subscriptions.push({ dispose: wireMemoryProposals({ provider, controller, proposals, log }) });
 	context.subscriptions.push(
 		vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
 		// Trust granted mid-session lifts Restricted Mode: tell the panel so the banner goes.
