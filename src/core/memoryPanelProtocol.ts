@@ -13,6 +13,7 @@ import {
 	nullable,
 	object,
 	oneOf,
+	optional,
 	recordOf,
 	discriminated,
 	type Guard,
@@ -132,6 +133,17 @@ export interface MemoryPanelState {
 	indexedChunks: number;
 	index: IndexHealthView | null;
 	thresholds: ThresholdView[];
+	/** Memories awaiting approval (`gatedMemory.memory.writes: confirm`); absent from older hosts. */
+	pending?: PendingMemoryItem[];
+}
+
+/** A proposed memory not yet approved or discarded (approve or discard it under its reply). */
+export interface PendingMemoryItem {
+	id: string;
+	tier: 'research' | 'profile';
+	kind: string;
+	text: string;
+	at: number;
 }
 
 /** What "forget" removes: one research memory, one profile key (all values), one file, or ask for a file. */
@@ -236,6 +248,7 @@ export const isMemoryPanelState: Guard<MemoryPanelState> = object<MemoryPanelSta
 	indexedChunks: isNumber,
 	index: nullable(isIndexHealth),
 	thresholds: arrayOf(isThresholdView),
+	pending: optional(arrayOf(object<PendingMemoryItem>({ id: isString, tier: oneOf(['research', 'profile'] as const), kind: isString, text: isString, at: isNumber }))),
 });
 
 const isForgetTarget: Guard<ForgetTarget> = discriminated<ForgetTarget>({

@@ -16,6 +16,7 @@ import {
 	decisionsSection,
 	indexSection,
 	memoriesSection,
+	pendingSection,
 	profileSection,
 	storeSection,
 	thresholdsSection,
@@ -39,6 +40,7 @@ function render(root: HTMLElement, s: MemoryPanelState, messenger: MemoryMesseng
 	root.replaceChildren(
 		...[banner, error].filter((n): n is HTMLParagraphElement => n !== null),
 		tiersSection(s, enabled, act),
+		pendingSection(s),
 		profileSection(s, enabled, act),
 		correctionsSection(s),
 		memoriesSection(s, enabled, act),

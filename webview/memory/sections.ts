@@ -153,3 +153,13 @@ export function thresholdsSection(s: MemoryPanelState): HTMLElement {
 	});
 	return section('thresholds', 'Thresholds in force', table('thresholds-table', ['name', 'value', 'default', 'source'], rows));
 }
+
+/** Memories awaiting approval (confirm mode): approved or discarded from the chip under their reply. */
+export function pendingSection(s: MemoryPanelState): HTMLElement {
+	const rows = (s.pending ?? []).map((p) => [p.kind, p.tier, short(p.text), when(p.at)]);
+	return section(
+		'pending',
+		'Awaiting approval',
+		rows.length ? table('pending-table', ['kind', 'would go to', 'text', 'proposed (UTC)'], rows) : empty('No memories awaiting approval (gatedMemory.memory.writes: confirm puts them here).'),
+	);
+}

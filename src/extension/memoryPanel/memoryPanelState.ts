@@ -4,7 +4,9 @@
  * import — the host passes small functions — so it is tested without a workbench. A store that
  * cannot be opened is reported in the state, never thrown; in Restricted Mode it is not opened.
  */
-import type { DecisionItem, IndexHealthView, MemoryPanelState, StoreInfo, ThresholdView } from '../../core/memoryPanelProtocol';
+import type { DecisionItem, IndexHealthView, MemoryPanelState, PendingMemoryItem, StoreInfo, ThresholdView } from '../../core/memoryPanelProtocol';
+import { proposalKind } from '../../chat/memoryProposals';
+import { pendingProposals } from '../../store/proposalRepo';
 import { memoryState, type StoredMemoryState } from '../../store/memoryState';
 import type { Store } from '../../store/openStore';
 import type { RecentDecision } from '../../chat/conversationSession';
@@ -57,13 +59,17 @@ export function mergeDecisions(session: readonly RecentDecision[], stored: reado
 
 const EMPTY_STORED: StoredMemoryState = { tiers: [], profile: [], memories: [], corrections: [], decisions: [], indexedFiles: 0, indexedChunks: 0 };
 
-async function readStore(src: MemoryPanelSources, ids: readonly string[]): Promise<{ stored: StoredMemoryState; store: StoreInfo | null; storeError: string | null }> {
+async function readStore(
+	src: MemoryPanelSources,
+	ids: readonly string[],
+): Promise<{ stored: StoredMemoryState; store: StoreInfo | null; storeError: string | null; pending: PendingMemoryItem[] }> {
 	try {
 		const s = await src.openStore();
 		const store = { engine: s.engine, schemaVersion: s.schemaVersion, where: displayLocation(s.where), source: s.folder ? src.storeSource() : 'database URL' };
-		return { store, storeError: null, stored: await memoryState(s.db, ids, { memories: 20, corrections: 10, decisions: DECISIONS_SHOWN }) };
+		const pending = (await pendingProposals(s.db, ids)).map((p) => ({ id: p.id, tier: p.tier, kind: proposalKind(p.tier, p.trigger), text: p.text, at: Date.parse(p.created_at) }));
+		return { store, storeError: null, stored: await memoryState(s.db, ids, { memories: 20, corrections: 10, decisions: DECISIONS_SHOWN }), pending };
 	} catch (e) {
-		return { stored: EMPTY_STORED, store: null, storeError: errorMessage(e) };
+		return { stored: EMPTY_STORED, store: null, storeError: errorMessage(e), pending: [] };
 	}
 }
 
@@ -73,7 +79,7 @@ export async function gatherMemoryPanelState(src: MemoryPanelSources): Promise<M
 	const restricted = src.restricted();
 	// Restricted Mode reads no stored memory (package.json untrustedWorkspaces): an untrusted
 	// workspace's settings could point the store elsewhere. The session and thresholds still show.
-	const { stored, store, storeError } = restricted ? { stored: EMPTY_STORED, store: null, storeError: null } : await readStore(src, ids);
+	const { stored, store, storeError, pending } = restricted ? { stored: EMPTY_STORED, store: null, storeError: null, pending: [] } : await readStore(src, ids);
 	return {
 		generatedAt: (src.now ?? Date.now)(),
 		restricted,
@@ -89,5 +95,6 @@ export async function gatherMemoryPanelState(src: MemoryPanelSources): Promise<M
 		indexedChunks: stored.indexedChunks,
 		index: src.indexHealth?.() ?? null,
 		thresholds: src.thresholds(),
+		pending,
 	};
 }
