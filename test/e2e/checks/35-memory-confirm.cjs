@@ -58,8 +58,6 @@ async function run({ page, web, check, expect, OUT, WS_DIR, runCommand, send }) 
 			expect(/Remember this\?/.test(text) && /correction → research memory/.test(text), `chip: ${text}`);
 			expect(text.includes(A), `chip text: ${text}`);
 			for (const action of ['approve', 'edit', 'discard']) expect((await chip.locator(`button[data-chip="${action}"]`).count()) === 1, `no ${action} button`);
-			const trace = await replyA.locator('vscode-collapsible.trace').textContent();
-			expect(/awaiting approval/.test(trace), 'the trace does not say the write awaits approval');
 		});
 
 		await check('confirm mode: nothing is in research memory until Approve (Inspect Memory State lists it as awaiting approval)', async () => {
@@ -94,6 +92,8 @@ async function run({ page, web, check, expect, OUT, WS_DIR, runCommand, send }) 
 			// The trace is re-sent with the decision added.
 			const last = replies.last();
 			await last.locator('vscode-collapsible.trace', { hasText: /discarded: nothing written/ }).waitFor({ state: 'attached', timeout: 15000 });
+			const trace = await last.locator('vscode-collapsible.trace').textContent();
+			expect(/awaiting approval/.test(trace), 'the trace does not say the write awaited approval');
 			await page.screenshot({ path: path.join(OUT, 'memory-confirm.png') });
 			const after = await panelText();
 			expect(!after.memories.includes('nightly job'), 'a discarded memory was stored');
