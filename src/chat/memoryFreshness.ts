@@ -13,7 +13,8 @@ import { checkAnchor, isStale, memoryVerdict, type AnchorCheck, type AnchorStatu
 import {
 	anchorsForDocIds,
 	chunkById,
-	currentChunksFor,
+	chunksWithHashes,
+	currentChunksIn,
 	insertAnchors,
 	markAnchors,
 	memoryProvenance,
@@ -48,8 +49,12 @@ export async function checkRecalled(db: Queryable, workspaceIds: readonly string
 	const anchors = await anchorsForDocIds(db, workspaceIds, docIds);
 	if (!anchors.length) return out;
 	const paths = [...new Set(anchors.map((a) => a.path))];
-	const symbols = [...new Set(anchors.flatMap((a) => (a.symbol ? [a.symbol] : [])))];
-	const chunks = (await currentChunksFor(db, workspaceIds, paths, symbols)).map((c) => ({ ...c, startLine: c.start_line, endLine: c.end_line, contentHash: c.content_hash }));
+	const rows = await currentChunksIn(db, workspaceIds, paths);
+	// A file with no chunks now: look for its content elsewhere (renamed file) unless already known gone.
+	const present = new Set(rows.map((c) => `${c.workspace_id}\0${c.path}`));
+	const lost = anchors.filter((a) => a.content_hash !== null && a.review !== 'stale' && !present.has(`${a.workspace_id}\0${a.path}`));
+	if (lost.length) rows.push(...(await chunksWithHashes(db, workspaceIds, [...new Set(lost.map((a) => a.content_hash!))])));
+	const chunks = rows.map((c) => ({ ...c, startLine: c.start_line, endLine: c.end_line, contentHash: c.content_hash }));
 	const moved: { id: string; now: NonNullable<AnchorCheck['now']> }[] = [];
 	const stale: string[] = [];
 	for (const a of anchors) {
@@ -145,12 +150,12 @@ export function anchoredPersist(inner: PersistFn, deps: FreshnessDeps): PersistF
 		const store = await deps.openStore();
 		const anchors = await anchorsFromTrace(store.db, ids, request.trace.steps);
 		if (!anchors.length) return steps;
-		const [memory] = await store.db.query<{ id: string }>(
-			`SELECT id::text AS id FROM research_memory WHERE scope = $3 AND workspace_id = $1 AND source_turn = $2 AND superseded_by IS NULL ORDER BY id DESC LIMIT 1`,
+		const [memory] = await store.db.query<{ id: string; doc_id: string }>(
+			`SELECT id::text AS id, doc_id FROM research_memory WHERE scope = $3 AND workspace_id = $1 AND source_turn = $2 AND superseded_by IS NULL ORDER BY id DESC LIMIT 1`,
 			[owner, request.turnId, scopeOf(store.db)],
 		);
 		if (!memory) return steps;
-		await insertAnchors(store.db, owner, memory.id, anchors);
+		await insertAnchors(store.db, owner, { id: memory.id, docId: memory.doc_id }, anchors);
 		return [...steps, { kind: 'note', stage: 'persist', level: 'info', message: `anchored to ${anchors.map((a) => `${a.path}:${a.startLine}-${a.endLine}${a.symbol ? ` (${a.symbol})` : ''}`).join(', ')}` }];
 	};
 }

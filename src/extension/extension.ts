@@ -25,6 +25,7 @@ import { ThresholdSettings } from './settings/settings';
 import { storeMemory, storePersist } from '../chat/turnStore';
 import { MemoryProposals } from '../chat/memoryProposals';
 import { gatedPersist, gatedRecall } from '../chat/memoryWriteGate';
+import { anchoredPersist, freshRecall } from '../chat/memoryFreshness';
 import { wireMemoryProposals } from './chat/memoryProposalsView';
 import { MemorySettings } from './settings/memorySettings';
 import { StoreSettingsUi } from './settings/storeSettingsUi';
@@ -82,14 +83,16 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 	const memorySettings = new MemorySettings(log);
 	const isRestricted = () => !vscode.workspace.isTrusted;
 	const proposals = new MemoryProposals({ log, openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds, thresholds: () => settings.current(), isRestricted });
+	const freshness = { openStore: () => memory.openStore(), workspaceIds };
 	// One set of turn ports for the panel and @memory: the same retrieval, write path and hooks.
 	const turnPorts = {
 		retrieve: (query: string, result: GateResult, thresholds: Thresholds) => memory.retrieve(query, result, thresholds).then((r) => storeSettings.watch(r)),
-		persist: gatedPersist(storePersist({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds, thresholds: () => settings.current() }), {
-			mode: () => memorySettings.writes(),
-			proposals,
-		}),
-		memory: gatedRecall(storeMemory({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds }), () => memorySettings.reads()),
+		persist: gatedPersist(
+			anchoredPersist(storePersist({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds, thresholds: () => settings.current() }), freshness),
+			{ mode: () => memorySettings.writes(), proposals },
+		),
+		// Reads setting first, then staleness and "why recalled" on what was read.
+		memory: gatedRecall(freshRecall(storeMemory({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds }), freshness), () => memorySettings.reads()),
 		toUri: citationUri(folders),
 		hooks: new HookRegistry(),
 	};

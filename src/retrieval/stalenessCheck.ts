@@ -51,6 +51,17 @@ function where(a: { path: string; symbol: string | null; startLine: number | nul
 	return `${a.path}${lines}${a.symbol ? ` (${a.symbol})` : ''}`;
 }
 
+/** A chunk's symbol field may list several merged definitions ("parseConfig, loadConfig"). */
+export function symbolsOf(symbol: string | null): string[] {
+	return symbol === null ? [] : symbol.split(',').map((x) => x.trim()).filter(Boolean);
+}
+
+/** True when every symbol the anchor names is among the chunk's. */
+function holdsSymbols(anchorSymbols: readonly string[], c: CurrentChunk): boolean {
+	const names = symbolsOf(c.symbol);
+	return anchorSymbols.some((s) => names.includes(s));
+}
+
 function overlaps(a: CodeAnchor, c: CurrentChunk): boolean {
 	if (a.startLine === null || c.startLine === null) return true;
 	const aEnd = a.endLine ?? a.startLine;
@@ -69,13 +80,15 @@ export function checkAnchor(anchor: CodeAnchor, current: readonly CurrentChunk[]
 		const moved = same.find((c) => c.path === anchor.path) ?? same[0];
 		if (moved) return { status: 'moved', now: moved, reason: `${where(anchor)} moved to ${where(moved)} (re-anchored)` };
 	}
-	const bySymbol = anchor.symbol === null ? [] : inFile.filter((c) => c.symbol === anchor.symbol);
+	const wanted = symbolsOf(anchor.symbol);
+	const missing = wanted.filter((w) => !inFile.some((c) => symbolsOf(c.symbol).includes(w)));
+	const bySymbol = wanted.length && !missing.length ? inFile.filter((c) => holdsSymbols(wanted, c)) : [];
 	if (bySymbol.length) {
 		if (anchor.contentHash === null) return { status: 'current', now: bySymbol[0], reason: `${where(anchor)} still there (no content hash to compare)` };
 		return { status: 'changed', now: bySymbol[0], reason: `${where(anchor)} changed since the memory was written` };
 	}
 	if (!inFile.length) return { status: 'gone', now: null, reason: `${anchor.path} is no longer in the index (deleted, moved or excluded)` };
-	if (anchor.symbol !== null) return { status: 'gone', now: null, reason: `${anchor.symbol} is no longer in ${anchor.path} (renamed or removed)` };
+	if (missing.length) return { status: 'gone', now: null, reason: `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} no longer in ${anchor.path} (renamed or removed)` };
 	// No symbol: the chunk now covering the cited lines decides.
 	const covering = inFile.find((c) => overlaps(anchor, c));
 	if (!covering) return { status: 'gone', now: null, reason: `${where(anchor)} no longer exists (the file is shorter)` };

@@ -41,6 +41,8 @@ CREATE TABLE memory_anchors (
 	scope text NOT NULL DEFAULT 'local',
 	workspace_id text NOT NULL,
 	memory_id bigint NOT NULL REFERENCES research_memory (id) ON DELETE CASCADE,
+	-- the memory's chunk document id, so recall's hits find their anchors in one index lookup
+	doc_id text NOT NULL,
 	path text NOT NULL,
 	symbol text,
 	start_line int,
@@ -50,7 +52,8 @@ CREATE TABLE memory_anchors (
 	review text NOT NULL DEFAULT 'current' CHECK (review IN ('current', 'stale', 'kept')),
 	checked_at timestamptz
 );
-CREATE INDEX memory_anchors_memory ON memory_anchors (scope, workspace_id, memory_id);
+CREATE INDEX memory_anchors_doc ON memory_anchors (scope, workspace_id, doc_id);
+CREATE INDEX memory_anchors_memory ON memory_anchors (memory_id);
 
 ALTER TABLE research_memory ADD COLUMN last_recalled_at timestamptz;
 `;

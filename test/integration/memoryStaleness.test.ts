@@ -1,0 +1,147 @@
+/**
+ * Staleness on both engines, with the real indexer (worker thread), the real store and recall: a
+ * research memory that cites code (Remember Selection's path: rememberNote with a line range) is
+ * checked before use. Unchanged → used, with a "why recalled" note; the function moved within
+ * its file → re-anchored and used; the function edited → not used, "stale" in the trace and in the
+ * review list; renamed → stale (gone); its file deleted → stale (gone).
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
+import type { TraceStep } from '../../src/core/trace';
+import type { GateResult } from '../../src/core/types';
+import { freshRecall } from '../../src/chat/memoryFreshness';
+import { rememberNote } from '../../src/chat/rememberCode';
+import { storeMemory } from '../../src/chat/turnStore';
+import { WorkspaceMemory } from '../../src/chat/workspaceMemory';
+import { staleMemories } from '../../src/store/anchorRepo';
+import { workspaceId } from '../../src/store/location';
+import { testEngines } from '../fixtures/store_engines';
+import { quietLogger as quiet } from '../fixtures/hostDoubles';
+
+const RESULT = { policy: { qa_k: 3, qa_min_similarity: 0 } } as unknown as GateResult;
+const notes = (steps: TraceStep[], stage?: string) => steps.flatMap((s) => (s.kind === 'note' && (stage === undefined || s.stage === stage) ? [s.message] : []));
+
+/** Two functions of 10+ lines each, so the chunker keeps them apart (index_chunk_min_lines 8). */
+const BILLING = (body: string, pad = '') =>
+	`${pad}export function computeInvoiceTotal(lines: { cents: number; qty: number }[]): number {\n${body}\n}\n\n` +
+	`export function formatCents(cents: number): string {\n\tconst sign = cents < 0 ? '-' : '';\n\tconst abs = Math.abs(cents);\n\tconst whole = Math.floor(abs / 100);\n\tconst frac = abs % 100;\n\tconst padded = frac < 10 ? \`0\${frac}\` : String(frac);\n\tconst grouped = whole.toLocaleString('en-US');\n\tconst text = \`\${sign}\${grouped}.\${padded}\`;\n\treturn text;\n}\n`;
+/** A function of its own above the others: they move down, their text unchanged. */
+const PAD = `export function currencyOf(code: string): string {\n\tswitch (code) {\n\t\tcase 'EUR':\n\t\t\treturn '€';\n\t\tcase 'USD':\n\t\t\treturn '$';\n\t\tdefault:\n\t\t\treturn code;\n\t}\n}\n\n`;
+const ORIGINAL_BODY = '\tlet total = 0;\n\tfor (const l of lines) {\n\t\tif (l.qty <= 0) continue;\n\t\tconst line = l.cents * l.qty;\n\t\ttotal += line;\n\t}\n\t// integer cents all the way\n\treturn total;';
+
+for (const engine of testEngines()) describe(`memory staleness (${engine.name})`, function () {
+	this.timeout(180_000);
+	let base: string;
+	let ws: string;
+	let dispose: () => Promise<void>;
+	let memory: WorkspaceMemory;
+	let ids: () => string[];
+	const file = () => join(ws, 'src', 'billing.ts');
+
+	const port = () => freshRecall(storeMemory({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds: ids }), { openStore: () => memory.openStore(), workspaceIds: ids });
+	const recall = () => port().recall('invoice total rounding cents', ['research'], RESULT, DEFAULT_THRESHOLDS);
+	const remember = async (turnId: string, text: string, startLine: number, endLine: number) => {
+		const store = await memory.openStore();
+		return rememberNote(store.db, await memory.embedder(), DEFAULT_THRESHOLDS, { workspaceId: ids()[0], turnId, text, as: 'research', from: { path: 'src/billing.ts', startLine, endLine } });
+	};
+	const reindex = async () => {
+		await memory.indexFolders([ws]);
+	};
+
+	before(async () => {
+		base = mkdtempSync(join(tmpdir(), 'gmem-stale-'));
+		ws = join(base, 'ws');
+		mkdirSync(join(ws, 'src'), { recursive: true });
+		writeFileSync(file(), BILLING(ORIGINAL_BODY));
+		const created = await engine.create();
+		dispose = created.dispose;
+		memory = new WorkspaceMemory({ log: quiet, location: () => created.location, folders: () => [ws], workerScript: join(__dirname, '..', '..', 'src', 'indexing', 'indexWorker.ts') });
+		ids = () => [workspaceId(ws)];
+		await reindex();
+	});
+	after(async () => {
+		await memory?.dispose();
+		await dispose?.();
+		rmSync(base, { recursive: true, force: true });
+	});
+
+	it('anchors a remembered selection to the chunk covering it (symbol, lines, content hash)', async () => {
+		const out = await remember('m1', 'Invoice totals are summed in integer cents; never round per line.', 2, 8);
+		assert.equal(out.report.research?.action, 'inserted');
+		assert.equal(out.anchors.length, 1, JSON.stringify(out.anchors));
+		assert.equal(out.anchors[0].path, 'src/billing.ts');
+		assert.equal(out.anchors[0].symbol, 'computeInvoiceTotal');
+		assert.match(out.anchors[0].contentHash ?? '', /^[0-9a-f]{16,}$/);
+	});
+
+	it('unchanged code: the memory is used, with why it was recalled (arm, score, age, source turn)', async () => {
+		const r = await recall();
+		assert.ok(r.chunks.some((c) => /integer cents/.test(c.text)), JSON.stringify(r.chunks.map((c) => c.text)));
+		const why = notes(r.steps, 'recall').find((m) => /^recalled memory:m1:/.test(m));
+		assert.ok(why, notes(r.steps).join(' | '));
+		assert.match(why, /for "invoice total rounding cents": found by (full-text #\d|vector #\d)/);
+		assert.match(why, /written \d{4}-\d\d-\d\d \(today\) in turn m1/);
+		assert.ok(!notes(r.steps, 'staleness').some((m) => /^stale memory/.test(m)), notes(r.steps).join(' | '));
+		assert.ok(notes(r.steps, 'staleness').some((m) => /^staleness check: 1 memory citing code, \d+\.\d ms$/.test(m)));
+		const store = await memory.openStore();
+		const [row] = await store.db.query<{ t: string | null }>(`SELECT last_recalled_at::text AS t FROM research_memory WHERE doc_id LIKE 'memory:m1:%'`);
+		assert.ok(row.t !== null, 'recall time recorded');
+	});
+
+	it('the function moved within its file: re-anchored at its new lines and still used', async () => {
+		writeFileSync(file(), BILLING(ORIGINAL_BODY, PAD));
+		await reindex();
+		const r = await recall();
+		assert.ok(r.chunks.some((c) => /integer cents/.test(c.text)), 'still used');
+		assert.ok(notes(r.steps, 'staleness').some((m) => /moved to src\/billing\.ts:\d+-\d+ \(computeInvoiceTotal\) \(re-anchored\)/.test(m)), notes(r.steps).join(' | '));
+		const store = await memory.openStore();
+		const [a] = await store.db.query<{ start_line: number; review: string }>(`SELECT start_line, review FROM memory_anchors ORDER BY id LIMIT 1`);
+		assert.ok(a.start_line > 1, `anchor start line ${a.start_line}`);
+		assert.equal(a.review, 'current');
+		// A second recall finds it current (no move reported again).
+		const again = await recall();
+		assert.ok(!notes(again.steps, 'staleness').some((m) => /moved/.test(m)));
+	});
+
+	it('the cited function edited: not used as current, stale in the trace and in the review list', async () => {
+		writeFileSync(file(), BILLING('\treturn Math.round(lines.reduce((n, l) => n + (l.cents * l.qty) / 100, 0) * 100);'));
+		await reindex();
+		const r = await recall();
+		assert.ok(!r.chunks.some((c) => /integer cents/.test(c.text)), 'a stale memory is not evidence');
+		const stale = notes(r.steps, 'staleness').find((m) => /^stale memory memory:m1:/.test(m));
+		assert.ok(stale, notes(r.steps).join(' | '));
+		assert.match(stale, /computeInvoiceTotal\) changed since the memory was written/);
+		const store = await memory.openStore();
+		const review = await staleMemories(store.db, ids());
+		assert.equal(review.length, 1);
+		assert.match(review[0].content, /integer cents/);
+		assert.equal(review[0].symbol, 'computeInvoiceTotal');
+	});
+
+	it('the cited function renamed: stale (the symbol is gone)', async () => {
+		writeFileSync(file(), BILLING(ORIGINAL_BODY));
+		await reindex();
+		const m2 = await remember('m2', 'formatCents always prints two decimals for invoice totals.', 15, 20);
+		assert.equal(m2.anchors[0]?.symbol, 'formatCents', JSON.stringify(m2.anchors));
+		writeFileSync(file(), BILLING(ORIGINAL_BODY).replace('formatCents', 'formatAmount'));
+		await reindex();
+		const r = await port().recall('formatCents decimals invoice totals', ['research'], RESULT, DEFAULT_THRESHOLDS);
+		const stale = notes(r.steps, 'staleness').find((m) => /^stale memory memory:m2:/.test(m));
+		assert.ok(stale, notes(r.steps).join(' | '));
+		assert.match(stale, /formatCents is no longer in src\/billing\.ts \(renamed or removed\)/);
+		assert.ok(!r.chunks.some((c) => /two decimals/.test(c.text)));
+	});
+
+	it('the file deleted: stale (gone from the index)', async () => {
+		unlinkSync(file());
+		await reindex();
+		const r = await recall();
+		const stale = notes(r.steps, 'staleness').filter((m) => /^stale memory /.test(m));
+		assert.ok(stale.length >= 1, notes(r.steps).join(' | '));
+		assert.ok(stale.every((m) => /src\/billing\.ts is no longer in the index/.test(m)), stale.join(' | '));
+		assert.equal(r.chunks.filter((c) => c.tier === 'research').length, 0, 'no stale memory used');
+	});
+});
