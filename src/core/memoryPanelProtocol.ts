@@ -135,6 +135,25 @@ export interface MemoryPanelState {
 	thresholds: ThresholdView[];
 	/** Memories awaiting approval (`gatedMemory.memory.writes: confirm`); absent from older hosts. */
 	pending?: PendingMemoryItem[];
+	/** Memories whose cited code changed or is gone, to review (keep / update / forget). */
+	stale?: StaleMemoryItem[];
+}
+
+/** A memory citing code that changed or is gone since it was written. */
+export interface StaleMemoryItem {
+	workspaceId: string;
+	docId: string;
+	content: string;
+	/** What it cites: "src/a.ts:10-24 (parseConfig)". */
+	cites: string;
+	checkedAt: number | null;
+}
+
+/** The one-click review of a stale memory. */
+export interface ReviewStaleParams {
+	workspaceId: string;
+	docId: string;
+	action: 'keep' | 'update' | 'forget';
 }
 
 /** A proposed memory not yet approved or discarded (approve or discard it under its reply). */
@@ -174,6 +193,7 @@ export interface MemoryPanelToHost {
 	'memory/clearTier': { tier: MemoryTier };
 	'memory/export': NoParams;
 	'memory/import': NoParams;
+	'memory/reviewStale': ReviewStaleParams;
 }
 
 const isNoParams: Guard<NoParams> = (x): x is NoParams => isRecord(x);
@@ -249,6 +269,7 @@ export const isMemoryPanelState: Guard<MemoryPanelState> = object<MemoryPanelSta
 	index: nullable(isIndexHealth),
 	thresholds: arrayOf(isThresholdView),
 	pending: optional(arrayOf(object<PendingMemoryItem>({ id: isString, tier: oneOf(['research', 'profile'] as const), kind: isString, text: isString, at: isNumber }))),
+	stale: optional(arrayOf(object<StaleMemoryItem>({ workspaceId: isString, docId: isString, content: isString, cites: isString, checkedAt: nullable(isNumber) }))),
 });
 
 const isForgetTarget: Guard<ForgetTarget> = discriminated<ForgetTarget>({
@@ -270,6 +291,7 @@ const PANEL_TO_HOST_GUARDS: MessageGuards<MemoryPanelToHost> = {
 	'memory/clearTier': object<{ tier: MemoryTier }>({ tier: isMemoryTier }),
 	'memory/export': isNoParams,
 	'memory/import': isNoParams,
+	'memory/reviewStale': object<ReviewStaleParams>({ workspaceId: isString, docId: isString, action: oneOf(['keep', 'update', 'forget'] as const) }),
 };
 
 function messageGuard<M>(guards: MessageGuards<M>): Guard<MessageOf<M>> {

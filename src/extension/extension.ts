@@ -128,6 +128,8 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 			return h.lastRun === null && h.state === 'idle' ? null : h;
 		},
 		onIndexChange: indexStatus.onDidChange,
+		embedder: () => memory.embedder(),
+		writeThresholds: () => settings.current(),
 	});
 	registerCommands(context, { log, controller, provider, memoryState, memory, indexStatus });
 	registerIndexing(context, { log, memory, status: indexStatus, thresholds: () => settings.current(), inspectCommand: COMMANDS.inspectMemoryState });

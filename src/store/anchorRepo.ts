@@ -169,3 +169,13 @@ export async function staleMemories(db: Queryable, workspaceIds: readonly string
 		[scopeOf(db), workspaceIds, limit],
 	);
 }
+
+/** Doc ids of the memories that cite code (Inspect Memory State checks them all when it opens). */
+export async function anchoredDocIds(db: Queryable, workspaceIds: readonly string[], limit = 200): Promise<string[]> {
+	if (!workspaceIds.length) return [];
+	const rows = await db.query<{ doc_id: string }>(
+		`SELECT DISTINCT doc_id FROM memory_anchors WHERE scope = $1 AND workspace_id = ANY($2::text[]) ORDER BY doc_id LIMIT $3`,
+		[scopeOf(db), workspaceIds, limit],
+	);
+	return rows.map((r) => r.doc_id);
+}

@@ -14,6 +14,7 @@ import type { TraceStep } from '../../src/core/trace';
 import type { GateResult } from '../../src/core/types';
 import { freshRecall } from '../../src/chat/memoryFreshness';
 import { rememberNote } from '../../src/chat/rememberCode';
+import { keepMemory, updateMemory } from '../../src/chat/staleReview';
 import { storeMemory } from '../../src/chat/turnStore';
 import { WorkspaceMemory } from '../../src/chat/workspaceMemory';
 import { staleMemories } from '../../src/store/anchorRepo';
@@ -119,6 +120,28 @@ for (const engine of testEngines()) describe(`memory staleness (${engine.name})`
 		assert.equal(review.length, 1);
 		assert.match(review[0].content, /integer cents/);
 		assert.equal(review[0].symbol, 'computeInvoiceTotal');
+	});
+
+	it('review: Keep follows the code as it is now; Update supersedes the memory with the new text, anchored', async () => {
+		const store = await memory.openStore();
+		const [m1] = await staleMemories(store.db, ids());
+		const kept = await keepMemory(store.db, ids()[0], m1.doc_id);
+		assert.match(kept, /^Kept the memory: 1 anchor moved to the current code\.$/);
+		assert.equal((await staleMemories(store.db, ids())).length, 0);
+		const r = await recall();
+		assert.ok(r.chunks.some((c) => /integer cents/.test(c.text)), 'a kept memory is used again');
+		// The code changes again: stale again, then updated.
+		writeFileSync(file(), BILLING('\treturn lines.reduce((n, l) => n + l.cents * l.qty, 0);\n\t// one pass, still integer cents\n\t// (no per-line rounding)\n\t// checked by billing.test.ts\n\t// keep it that way\n\t//\n\t//'));
+		await reindex();
+		await recall();
+		const [again] = await staleMemories(store.db, ids());
+		assert.equal(again?.doc_id, m1.doc_id);
+		const updated = await updateMemory(store.db, await memory.embedder(), DEFAULT_THRESHOLDS, ids()[0], m1.doc_id, 'Invoice totals: one reduce over integer cents, no per-line rounding.');
+		assert.match(updated, /^Updated: memory:review:[a-z0-9]+:[0-9a-f]{8} inserted, superseding memory:m1:/);
+		const after = await recall();
+		assert.ok(after.chunks.some((c) => /one reduce over integer cents/.test(c.text)), JSON.stringify(after.chunks.map((c) => c.text)));
+		assert.ok(!after.chunks.some((c) => /never round per line/.test(c.text)), 'the superseded text is not recalled');
+		assert.ok(!notes(after.steps, 'staleness').some((m) => /^stale memory/.test(m)), 'the update is anchored to the current code');
 	});
 
 	it('the cited function renamed: stale (the symbol is gone)', async () => {

@@ -163,3 +163,24 @@ export function pendingSection(s: MemoryPanelState): HTMLElement {
 		rows.length ? table('pending-table', ['kind', 'would go to', 'text', 'proposed (UTC)'], rows) : empty('No memories awaiting approval (gatedMemory.memory.writes: confirm puts them here).'),
 	);
 }
+
+/** Memories whose cited code changed or is gone: keep (re-anchor), update (new text), forget. */
+export function staleSection(s: MemoryPanelState, enabled: boolean, review: (m: { workspaceId: string; docId: string }, action: 'keep' | 'update' | 'forget') => void): HTMLElement {
+	const rows = (s.stale ?? []).map((m) => [
+		short(m.content),
+		el('code', { text: m.cites }),
+		when(m.checkedAt),
+		el(
+			'div',
+			{ className: 'row-actions' },
+			button('Keep', 'Still right: follow the code as it is now', enabled, () => review(m, 'keep')),
+			button('Update…', 'Write what is true now (supersedes this memory)', enabled, () => review(m, 'update')),
+			button('Forget', 'Forget this memory', enabled, () => review(m, 'forget')),
+		),
+	]);
+	return section(
+		'stale',
+		'Stale memories (the code they cite changed)',
+		rows.length ? table('stale-table', ['memory', 'cites', 'checked (UTC)', 'review'], rows) : empty('No stale memories: every memory that cites code still matches it.'),
+	);
+}

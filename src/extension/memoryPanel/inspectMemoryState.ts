@@ -5,6 +5,9 @@
  * path (scripts and the e2e pass one; without it they show the save / open dialog).
  */
 import * as vscode from 'vscode';
+import type { Thresholds } from '../../core/thresholds';
+import type { Embedder } from '../../models/embedder';
+import type { ReviewDeps } from './staleReviewActions';
 import type { IndexHealthView, ThresholdView } from '../../core/memoryPanelProtocol';
 import { workspaceId } from '../../store/location';
 import type { Store } from '../../store/openStore';
@@ -29,6 +32,9 @@ export interface MemoryPanelWiring {
 	indexHealth?: () => IndexHealthView | null;
 	/** Fires when index health changes, to refresh an open panel. */
 	onIndexChange?: vscode.Event<unknown>;
+	/** The write path's embedder and thresholds (Update… of a stale memory). */
+	embedder?: () => Promise<Embedder | null>;
+	writeThresholds?: () => Thresholds;
 }
 
 function fileFolders(): vscode.WorkspaceFolder[] {
@@ -51,7 +57,7 @@ export function registerMemoryPanel(context: vscode.ExtensionContext, w: MemoryP
 			storeSource: () => storageFolder().source,
 			indexHealth: w.indexHealth,
 		},
-		actions: { openStore: w.openStore, workspaceIds, firstFolder: () => fileFolders()[0]?.uri, restricted },
+		actions: { openStore: w.openStore, workspaceIds, firstFolder: () => fileFolders()[0]?.uri, restricted, embedder: w.embedder, writeThresholds: w.writeThresholds } as ReviewDeps,
 	});
 	const pathArg = (arg: unknown) => (typeof arg === 'string' && arg.trim() ? arg : undefined);
 	context.subscriptions.push(

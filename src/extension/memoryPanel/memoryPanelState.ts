@@ -7,6 +7,9 @@
 import type { DecisionItem, IndexHealthView, MemoryPanelState, PendingMemoryItem, StoreInfo, ThresholdView } from '../../core/memoryPanelProtocol';
 import { proposalKind } from '../../chat/memoryProposals';
 import { pendingProposals } from '../../store/proposalRepo';
+import { anchoredDocIds, staleMemories } from '../../store/anchorRepo';
+import { checkRecalled } from '../../chat/memoryFreshness';
+import type { StaleMemoryItem } from '../../core/memoryPanelProtocol';
 import { memoryState, type StoredMemoryState } from '../../store/memoryState';
 import type { Store } from '../../store/openStore';
 import type { RecentDecision } from '../../chat/conversationSession';
@@ -62,14 +65,24 @@ const EMPTY_STORED: StoredMemoryState = { tiers: [], profile: [], memories: [], 
 async function readStore(
 	src: MemoryPanelSources,
 	ids: readonly string[],
-): Promise<{ stored: StoredMemoryState; store: StoreInfo | null; storeError: string | null; pending: PendingMemoryItem[] }> {
+): Promise<{ stored: StoredMemoryState; store: StoreInfo | null; storeError: string | null; pending: PendingMemoryItem[]; stale: StaleMemoryItem[] }> {
 	try {
 		const s = await src.openStore();
 		const store = { engine: s.engine, schemaVersion: s.schemaVersion, where: displayLocation(s.where), source: s.folder ? src.storeSource() : 'database URL' };
 		const pending = (await pendingProposals(s.db, ids)).map((p) => ({ id: p.id, tier: p.tier, kind: proposalKind(p.tier, p.trigger), text: p.text, at: Date.parse(p.created_at) }));
-		return { store, storeError: null, stored: await memoryState(s.db, ids, { memories: 20, corrections: 10, decisions: DECISIONS_SHOWN }), pending };
+		// Check every memory that cites code against the workspace now, so the list is current
+		// even for memories no turn has recalled since the code changed.
+		await checkRecalled(s.db, ids, await anchoredDocIds(s.db, ids));
+		const stale = (await staleMemories(s.db, ids)).map((m) => ({
+			workspaceId: m.workspace_id,
+			docId: m.doc_id,
+			content: m.content,
+			cites: `${m.path}${m.start_line !== null ? `:${m.start_line}-${m.end_line ?? m.start_line}` : ''}${m.symbol ? ` (${m.symbol})` : ''}`,
+			checkedAt: m.checked_at ? Date.parse(m.checked_at) : null,
+		}));
+		return { store, storeError: null, stored: await memoryState(s.db, ids, { memories: 20, corrections: 10, decisions: DECISIONS_SHOWN }), pending, stale };
 	} catch (e) {
-		return { stored: EMPTY_STORED, store: null, storeError: errorMessage(e), pending: [] };
+		return { stored: EMPTY_STORED, store: null, storeError: errorMessage(e), pending: [], stale: [] };
 	}
 }
 
@@ -79,7 +92,7 @@ export async function gatherMemoryPanelState(src: MemoryPanelSources): Promise<M
 	const restricted = src.restricted();
 	// Restricted Mode reads no stored memory (package.json untrustedWorkspaces): an untrusted
 	// workspace's settings could point the store elsewhere. The session and thresholds still show.
-	const { stored, store, storeError, pending } = restricted ? { stored: EMPTY_STORED, store: null, storeError: null, pending: [] } : await readStore(src, ids);
+	const { stored, store, storeError, pending, stale } = restricted ? { stored: EMPTY_STORED, store: null, storeError: null, pending: [], stale: [] } : await readStore(src, ids);
 	return {
 		generatedAt: (src.now ?? Date.now)(),
 		restricted,
@@ -96,5 +109,6 @@ export async function gatherMemoryPanelState(src: MemoryPanelSources): Promise<M
 		index: src.indexHealth?.() ?? null,
 		thresholds: src.thresholds(),
 		pending,
+		stale,
 	};
 }
