@@ -28,6 +28,7 @@ import { gatedPersist, gatedRecall } from '../chat/memoryWriteGate';
 import { anchoredPersist, freshRecall } from '../chat/memoryFreshness';
 import { wireMemoryProposals } from './chat/memoryProposalsView';
 import { MemorySettings } from './settings/memorySettings';
+import { registerMemoryCommands } from './memoryCommands';
 import { StoreSettingsUi } from './settings/storeSettingsUi';
 import { WorkspaceMemory } from '../chat/workspaceMemory';
 
@@ -133,6 +134,7 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 	});
 	registerCommands(context, { log, controller, provider, memoryState, memory, indexStatus });
 	registerIndexing(context, { log, memory, status: indexStatus, thresholds: () => settings.current(), inspectCommand: COMMANDS.inspectMemoryState });
+	registerMemoryCommands(context, { log, memory, thresholds: () => settings.current() });
 	registerChatParticipant(context, { log, settings, ports: turnPorts });
 	// gmem mcp for agent mode, on this window's store and first folder (where VS Code has the API).
 	registerMcpProvider(context, { log, location: () => storeSettings.location(), folders });
