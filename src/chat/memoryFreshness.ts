@@ -31,6 +31,8 @@ import type { PersistFn } from './turnPersistence';
 export interface FreshnessDeps {
 	openStore: () => Promise<Store>;
 	workspaceIds: () => readonly string[];
+	/** `gatedMemory.memory.decayDays`: memories not recalled for this many days are demoted from recall (0 = off). */
+	decayDays?: () => number;
 }
 
 /** One memory's staleness verdict, with each anchor's check. */
@@ -94,7 +96,14 @@ export function freshRecall(inner: MemoryPort, deps: FreshnessDeps): MemoryPort 
 			const provenance = new Map((await memoryProvenance(store.db, ids, docIds)).map((p) => [p.doc_id, p]));
 			const notes: TraceStep[] = [];
 			const dropped = new Set<number>();
+			const decay = deps.decayDays?.() ?? 0;
 			step.hits.forEach((hit, i) => {
+				const idle = provenance.get(hit.id)?.idle_days ?? 0;
+				if (decay > 0 && idle >= decay) {
+					dropped.add(i);
+					notes.push({ kind: 'note', stage: 'decay', level: 'info', message: `memory ${hit.id} demoted: not recalled for ${idle} days (gatedMemory.memory.decayDays ${decay}); kept, listed in Inspect Memory State` });
+					return;
+				}
 				const f = fresh.get(hit.id);
 				if (f && isStale(f.verdict)) {
 					dropped.add(i);

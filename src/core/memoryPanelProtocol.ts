@@ -137,6 +137,15 @@ export interface MemoryPanelState {
 	pending?: PendingMemoryItem[];
 	/** Memories whose cited code changed or is gone, to review (keep / update / forget). */
 	stale?: StaleMemoryItem[];
+	/** Memories demoted from recall by `gatedMemory.memory.decayDays` (kept; Restore brings one back). */
+	demoted?: DemotedMemoryItem[];
+}
+
+export interface DemotedMemoryItem {
+	workspaceId: string;
+	docId: string;
+	content: string;
+	idleDays: number;
 }
 
 /** A memory citing code that changed or is gone since it was written. */
@@ -153,7 +162,7 @@ export interface StaleMemoryItem {
 export interface ReviewStaleParams {
 	workspaceId: string;
 	docId: string;
-	action: 'keep' | 'update' | 'forget';
+	action: 'keep' | 'update' | 'forget' | 'restore';
 }
 
 /** A proposed memory not yet approved or discarded (approve or discard it under its reply). */
@@ -269,6 +278,7 @@ export const isMemoryPanelState: Guard<MemoryPanelState> = object<MemoryPanelSta
 	index: nullable(isIndexHealth),
 	thresholds: arrayOf(isThresholdView),
 	pending: optional(arrayOf(object<PendingMemoryItem>({ id: isString, tier: oneOf(['research', 'profile'] as const), kind: isString, text: isString, at: isNumber }))),
+	demoted: optional(arrayOf(object<DemotedMemoryItem>({ workspaceId: isString, docId: isString, content: isString, idleDays: isNumber }))),
 	stale: optional(arrayOf(object<StaleMemoryItem>({ workspaceId: isString, docId: isString, content: isString, cites: isString, checkedAt: nullable(isNumber) }))),
 });
 
@@ -291,7 +301,7 @@ const PANEL_TO_HOST_GUARDS: MessageGuards<MemoryPanelToHost> = {
 	'memory/clearTier': object<{ tier: MemoryTier }>({ tier: isMemoryTier }),
 	'memory/export': isNoParams,
 	'memory/import': isNoParams,
-	'memory/reviewStale': object<ReviewStaleParams>({ workspaceId: isString, docId: isString, action: oneOf(['keep', 'update', 'forget'] as const) }),
+	'memory/reviewStale': object<ReviewStaleParams>({ workspaceId: isString, docId: isString, action: oneOf(['keep', 'update', 'forget', 'restore'] as const) }),
 };
 
 function messageGuard<M>(guards: MessageGuards<M>): Guard<MessageOf<M>> {

@@ -84,7 +84,7 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 	const memorySettings = new MemorySettings(log);
 	const isRestricted = () => !vscode.workspace.isTrusted;
 	const proposals = new MemoryProposals({ log, openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds, thresholds: () => settings.current(), isRestricted });
-	const freshness = { openStore: () => memory.openStore(), workspaceIds };
+	const freshness = { openStore: () => memory.openStore(), workspaceIds, decayDays: () => memorySettings.decayDays() };
 	// One set of turn ports for the panel and @memory: the same retrieval, write path and hooks.
 	const turnPorts = {
 		retrieve: (query: string, result: GateResult, thresholds: Thresholds) => memory.retrieve(query, result, thresholds).then((r) => storeSettings.watch(r)),
@@ -131,6 +131,7 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		onIndexChange: indexStatus.onDidChange,
 		embedder: () => memory.embedder(),
 		writeThresholds: () => settings.current(),
+		decayDays: () => memorySettings.decayDays(),
 	});
 	registerCommands(context, { log, controller, provider, memoryState, memory, indexStatus });
 	registerIndexing(context, { log, memory, status: indexStatus, thresholds: () => settings.current(), inspectCommand: COMMANDS.inspectMemoryState });

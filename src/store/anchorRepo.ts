@@ -135,13 +135,16 @@ export interface MemoryProvenance {
 	source_turn: string | null;
 	created_at: string;
 	age_days: number;
+	/** Days since it was last recalled (or written, if never recalled): decay reads it. */
+	idle_days: number;
 }
 
 export async function memoryProvenance(db: Queryable, workspaceIds: readonly string[], docIds: readonly string[]): Promise<MemoryProvenance[]> {
 	if (!docIds.length || !workspaceIds.length) return [];
 	return db.query<MemoryProvenance>(
 		`SELECT doc_id, id::text AS id, source_turn, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS created_at,
-			floor(extract(epoch FROM (now() - created_at)) / 86400)::int AS age_days
+			floor(extract(epoch FROM (now() - created_at)) / 86400)::int AS age_days,
+			floor(extract(epoch FROM (now() - coalesce(last_recalled_at, updated_at))) / 86400)::int AS idle_days
 		 FROM research_memory WHERE scope = $1 AND workspace_id = ANY($2::text[]) AND doc_id = ANY($3::text[])`,
 		[scopeOf(db), workspaceIds, docIds],
 	);
@@ -178,4 +181,23 @@ export async function anchoredDocIds(db: Queryable, workspaceIds: readonly strin
 		[scopeOf(db), workspaceIds, limit],
 	);
 	return rows.map((r) => r.doc_id);
+}
+
+/** Memories demoted by decay: current, not recalled (or written) for at least `days` days. */
+export interface DemotedMemoryRow {
+	workspace_id: string;
+	doc_id: string;
+	content: string;
+	idle_days: number;
+}
+
+export async function demotedMemories(db: Queryable, workspaceIds: readonly string[], days: number, limit = 20): Promise<DemotedMemoryRow[]> {
+	if (!workspaceIds.length || days <= 0) return [];
+	return db.query<DemotedMemoryRow>(
+		`SELECT workspace_id, doc_id, content, floor(extract(epoch FROM (now() - coalesce(last_recalled_at, updated_at))) / 86400)::int AS idle_days
+		 FROM research_memory WHERE scope = $1 AND workspace_id = ANY($2::text[]) AND superseded_by IS NULL
+			AND coalesce(last_recalled_at, updated_at) <= now() - make_interval(days => $3)
+		 ORDER BY coalesce(last_recalled_at, updated_at) LIMIT $4`,
+		[scopeOf(db), workspaceIds, days, limit],
+	);
 }

@@ -17,7 +17,7 @@ import { rememberNote } from '../../src/chat/rememberCode';
 import { keepMemory, updateMemory } from '../../src/chat/staleReview';
 import { storeMemory } from '../../src/chat/turnStore';
 import { WorkspaceMemory } from '../../src/chat/workspaceMemory';
-import { staleMemories } from '../../src/store/anchorRepo';
+import { demotedMemories, staleMemories, touchRecalled } from '../../src/store/anchorRepo';
 import { workspaceId } from '../../src/store/location';
 import { testEngines } from '../fixtures/store_engines';
 import { quietLogger as quiet } from '../fixtures/hostDoubles';
@@ -156,6 +156,30 @@ for (const engine of testEngines()) describe(`memory staleness (${engine.name})`
 		assert.ok(stale, notes(r.steps).join(' | '));
 		assert.match(stale, /formatCents is no longer in src\/billing\.ts \(renamed or removed\)/);
 		assert.ok(!r.chunks.some((c) => /two decimals/.test(c.text)));
+	});
+
+	it('decay (off by default): a memory idle for decayDays is demoted from recall, kept and listed; Restore brings it back', async () => {
+		const store = await memory.openStore();
+		const note = await rememberNote(store.db, await memory.embedder(), DEFAULT_THRESHOLDS, { workspaceId: ids()[0], turnId: 'd1', text: 'Deploys are frozen on Fridays after 15:00 UTC.', as: 'research' });
+		const docId = note.report.research!.doc_id;
+		await store.db.query(`UPDATE research_memory SET updated_at = now() - interval '40 days', last_recalled_at = NULL WHERE doc_id = $1`, [docId]);
+		let days = 0;
+		const decaying = freshRecall(storeMemory({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds: ids }), { openStore: () => memory.openStore(), workspaceIds: ids, decayDays: () => days });
+		const ask = () => decaying.recall('deploys frozen fridays', ['research'], RESULT, DEFAULT_THRESHOLDS);
+		// Off: used as before.
+		assert.ok((await ask()).chunks.some((c) => /frozen on Fridays/.test(c.text)));
+		await store.db.query(`UPDATE research_memory SET last_recalled_at = now() - interval '40 days' WHERE doc_id = $1`, [docId]);
+		days = 30;
+		const r = await ask();
+		assert.ok(!r.chunks.some((c) => /frozen on Fridays/.test(c.text)), 'demoted from recall');
+		assert.ok(notes(r.steps, 'decay').some((m) => m === `memory ${docId} demoted: not recalled for 40 days (gatedMemory.memory.decayDays 30); kept, listed in Inspect Memory State`), notes(r.steps).join(' | '));
+		const listed = await demotedMemories(store.db, ids(), 30);
+		assert.deepEqual(listed.map((m) => [m.doc_id, m.idle_days]), [[docId, 40]]);
+		const [{ n }] = await store.db.query<{ n: number }>('SELECT count(*)::int AS n FROM research_memory WHERE doc_id = $1', [docId]);
+		assert.equal(n, 1, 'nothing deleted');
+		await touchRecalled(store.db, ids(), [docId]);
+		assert.ok((await ask()).chunks.some((c) => /frozen on Fridays/.test(c.text)), 'restored');
+		assert.equal((await demotedMemories(store.db, ids(), 30)).length, 0);
 	});
 
 	it('the file deleted: stale (gone from the index)', async () => {

@@ -184,3 +184,18 @@ export function staleSection(s: MemoryPanelState, enabled: boolean, review: (m: 
 		rows.length ? table('stale-table', ['memory', 'cites', 'checked (UTC)', 'review'], rows) : empty('No stale memories: every memory that cites code still matches it.'),
 	);
 }
+
+/** Memories demoted from recall by decay: kept, restorable, forgettable. */
+export function demotedSection(s: MemoryPanelState, enabled: boolean, review: (m: { workspaceId: string; docId: string }, action: 'restore' | 'forget') => void): HTMLElement {
+	const rows = (s.demoted ?? []).map((m) => [
+		short(m.content),
+		`${m.idleDays} days`,
+		el(
+			'div',
+			{ className: 'row-actions' },
+			button('Restore', 'Recall this memory again', enabled, () => review(m, 'restore')),
+			button('Forget', 'Forget this memory', enabled, () => review(m, 'forget')),
+		),
+	]);
+	return section('demoted', 'Demoted from recall (not recalled for a long time)', rows.length ? table('demoted-table', ['memory', 'idle', ''], rows) : empty('No demoted memories (gatedMemory.memory.decayDays is off, or every memory was recalled recently).'));
+}

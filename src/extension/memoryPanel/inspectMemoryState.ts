@@ -35,6 +35,8 @@ export interface MemoryPanelWiring {
 	/** The write path's embedder and thresholds (Update… of a stale memory). */
 	embedder?: () => Promise<Embedder | null>;
 	writeThresholds?: () => Thresholds;
+	/** `gatedMemory.memory.decayDays` (0 = off): the panel lists the memories it demotes. */
+	decayDays?: () => number;
 }
 
 function fileFolders(): vscode.WorkspaceFolder[] {
@@ -56,6 +58,7 @@ export function registerMemoryPanel(context: vscode.ExtensionContext, w: MemoryP
 			restricted,
 			storeSource: () => storageFolder().source,
 			indexHealth: w.indexHealth,
+			decayDays: w.decayDays,
 		},
 		actions: { openStore: w.openStore, workspaceIds, firstFolder: () => fileFolders()[0]?.uri, restricted, embedder: w.embedder, writeThresholds: w.writeThresholds } as ReviewDeps,
 	});

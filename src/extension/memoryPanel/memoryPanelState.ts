@@ -7,9 +7,9 @@
 import type { DecisionItem, IndexHealthView, MemoryPanelState, PendingMemoryItem, StoreInfo, ThresholdView } from '../../core/memoryPanelProtocol';
 import { proposalKind } from '../../chat/memoryProposals';
 import { pendingProposals } from '../../store/proposalRepo';
-import { anchoredDocIds, staleMemories } from '../../store/anchorRepo';
+import { anchoredDocIds, demotedMemories, staleMemories } from '../../store/anchorRepo';
 import { checkRecalled } from '../../chat/memoryFreshness';
-import type { StaleMemoryItem } from '../../core/memoryPanelProtocol';
+import type { DemotedMemoryItem, StaleMemoryItem } from '../../core/memoryPanelProtocol';
 import { memoryState, type StoredMemoryState } from '../../store/memoryState';
 import type { Store } from '../../store/openStore';
 import type { RecentDecision } from '../../chat/conversationSession';
@@ -27,6 +27,8 @@ export interface MemoryPanelSources {
 	/** The indexer's health report (INDEX-UX's IndexStatus), or null before any index run. */
 	indexHealth?: () => IndexHealthView | null;
 	now?: () => number;
+	/** Decay setting (0 = off): memories idle this long are listed as demoted. */
+	decayDays?: () => number;
 }
 
 /** How many decisions the panel lists. */
@@ -65,7 +67,7 @@ const EMPTY_STORED: StoredMemoryState = { tiers: [], profile: [], memories: [], 
 async function readStore(
 	src: MemoryPanelSources,
 	ids: readonly string[],
-): Promise<{ stored: StoredMemoryState; store: StoreInfo | null; storeError: string | null; pending: PendingMemoryItem[]; stale: StaleMemoryItem[] }> {
+): Promise<{ stored: StoredMemoryState; store: StoreInfo | null; storeError: string | null; pending: PendingMemoryItem[]; stale: StaleMemoryItem[]; demoted: DemotedMemoryItem[] }> {
 	try {
 		const s = await src.openStore();
 		const store = { engine: s.engine, schemaVersion: s.schemaVersion, where: displayLocation(s.where), source: s.folder ? src.storeSource() : 'database URL' };
@@ -80,9 +82,11 @@ async function readStore(
 			cites: `${m.path}${m.start_line !== null ? `:${m.start_line}-${m.end_line ?? m.start_line}` : ''}${m.symbol ? ` (${m.symbol})` : ''}`,
 			checkedAt: m.checked_at ? Date.parse(m.checked_at) : null,
 		}));
-		return { store, storeError: null, stored: await memoryState(s.db, ids, { memories: 20, corrections: 10, decisions: DECISIONS_SHOWN }), pending, stale };
+		const days = src.decayDays?.() ?? 0;
+		const demoted = (await demotedMemories(s.db, ids, days)).map((m) => ({ workspaceId: m.workspace_id, docId: m.doc_id, content: m.content, idleDays: m.idle_days }));
+		return { store, storeError: null, stored: await memoryState(s.db, ids, { memories: 20, corrections: 10, decisions: DECISIONS_SHOWN }), pending, stale, demoted };
 	} catch (e) {
-		return { stored: EMPTY_STORED, store: null, storeError: errorMessage(e), pending: [], stale: [] };
+		return { stored: EMPTY_STORED, store: null, storeError: errorMessage(e), pending: [], stale: [], demoted: [] };
 	}
 }
 
@@ -92,7 +96,9 @@ export async function gatherMemoryPanelState(src: MemoryPanelSources): Promise<M
 	const restricted = src.restricted();
 	// Restricted Mode reads no stored memory (package.json untrustedWorkspaces): an untrusted
 	// workspace's settings could point the store elsewhere. The session and thresholds still show.
-	const { stored, store, storeError, pending, stale } = restricted ? { stored: EMPTY_STORED, store: null, storeError: null, pending: [], stale: [] } : await readStore(src, ids);
+	const { stored, store, storeError, pending, stale, demoted } = restricted
+		? { stored: EMPTY_STORED, store: null, storeError: null, pending: [], stale: [], demoted: [] }
+		: await readStore(src, ids);
 	return {
 		generatedAt: (src.now ?? Date.now)(),
 		restricted,
@@ -110,5 +116,6 @@ export async function gatherMemoryPanelState(src: MemoryPanelSources): Promise<M
 		thresholds: src.thresholds(),
 		pending,
 		stale,
+		demoted,
 	};
 }

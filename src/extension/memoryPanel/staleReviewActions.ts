@@ -10,6 +10,7 @@ import type { Embedder } from '../../models/embedder';
 import { keepMemory, updateMemory } from '../../chat/staleReview';
 import { MAX_NOTE_CHARS } from '../../chat/rememberCode';
 import { memoriesByDocIds } from '../../store/memoryRepo';
+import { touchRecalled } from '../../store/anchorRepo';
 import { forgetItem, type ActionOutcome, type MemoryActionDeps } from './memoryPanelActions';
 
 /** What Update needs beyond the panel's actions (the write path's embedder and thresholds). */
@@ -23,6 +24,10 @@ export async function reviewStale(deps: ReviewDeps, p: ReviewStaleParams): Promi
 	if (!deps.workspaceIds().includes(p.workspaceId)) return { level: 'error', message: 'That memory belongs to a workspace not open in this window.' };
 	if (p.action === 'forget') return forgetItem(deps, { kind: 'research', workspaceId: p.workspaceId, docId: p.docId });
 	const store = await deps.openStore();
+	if (p.action === 'restore') {
+		await touchRecalled(store.db, [p.workspaceId], [p.docId]);
+		return { level: 'info', message: 'Restored the memory to recall (its idle time starts again).' };
+	}
 	if (p.action === 'keep') return { level: 'info', message: await keepMemory(store.db, p.workspaceId, p.docId) };
 	const [row] = await memoriesByDocIds(store.db, p.workspaceId, [p.docId]);
 	if (!row) return { level: 'error', message: 'That memory is no longer stored.' };

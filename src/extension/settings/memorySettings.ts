@@ -28,6 +28,17 @@ export class MemorySettings {
 		return tiers;
 	}
 
+	/** Days without recall before a memory is demoted (0 = off). */
+	decayDays(): number {
+		const raw: unknown = vscode.workspace.getConfiguration(SECTION).get('memory.decayDays');
+		if (raw === undefined || raw === null) return 0;
+		if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 0 || raw > 3650) {
+			this.warn(`gatedMemory.memory.decayDays: ${JSON.stringify(raw)} is not a whole number of days from 0 to 3650; decay is off`);
+			return 0;
+		}
+		return raw;
+	}
+
 	private warn(message: string): void {
 		if (message === this.lastWarning) return;
 		this.lastWarning = message;
