@@ -57,6 +57,8 @@ export interface MemoryItem {
 	content: string;
 	at: number;
 	superseded: boolean;
+	/** The turn that wrote it (Inspect Memory State can open it), when known. */
+	sourceTurn?: string | null;
 }
 
 /** A correction and the memories it superseded. */
@@ -203,6 +205,8 @@ export interface MemoryPanelToHost {
 	'memory/export': NoParams;
 	'memory/import': NoParams;
 	'memory/reviewStale': ReviewStaleParams;
+	/** Open the conversation turn that wrote a memory (its message, reply and decision). */
+	'memory/openTurn': { workspaceId: string; turnId: string };
 }
 
 const isNoParams: Guard<NoParams> = (x): x is NoParams => isRecord(x);
@@ -225,6 +229,7 @@ const isMemoryItem = object<MemoryItem>({
 	content: isString,
 	at: isNumber,
 	superseded: isBoolean,
+	sourceTurn: optional(nullable(isString)),
 });
 const isCorrectionItem = object<CorrectionItem>({
 	workspaceId: isString,
@@ -301,6 +306,7 @@ const PANEL_TO_HOST_GUARDS: MessageGuards<MemoryPanelToHost> = {
 	'memory/clearTier': object<{ tier: MemoryTier }>({ tier: isMemoryTier }),
 	'memory/export': isNoParams,
 	'memory/import': isNoParams,
+	'memory/openTurn': object<{ workspaceId: string; turnId: string }>({ workspaceId: isString, turnId: isString }),
 	'memory/reviewStale': object<ReviewStaleParams>({ workspaceId: isString, docId: isString, action: oneOf(['keep', 'update', 'forget', 'restore'] as const) }),
 };
 

@@ -47,7 +47,7 @@ function render(root: HTMLElement, s: MemoryPanelState, messenger: MemoryMesseng
 		demotedSection(s, enabled, (m, action) => messenger.send('memory/reviewStale', { workspaceId: m.workspaceId, docId: m.docId, action })),
 		profileSection(s, enabled, act),
 		correctionsSection(s),
-		memoriesSection(s, enabled, act),
+		memoriesSection(s, enabled, act, (workspaceId, turnId) => messenger.send('memory/openTurn', { workspaceId, turnId })),
 		decisionsSection(s),
 		indexSection(s, enabled, act),
 		storeSection(s),

@@ -115,12 +115,17 @@ export function profileSection(s: MemoryPanelState, enabled: boolean, act: OnAct
 }
 
 /** Recent research memories, each forgettable. */
-export function memoriesSection(s: MemoryPanelState, enabled: boolean, act: OnAction): HTMLElement {
+export function memoriesSection(s: MemoryPanelState, enabled: boolean, act: OnAction, openTurn?: (workspaceId: string, turnId: string) => void): HTMLElement {
 	const rows = s.memories.map((m) => [
 		m.kind + (m.superseded ? ' (superseded)' : ''),
 		short(m.content),
 		when(m.at),
-		button('Forget', 'Forget this memory', enabled, () => act({ kind: 'forget', target: { kind: 'research', workspaceId: m.workspaceId, docId: m.docId } })),
+		el(
+			'div',
+			{ className: 'row-actions' },
+			m.sourceTurn && openTurn ? button('Open turn', `Open the turn that wrote this memory (${m.sourceTurn})`, enabled, () => openTurn(m.workspaceId, m.sourceTurn!)) : null,
+			button('Forget', 'Forget this memory', enabled, () => act({ kind: 'forget', target: { kind: 'research', workspaceId: m.workspaceId, docId: m.docId } })),
+		),
 	]);
 	return section('memories', 'Recent research memories', rows.length ? table('memories-table', ['kind', 'content', 'updated (UTC)', ''], rows) : empty('No research memories stored.'));
 }

@@ -7,7 +7,7 @@
 import type { DecisionItem, IndexHealthView, MemoryPanelState, PendingMemoryItem, StoreInfo, ThresholdView } from '../../core/memoryPanelProtocol';
 import { proposalKind } from '../../chat/memoryProposals';
 import { pendingProposals } from '../../store/proposalRepo';
-import { anchoredDocIds, demotedMemories, staleMemories } from '../../store/anchorRepo';
+import { anchoredDocIds, demotedMemories, memoryProvenance, staleMemories } from '../../store/anchorRepo';
 import { checkRecalled } from '../../chat/memoryFreshness';
 import type { DemotedMemoryItem, StaleMemoryItem } from '../../core/memoryPanelProtocol';
 import { memoryState, type StoredMemoryState } from '../../store/memoryState';
@@ -84,7 +84,11 @@ async function readStore(
 		}));
 		const days = src.decayDays?.() ?? 0;
 		const demoted = (await demotedMemories(s.db, ids, days)).map((m) => ({ workspaceId: m.workspace_id, docId: m.doc_id, content: m.content, idleDays: m.idle_days }));
-		return { store, storeError: null, stored: await memoryState(s.db, ids, { memories: 20, corrections: 10, decisions: DECISIONS_SHOWN }), pending, stale, demoted };
+		const stored = await memoryState(s.db, ids, { memories: 20, corrections: 10, decisions: DECISIONS_SHOWN });
+		// Each memory's source turn (why recalled → open the turn that created it).
+		const turns = new Map((await memoryProvenance(s.db, ids, stored.memories.map((m) => m.docId))).map((p) => [p.doc_id, p.source_turn]));
+		const memories = stored.memories.map((m) => ({ ...m, sourceTurn: turns.get(m.docId) ?? null }));
+		return { store, storeError: null, stored: { ...stored, memories }, pending, stale, demoted };
 	} catch (e) {
 		return { stored: EMPTY_STORED, store: null, storeError: errorMessage(e), pending: [], stale: [], demoted: [] };
 	}

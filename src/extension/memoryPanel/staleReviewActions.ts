@@ -41,3 +41,24 @@ export async function reviewStale(deps: ReviewDeps, p: ReviewStaleParams): Promi
 	const message = await updateMemory(store.db, (await deps.embedder?.()) ?? null, deps.writeThresholds?.() ?? DEFAULT_THRESHOLDS, p.workspaceId, p.docId, text);
 	return { level: 'info', message };
 }
+
+/** Opens the stored turn that wrote a memory: the user's message, the reply and its decision, as Markdown. */
+export async function openSourceTurn(deps: MemoryActionDeps, p: { workspaceId: string; turnId: string }): Promise<ActionOutcome> {
+	if (deps.restricted()) return { level: 'error', message: 'Restricted Mode: stored memory is not read here.' };
+	if (!deps.workspaceIds().includes(p.workspaceId)) return { level: 'error', message: 'That turn belongs to a workspace not open in this window.' };
+	const store = await deps.openStore();
+	const rows = await store.db.query<{ role: string; content: string; trace: { decision?: { trigger?: string; route?: string; path?: string; tiers?: string[] } } | null; at: string }>(
+		`SELECT role, content, trace, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS at FROM conversation_turns WHERE scope = $1 AND workspace_id = $2 AND turn_id = $3 ORDER BY role DESC`,
+		[store.scope, p.workspaceId, p.turnId],
+	);
+	if (!rows.length) return { level: 'error', message: `Turn ${p.turnId} is not in the conversation tier (written by a command, or cleared).` };
+	const parts = [`# Turn ${p.turnId}`];
+	for (const r of rows) {
+		parts.push(`## ${r.role === 'user' ? 'You' : 'Gated Memory'} (${r.at} UTC)`, r.content);
+		const d = r.trace?.decision;
+		if (d) parts.push(`Decision: trigger ${d.trigger ?? '?'}, path ${d.path ?? '?'}, tiers ${(d.tiers ?? []).join(', ') || 'none'}, route ${d.route ?? '?'}`);
+	}
+	const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: parts.join('\n\n') });
+	await vscode.window.showTextDocument(doc, { preview: true });
+	return null;
+}
