@@ -11,6 +11,7 @@ import '@vscode-elements/elements/dist/vscode-textarea/index.js';
 import type { DecisionTrace, TranscriptEntry } from '../src/core/protocol';
 import { closeOpenMenus, wireActions } from './actions';
 import { Composer } from './composer';
+import { ProposalChips } from './proposalChips';
 import { Header } from './header';
 import { createWebviewMessenger } from './messenger';
 import { loadState, mergeRestored, saveState, type PanelEntry, type StreamingEntry } from './state';
@@ -167,6 +168,8 @@ function main(): void {
 		header.setGenerator(p);
 	});
 	messenger.on('history/list', (p) => header.setHistory(p));
+	const chips = new ProposalChips(container, (type, params) => messenger.send(type, params));
+	messenger.on('memory/proposals', (p) => chips.set(p.proposals));
 	messenger.on('state/restore', (p) => {
 		// The host's session is the source of truth (New Conversation may have run while hidden);
 		// a reply still streaming that it does not hold yet is kept.

@@ -7,6 +7,7 @@
 import type { HookRegistry } from '../core/hooks';
 import type { GeneratorInfoParams, HostToWebview, RetrievalOverride, StateRestoreParams } from '../core/protocol';
 import type { Thresholds } from '../core/thresholds';
+import type { TraceStep } from '../core/trace';
 import type { HistoryTurn } from '../core/types';
 import { EvidenceOnlyGenerator } from '../generation/evidenceOnlyGenerator';
 import type { ChatMessage, Generator } from '../generation/generator';
@@ -111,6 +112,18 @@ export class ChatController {
 	setGeneratorInfo(info: GeneratorInfoParams): void {
 		this.generatorInfo = { kind: info.kind, label: info.label };
 		this.post('generator/info', this.generatorInfo);
+	}
+
+	/**
+	 * Adds steps to a reply's trace after the fact (a memory proposal approved or discarded), keeps
+	 * them in history and re-sends the state so the panel shows them. A turn of another
+	 * conversation is not in this session: nothing to update here.
+	 */
+	async appendTraceSteps(turnId: string, steps: readonly TraceStep[]): Promise<void> {
+		if (!steps.length || !this.session.entries.some((e) => e.kind === 'assistant' && e.turnId === turnId)) return;
+		this.session.appendSteps(turnId, steps);
+		await this.saveHistory();
+		this.sendState();
 	}
 
 	/** Turns still streaming (their ids). */

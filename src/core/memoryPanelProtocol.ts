@@ -13,6 +13,7 @@ import {
 	nullable,
 	object,
 	oneOf,
+	optional,
 	recordOf,
 	discriminated,
 	type Guard,
@@ -56,6 +57,8 @@ export interface MemoryItem {
 	content: string;
 	at: number;
 	superseded: boolean;
+	/** The turn that wrote it (Inspect Memory State can open it), when known. */
+	sourceTurn?: string | null;
 }
 
 /** A correction and the memories it superseded. */
@@ -132,6 +135,45 @@ export interface MemoryPanelState {
 	indexedChunks: number;
 	index: IndexHealthView | null;
 	thresholds: ThresholdView[];
+	/** Memories awaiting approval (`gatedMemory.memory.writes: confirm`); absent from older hosts. */
+	pending?: PendingMemoryItem[];
+	/** Memories whose cited code changed or is gone, to review (keep / update / forget). */
+	stale?: StaleMemoryItem[];
+	/** Memories demoted from recall by `gatedMemory.memory.decayDays` (kept; Restore brings one back). */
+	demoted?: DemotedMemoryItem[];
+}
+
+export interface DemotedMemoryItem {
+	workspaceId: string;
+	docId: string;
+	content: string;
+	idleDays: number;
+}
+
+/** A memory citing code that changed or is gone since it was written. */
+export interface StaleMemoryItem {
+	workspaceId: string;
+	docId: string;
+	content: string;
+	/** What it cites: "src/a.ts:10-24 (parseConfig)". */
+	cites: string;
+	checkedAt: number | null;
+}
+
+/** The one-click review of a stale memory. */
+export interface ReviewStaleParams {
+	workspaceId: string;
+	docId: string;
+	action: 'keep' | 'update' | 'forget' | 'restore';
+}
+
+/** A proposed memory not yet approved or discarded (approve or discard it under its reply). */
+export interface PendingMemoryItem {
+	id: string;
+	tier: 'research' | 'profile';
+	kind: string;
+	text: string;
+	at: number;
 }
 
 /** What "forget" removes: one research memory, one profile key (all values), one file, or ask for a file. */
@@ -162,6 +204,9 @@ export interface MemoryPanelToHost {
 	'memory/clearTier': { tier: MemoryTier };
 	'memory/export': NoParams;
 	'memory/import': NoParams;
+	'memory/reviewStale': ReviewStaleParams;
+	/** Open the conversation turn that wrote a memory (its message, reply and decision). */
+	'memory/openTurn': { workspaceId: string; turnId: string };
 }
 
 const isNoParams: Guard<NoParams> = (x): x is NoParams => isRecord(x);
@@ -184,6 +229,7 @@ const isMemoryItem = object<MemoryItem>({
 	content: isString,
 	at: isNumber,
 	superseded: isBoolean,
+	sourceTurn: optional(nullable(isString)),
 });
 const isCorrectionItem = object<CorrectionItem>({
 	workspaceId: isString,
@@ -236,6 +282,9 @@ export const isMemoryPanelState: Guard<MemoryPanelState> = object<MemoryPanelSta
 	indexedChunks: isNumber,
 	index: nullable(isIndexHealth),
 	thresholds: arrayOf(isThresholdView),
+	pending: optional(arrayOf(object<PendingMemoryItem>({ id: isString, tier: oneOf(['research', 'profile'] as const), kind: isString, text: isString, at: isNumber }))),
+	demoted: optional(arrayOf(object<DemotedMemoryItem>({ workspaceId: isString, docId: isString, content: isString, idleDays: isNumber }))),
+	stale: optional(arrayOf(object<StaleMemoryItem>({ workspaceId: isString, docId: isString, content: isString, cites: isString, checkedAt: nullable(isNumber) }))),
 });
 
 const isForgetTarget: Guard<ForgetTarget> = discriminated<ForgetTarget>({
@@ -257,6 +306,8 @@ const PANEL_TO_HOST_GUARDS: MessageGuards<MemoryPanelToHost> = {
 	'memory/clearTier': object<{ tier: MemoryTier }>({ tier: isMemoryTier }),
 	'memory/export': isNoParams,
 	'memory/import': isNoParams,
+	'memory/openTurn': object<{ workspaceId: string; turnId: string }>({ workspaceId: isString, turnId: isString }),
+	'memory/reviewStale': object<ReviewStaleParams>({ workspaceId: isString, docId: isString, action: oneOf(['keep', 'update', 'forget', 'restore'] as const) }),
 };
 
 function messageGuard<M>(guards: MessageGuards<M>): Guard<MessageOf<M>> {

@@ -19,8 +19,10 @@ import {
 	optional,
 	type Guard,
 } from './protocolGuards';
+import { isMemoryApproveParams, isMemoryDiscardParams, isMemoryProposalsParams, type MemoryApproveParams, type MemoryProposalsParams } from './proposalProtocol';
 
 export * from './protocolGuards';
+export * from './proposalProtocol';
 /** The trace types the webview renders, re-exported so it imports this module only. */
 export type { DecisionTrace, JsonValue, TraceDecisionSummary, TraceHit, TraceStep } from './trace';
 export type { Tier } from './types';
@@ -187,6 +189,8 @@ export interface HostToWebview {
 	'history/list': HistoryListParams;
 	/** A proposed action ran, was declined at its confirmation, failed or could not run. */
 	'action/status': ActionStatusParams;
+	/** Confirm-mode memory proposals (src/core/proposalProtocol.ts). */
+	'memory/proposals': MemoryProposalsParams;
 	'chat/persisted': ChatPersistedParams;
 }
 
@@ -217,6 +221,8 @@ export interface WebviewToHost {
 	'history/new': NoParams;
 	/** The user clicked a proposed action's control (ids only: the host keeps the action itself). */
 	'action/run': { turnId: string; actionId: string };
+	'memory/approve': MemoryApproveParams;
+	'memory/discard': { id: string };
 }
 
 /** The envelope of any message of a direction map `M`: `{ type, params }`, discriminated on `type`. */
@@ -311,6 +317,7 @@ const HOST_TO_WEBVIEW_GUARDS: MessageGuards<HostToWebview> = {
 	'history/list': isHistoryList,
 	'action/status': object<ActionStatusParams>({ turnId: isString, actionId: isString, status: oneOf(ACTION_STATUSES), message: isString }),
 	'chat/persisted': object<ChatPersistedParams>({ turnId: isString, steps: arrayOf(isTraceStep) }),
+	'memory/proposals': isMemoryProposalsParams,
 };
 
 const WEBVIEW_TO_HOST_GUARDS: MessageGuards<WebviewToHost> = {
@@ -333,6 +340,8 @@ const WEBVIEW_TO_HOST_GUARDS: MessageGuards<WebviewToHost> = {
 	'history/open': object<{ id: string }>({ id: isString }),
 	'history/new': isNoParams,
 	'action/run': object<{ turnId: string; actionId: string }>({ turnId: isString, actionId: isString }),
+	'memory/approve': isMemoryApproveParams,
+	'memory/discard': isMemoryDiscardParams,
 };
 
 function messageGuard<M>(guards: MessageGuards<M>): Guard<MessageOf<M>> {

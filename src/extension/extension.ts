@@ -23,6 +23,12 @@ import { registerMcpProvider } from './mcp/mcpProvider';
 import { createModelsRuntime, ModelsUi } from './models/modelsUi';
 import { ThresholdSettings } from './settings/settings';
 import { storeMemory, storePersist } from '../chat/turnStore';
+import { MemoryProposals } from '../chat/memoryProposals';
+import { gatedPersist, gatedRecall } from '../chat/memoryWriteGate';
+import { anchoredPersist, freshRecall } from '../chat/memoryFreshness';
+import { wireMemoryProposals } from './chat/memoryProposalsView';
+import { MemorySettings } from './settings/memorySettings';
+import { registerMemoryCommands } from './memoryCommands';
 import { StoreSettingsUi } from './settings/storeSettingsUi';
 import { WorkspaceMemory } from '../chat/workspaceMemory';
 import { InstructionFileSync } from '../chat/instructionFileSync';
@@ -80,11 +86,20 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 	// The generator is created on first use and re-created when its settings change (header follows).
 	const generators = new GeneratorSettings(context.secrets, log, (info) => controller.setGeneratorInfo(info));
 	context.subscriptions.push(generators);
+	// gatedMemory.memory.writes / .reads: confirm mode's proposals wait in the store for the user.
+	const memorySettings = new MemorySettings(log);
+	const isRestricted = () => !vscode.workspace.isTrusted;
+	const proposals = new MemoryProposals({ log, openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds, thresholds: () => settings.current(), isRestricted });
+	const freshness = { openStore: () => memory.openStore(), workspaceIds, decayDays: () => memorySettings.decayDays() };
 	// One set of turn ports for the panel and @memory: the same retrieval, write path and hooks.
 	const turnPorts = {
 		retrieve: (query: string, result: GateResult, thresholds: Thresholds) => memory.retrieve(query, result, thresholds).then((r) => storeSettings.watch(r)),
-		persist: storePersist({ openStore, embedder: () => memory.embedder(), workspaceIds, thresholds: () => settings.current() }),
-		memory: storeMemory({ openStore, embedder: () => memory.embedder(), workspaceIds }),
+		persist: gatedPersist(
+			anchoredPersist(storePersist({ openStore, embedder: () => memory.embedder(), workspaceIds, thresholds: () => settings.current() }), freshness),
+			{ mode: () => memorySettings.writes(), proposals },
+		),
+		// Reads setting first, then staleness and "why recalled" on what was read.
+		memory: gatedRecall(freshRecall(storeMemory({ openStore, embedder: () => memory.embedder(), workspaceIds }), freshness), () => memorySettings.reads()),
 		toUri: citationUri(folders),
 		hooks: new HookRegistry(),
 		live: createLiveStateHost(context),
@@ -92,7 +107,7 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 	const controller = new ChatController({
 		log,
 		thresholds: () => settings.current(),
-		isRestricted: () => !vscode.workspace.isTrusted,
+		isRestricted,
 		onFirstMessage: markWelcomeDone,
 		...turnPorts,
 		generator: () => generators.generator(),
@@ -105,6 +120,7 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		vscode.commands.registerCommand(COMMANDS.clearApiKey, () => generators.clearApiKey()),
 	);
 	const provider = new ChatViewProvider(context.extensionUri, controller, log);
+	context.subscriptions.push({ dispose: wireMemoryProposals({ provider, controller, proposals, log }) });
 	context.subscriptions.push(
 		vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
 		// Trust granted mid-session lifts Restricted Mode: tell the panel so the banner goes.
@@ -125,6 +141,9 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 			return h.lastRun === null && h.state === 'idle' ? null : h;
 		},
 		onIndexChange: indexStatus.onDidChange,
+		embedder: () => memory.embedder(),
+		writeThresholds: () => settings.current(),
+		decayDays: () => memorySettings.decayDays(),
 	});
 	registerCommands(context, { log, controller, provider, memoryState, memory, indexStatus });
 	registerIndexing(context, {
@@ -138,6 +157,7 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 			if (instructionFiles.started) void openStore().then((s) => instructionFiles.changed(s, root, rel), (e) => log.warn(`instruction file ${rel} not synced: ${errorMessage(e)}`));
 		},
 	});
+	registerMemoryCommands(context, { log, memory, thresholds: () => settings.current() });
 	registerChatParticipant(context, { log, settings, ports: turnPorts });
 	// gmem mcp for agent mode, on this window's store and first folder (where VS Code has the API).
 	registerMcpProvider(context, { log, location: () => storeSettings.location(), folders });

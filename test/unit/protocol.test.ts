@@ -113,6 +113,7 @@ describe('protocol guards', () => {
 			'generator/info': { kind: 'openai', label: 'llama3 via OpenAI-compatible' },
 			'history/list': { activeId: 'c1', conversations: [{ id: 'c1', title: 'hello', at: 5, turns: 2 }] },
 			'action/status': { turnId: 't1', actionId: 'run_tests-1', status: 'ran', message: 'sent to the terminal' },
+			'memory/proposals': { proposals: [{ id: '3', turnId: 't1', tier: 'research', kind: 'correction', text: 'we deploy with Kustomize', state: 'pending' }] },
 		};
 		assert.deepEqual(Object.keys(valid).sort(), [...HOST_TO_WEBVIEW_TYPES].sort());
 		for (const [type, params] of Object.entries(valid)) {
@@ -135,6 +136,8 @@ describe('protocol guards', () => {
 			'history/open': { id: 'c1' },
 			'history/new': {},
 			'action/run': { turnId: 't1', actionId: 'run_tests-1' },
+			'memory/approve': { id: '3', text: 'edited' },
+			'memory/discard': { id: '3' },
 		};
 		assert.deepEqual(Object.keys(valid).sort(), [...WEBVIEW_TO_HOST_TYPES].sort());
 		for (const [type, params] of Object.entries(valid)) assert.ok(isWebviewToHostMessage({ type, params }), type);
@@ -173,6 +176,14 @@ describe('protocol guards', () => {
 			!isHostToWebviewMessage({ type: 'state/restore', params: { restricted: false, entries: [{ kind: 'user', turnId: 't', at: 1 }] } }),
 		);
 		assert.ok(!isHostToWebviewMessage({ type: 'state/restore', params: { restricted: false, entries: [{ kind: 'system', at: 1 }] } }));
+		// Memory proposals: a state or tier outside the lists, a numeric id, an edit that is not text.
+		const chip = { id: '3', turnId: 't1', tier: 'research', kind: 'qa', text: 'x', state: 'pending' };
+		assert.ok(isHostToWebviewMessage({ type: 'memory/proposals', params: { proposals: [chip] } }));
+		assert.ok(!isHostToWebviewMessage({ type: 'memory/proposals', params: { proposals: [{ ...chip, state: 'maybe' }] } }));
+		assert.ok(!isHostToWebviewMessage({ type: 'memory/proposals', params: { proposals: [{ ...chip, tier: 'workspace' }] } }));
+		assert.ok(!isWebviewToHostMessage({ type: 'memory/approve', params: { id: 3 } }));
+		assert.ok(!isWebviewToHostMessage({ type: 'memory/approve', params: { id: '3', text: 5 } }));
+		assert.ok(!isWebviewToHostMessage({ type: 'memory/discard', params: {} }));
 	});
 
 	it('validate every trace step kind and reject broken steps', () => {

@@ -115,12 +115,17 @@ export function profileSection(s: MemoryPanelState, enabled: boolean, act: OnAct
 }
 
 /** Recent research memories, each forgettable. */
-export function memoriesSection(s: MemoryPanelState, enabled: boolean, act: OnAction): HTMLElement {
+export function memoriesSection(s: MemoryPanelState, enabled: boolean, act: OnAction, openTurn?: (workspaceId: string, turnId: string) => void): HTMLElement {
 	const rows = s.memories.map((m) => [
 		m.kind + (m.superseded ? ' (superseded)' : ''),
 		short(m.content),
 		when(m.at),
-		button('Forget', 'Forget this memory', enabled, () => act({ kind: 'forget', target: { kind: 'research', workspaceId: m.workspaceId, docId: m.docId } })),
+		el(
+			'div',
+			{ className: 'row-actions' },
+			m.sourceTurn && openTurn ? button('Open turn', `Open the turn that wrote this memory (${m.sourceTurn})`, enabled, () => openTurn(m.workspaceId, m.sourceTurn!)) : null,
+			button('Forget', 'Forget this memory', enabled, () => act({ kind: 'forget', target: { kind: 'research', workspaceId: m.workspaceId, docId: m.docId } })),
+		),
 	]);
 	return section('memories', 'Recent research memories', rows.length ? table('memories-table', ['kind', 'content', 'updated (UTC)', ''], rows) : empty('No research memories stored.'));
 }
@@ -152,4 +157,50 @@ export function thresholdsSection(s: MemoryPanelState): HTMLElement {
 		return [name, el('span', { className: 'num', text: String(t.value), attrs: { 'data-threshold': t.name } }), String(t.default), t.source];
 	});
 	return section('thresholds', 'Thresholds in force', table('thresholds-table', ['name', 'value', 'default', 'source'], rows));
+}
+
+/** Memories awaiting approval (confirm mode): approved or discarded from the chip under their reply. */
+export function pendingSection(s: MemoryPanelState): HTMLElement {
+	const rows = (s.pending ?? []).map((p) => [p.kind, p.tier, short(p.text), when(p.at)]);
+	return section(
+		'pending',
+		'Awaiting approval',
+		rows.length ? table('pending-table', ['kind', 'would go to', 'text', 'proposed (UTC)'], rows) : empty('No memories awaiting approval (gatedMemory.memory.writes: confirm puts them here).'),
+	);
+}
+
+/** Memories whose cited code changed or is gone: keep (re-anchor), update (new text), forget. */
+export function staleSection(s: MemoryPanelState, enabled: boolean, review: (m: { workspaceId: string; docId: string }, action: 'keep' | 'update' | 'forget') => void): HTMLElement {
+	const rows = (s.stale ?? []).map((m) => [
+		short(m.content),
+		el('code', { text: m.cites }),
+		when(m.checkedAt),
+		el(
+			'div',
+			{ className: 'row-actions' },
+			button('Keep', 'Still right: follow the code as it is now', enabled, () => review(m, 'keep')),
+			button('Update…', 'Write what is true now (supersedes this memory)', enabled, () => review(m, 'update')),
+			button('Forget', 'Forget this memory', enabled, () => review(m, 'forget')),
+		),
+	]);
+	return section(
+		'stale',
+		'Stale memories (the code they cite changed)',
+		rows.length ? table('stale-table', ['memory', 'cites', 'checked (UTC)', 'review'], rows) : empty('No stale memories: every memory that cites code still matches it.'),
+	);
+}
+
+/** Memories demoted from recall by decay: kept, restorable, forgettable. */
+export function demotedSection(s: MemoryPanelState, enabled: boolean, review: (m: { workspaceId: string; docId: string }, action: 'restore' | 'forget') => void): HTMLElement {
+	const rows = (s.demoted ?? []).map((m) => [
+		short(m.content),
+		`${m.idleDays} days`,
+		el(
+			'div',
+			{ className: 'row-actions' },
+			button('Restore', 'Recall this memory again', enabled, () => review(m, 'restore')),
+			button('Forget', 'Forget this memory', enabled, () => review(m, 'forget')),
+		),
+	]);
+	return section('demoted', 'Demoted from recall (not recalled for a long time)', rows.length ? table('demoted-table', ['memory', 'idle', ''], rows) : empty('No demoted memories (gatedMemory.memory.decayDays is off, or every memory was recalled recently).'));
 }

@@ -50,7 +50,10 @@ export function renderChatHtml(opts: WebviewAssets): string {
 </main>`);
 }
 
-type HostMessenger = Messenger<WebviewToHost, HostToWebview>;
+export type HostMessenger = Messenger<WebviewToHost, HostToWebview>;
+
+/** More routes for the panel's messages (memory proposals, …); `ready` runs after the state is sent. */
+export type PanelRoutes = (messenger: HostMessenger) => { ready?: () => void };
 
 function webviewTransport(webview: vscode.Webview, log: Logger): MessageTransport {
 	return {
@@ -74,6 +77,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
 	private view: vscode.WebviewView | undefined;
 	private messenger: HostMessenger | undefined;
 	private readonly editor: EditorActions;
+	private readonly extraRoutes: PanelRoutes[] = [];
 
 	constructor(
 		private readonly extensionUri: vscode.Uri,
@@ -97,9 +101,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
 		const messenger: HostMessenger = new Messenger(webviewTransport(view.webview, this.log), isWebviewToHostMessage, (data) =>
 			this.log.warn(`ignored a malformed message from the webview: ${JSON.stringify(data)?.slice(0, 200)}`),
 		);
-		messenger.on('webview/ready', () => this.controller.sendState());
 		messenger.on('chat/send', (p) => void this.controller.send(p.turnId, p.text));
 		this.routeActions(messenger);
+		const readies = this.extraRoutes.map((routes) => routes(messenger).ready);
+		messenger.on('webview/ready', () => {
+			this.controller.sendState();
+			for (const ready of readies) ready?.();
+		});
 		this.messenger = messenger;
 		this.controller.attach((type, params) => messenger.send(type, params));
 		view.onDidDispose(() => {
@@ -128,6 +136,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
 		messenger.on('citation/open', (p) => void this.editor.openCitation(p.uri, p.startLine, p.endLine));
 		// A click on a proposed action: ids only; the controller holds the action itself.
 		messenger.on('action/run', (p) => void this.controller.runAction(p.turnId, p.actionId));
+	}
+
+	/** Adds routes for messages this class does not handle itself (call before the view resolves). */
+	addRoutes(routes: PanelRoutes): void {
+		this.extraRoutes.push(routes);
 	}
 
 	/** Sends a message to the panel when it is open. */

@@ -5,6 +5,9 @@
  * path (scripts and the e2e pass one; without it they show the save / open dialog).
  */
 import * as vscode from 'vscode';
+import type { Thresholds } from '../../core/thresholds';
+import type { Embedder } from '../../models/embedder';
+import type { ReviewDeps } from './staleReviewActions';
 import type { IndexHealthView, ThresholdView } from '../../core/memoryPanelProtocol';
 import { workspaceId } from '../../store/location';
 import type { Store } from '../../store/openStore';
@@ -29,6 +32,11 @@ export interface MemoryPanelWiring {
 	indexHealth?: () => IndexHealthView | null;
 	/** Fires when index health changes, to refresh an open panel. */
 	onIndexChange?: vscode.Event<unknown>;
+	/** The write path's embedder and thresholds (Update… of a stale memory). */
+	embedder?: () => Promise<Embedder | null>;
+	writeThresholds?: () => Thresholds;
+	/** `gatedMemory.memory.decayDays` (0 = off): the panel lists the memories it demotes. */
+	decayDays?: () => number;
 }
 
 function fileFolders(): vscode.WorkspaceFolder[] {
@@ -50,8 +58,9 @@ export function registerMemoryPanel(context: vscode.ExtensionContext, w: MemoryP
 			restricted,
 			storeSource: () => storageFolder().source,
 			indexHealth: w.indexHealth,
+			decayDays: w.decayDays,
 		},
-		actions: { openStore: w.openStore, workspaceIds, firstFolder: () => fileFolders()[0]?.uri, restricted },
+		actions: { openStore: w.openStore, workspaceIds, firstFolder: () => fileFolders()[0]?.uri, restricted, embedder: w.embedder, writeThresholds: w.writeThresholds } as ReviewDeps,
 	});
 	const pathArg = (arg: unknown) => (typeof arg === 'string' && arg.trim() ? arg : undefined);
 	context.subscriptions.push(

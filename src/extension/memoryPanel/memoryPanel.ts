@@ -16,6 +16,7 @@ import { makeNonce } from '../chat/chatViewProvider';
 import { errorMessage, type Logger } from '../../chat/logger';
 import { clearTierConfirmed, exportToFile, forgetItem, importFromFile, type ActionOutcome, type MemoryActionDeps } from './memoryPanelActions';
 import { renderMemoryPanelHtml } from './memoryPanelHtml';
+import { openSourceTurn, reviewStale, type ReviewDeps } from './staleReviewActions';
 import { gatherMemoryPanelState, type MemoryPanelSources } from './memoryPanelState';
 
 /** The panel's view type (also its identity in the e2e). */
@@ -123,6 +124,8 @@ export class MemoryPanel implements vscode.Disposable {
 		messenger.on('memory/clearTier', ({ tier }) => void this.act('clear tier', () => clearTierConfirmed(this.deps.actions, tier)));
 		messenger.on('memory/export', () => void this.runExport());
 		messenger.on('memory/import', () => void this.runImport());
+		messenger.on('memory/openTurn', (p) => void this.act('open turn', () => openSourceTurn(this.deps.actions, p)));
+		messenger.on('memory/reviewStale', (p) => void this.act(`review (${p.action})`, () => reviewStale(this.deps.actions as ReviewDeps, p)));
 	}
 
 	/** Runs an action, reports its outcome in the panel (and log), then refreshes. */

@@ -4,7 +4,12 @@
  * import — the host passes small functions — so it is tested without a workbench. A store that
  * cannot be opened is reported in the state, never thrown; in Restricted Mode it is not opened.
  */
-import type { DecisionItem, IndexHealthView, MemoryPanelState, StoreInfo, ThresholdView } from '../../core/memoryPanelProtocol';
+import type { DecisionItem, IndexHealthView, MemoryPanelState, PendingMemoryItem, StoreInfo, ThresholdView } from '../../core/memoryPanelProtocol';
+import { proposalKind } from '../../chat/memoryProposals';
+import { pendingProposals } from '../../store/proposalRepo';
+import { anchoredDocIds, demotedMemories, memoryProvenance, staleMemories } from '../../store/anchorRepo';
+import { checkRecalled } from '../../chat/memoryFreshness';
+import type { DemotedMemoryItem, StaleMemoryItem } from '../../core/memoryPanelProtocol';
 import { memoryState, type StoredMemoryState } from '../../store/memoryState';
 import type { Store } from '../../store/openStore';
 import type { RecentDecision } from '../../chat/conversationSession';
@@ -22,6 +27,8 @@ export interface MemoryPanelSources {
 	/** The indexer's health report (INDEX-UX's IndexStatus), or null before any index run. */
 	indexHealth?: () => IndexHealthView | null;
 	now?: () => number;
+	/** Decay setting (0 = off): memories idle this long are listed as demoted. */
+	decayDays?: () => number;
 }
 
 /** How many decisions the panel lists. */
@@ -57,13 +64,33 @@ export function mergeDecisions(session: readonly RecentDecision[], stored: reado
 
 const EMPTY_STORED: StoredMemoryState = { tiers: [], profile: [], memories: [], corrections: [], decisions: [], indexedFiles: 0, indexedChunks: 0 };
 
-async function readStore(src: MemoryPanelSources, ids: readonly string[]): Promise<{ stored: StoredMemoryState; store: StoreInfo | null; storeError: string | null }> {
+async function readStore(
+	src: MemoryPanelSources,
+	ids: readonly string[],
+): Promise<{ stored: StoredMemoryState; store: StoreInfo | null; storeError: string | null; pending: PendingMemoryItem[]; stale: StaleMemoryItem[]; demoted: DemotedMemoryItem[] }> {
 	try {
 		const s = await src.openStore();
 		const store = { engine: s.engine, schemaVersion: s.schemaVersion, where: displayLocation(s.where), source: s.folder ? src.storeSource() : 'database URL' };
-		return { store, storeError: null, stored: await memoryState(s.db, ids, { memories: 20, corrections: 10, decisions: DECISIONS_SHOWN }) };
+		const pending = (await pendingProposals(s.db, ids)).map((p) => ({ id: p.id, tier: p.tier, kind: proposalKind(p.tier, p.trigger), text: p.text, at: Date.parse(p.created_at) }));
+		// Check every memory that cites code against the workspace now, so the list is current
+		// even for memories no turn has recalled since the code changed.
+		await checkRecalled(s.db, ids, await anchoredDocIds(s.db, ids));
+		const stale = (await staleMemories(s.db, ids)).map((m) => ({
+			workspaceId: m.workspace_id,
+			docId: m.doc_id,
+			content: m.content,
+			cites: `${m.path}${m.start_line !== null ? `:${m.start_line}-${m.end_line ?? m.start_line}` : ''}${m.symbol ? ` (${m.symbol})` : ''}`,
+			checkedAt: m.checked_at ? Date.parse(m.checked_at) : null,
+		}));
+		const days = src.decayDays?.() ?? 0;
+		const demoted = (await demotedMemories(s.db, ids, days)).map((m) => ({ workspaceId: m.workspace_id, docId: m.doc_id, content: m.content, idleDays: m.idle_days }));
+		const stored = await memoryState(s.db, ids, { memories: 20, corrections: 10, decisions: DECISIONS_SHOWN });
+		// Each memory's source turn (why recalled → open the turn that created it).
+		const turns = new Map((await memoryProvenance(s.db, ids, stored.memories.map((m) => m.docId))).map((p) => [p.doc_id, p.source_turn]));
+		const memories = stored.memories.map((m) => ({ ...m, sourceTurn: turns.get(m.docId) ?? null }));
+		return { store, storeError: null, stored: { ...stored, memories }, pending, stale, demoted };
 	} catch (e) {
-		return { stored: EMPTY_STORED, store: null, storeError: errorMessage(e) };
+		return { stored: EMPTY_STORED, store: null, storeError: errorMessage(e), pending: [], stale: [], demoted: [] };
 	}
 }
 
@@ -73,7 +100,9 @@ export async function gatherMemoryPanelState(src: MemoryPanelSources): Promise<M
 	const restricted = src.restricted();
 	// Restricted Mode reads no stored memory (package.json untrustedWorkspaces): an untrusted
 	// workspace's settings could point the store elsewhere. The session and thresholds still show.
-	const { stored, store, storeError } = restricted ? { stored: EMPTY_STORED, store: null, storeError: null } : await readStore(src, ids);
+	const { stored, store, storeError, pending, stale, demoted } = restricted
+		? { stored: EMPTY_STORED, store: null, storeError: null, pending: [], stale: [], demoted: [] }
+		: await readStore(src, ids);
 	return {
 		generatedAt: (src.now ?? Date.now)(),
 		restricted,
@@ -89,5 +118,8 @@ export async function gatherMemoryPanelState(src: MemoryPanelSources): Promise<M
 		indexedChunks: stored.indexedChunks,
 		index: src.indexHealth?.() ?? null,
 		thresholds: src.thresholds(),
+		pending,
+		stale,
+		demoted,
 	};
 }
