@@ -146,7 +146,7 @@ JSON
 	t1=$(now)
 	rm -f "$RUN/result.json"
 	SCENARIO=$scenario CS_URL="http://127.0.0.1:$PORT/?folder=$WS" WS_DIR=$WS OUT_DIR=$OUT DOCS_IMAGE=$ROOT/docs/images/chat.png \
-		RESULT_FILE=$RUN/result.json LM_LOG=$RUN/lm-requests.jsonl LOGS_DIR=$RUN/data/logs NODE_PATH=$TOOLS/node_modules timeout 480 node "$ROOT/test/e2e/e2e.cjs" || rc=$?
+		RESULT_FILE=$RUN/result.json LM_LOG=$RUN/lm-requests.jsonl LOGS_DIR=$RUN/data/logs NODE_PATH=$TOOLS/node_modules timeout 900 node "$ROOT/test/e2e/e2e.cjs" || rc=$?
 	stop_cs
 	echo "scenario $scenario: $(dt "$t1" "$(now)") s"
 	if [ -f "$RUN/result.json" ]; then
