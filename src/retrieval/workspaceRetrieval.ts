@@ -17,6 +17,7 @@ import { runEvidenceStage } from './evidence/evidenceStage';
 import type { EvidenceResult } from './evidence/types';
 import { bestPerFile, hybridSearch, type ArmMode, type FtsRanking, type SearchHit } from './hybridSearch';
 import { retrievalPlan, type RetrievalPlan } from './retrievalPlan';
+import { DEFAULT_RETRIEVAL_TUNING, type RetrievalTuning } from './retrievalThresholds';
 
 /** One retrieval. */
 export interface WorkspaceRetrievalInput {
@@ -46,6 +47,8 @@ export interface WorkspaceRetrievalInput {
 	signal?: AbortSignal;
 	/** performance.now() when the host started (its query embedding counts in the step's ms). */
 	startedAt?: number;
+	/** Symbol arm, file ranking and prior thresholds; default their table's defaults. */
+	tuning?: RetrievalTuning;
 }
 
 /** What the pipeline found and the trace steps it took. */
@@ -73,6 +76,7 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	const tier = input.tier ?? 'workspace';
 	const arm = input.arm ?? 'hybrid';
 	const t = input.thresholds;
+	const tuning = input.tuning ?? DEFAULT_RETRIEVAL_TUNING;
 	const embedder = arm === 'fts' ? null : input.embedder;
 	const reranker = arm === 'hybrid' ? input.reranker : null;
 	const plan = retrievalPlan({ k: input.k, arm, reranking: reranker !== null, files: input.files, thresholds: t });
@@ -87,6 +91,7 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		embedder,
 		cosineFloor: cosine,
 		thresholds: t,
+		tuning,
 		...(input.ftsRanking ? { ftsRanking: input.ftsRanking } : {}),
 	});
 	const steps: TraceStep[] = [];
@@ -114,6 +119,7 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		k: input.k,
 		thresholds: t,
 		signal: input.signal,
+		pinFirst: pinnedDefinitions(out.hits, tuning.symbol_pin_definitions),
 	});
 	steps.push(stage.rerankStep, stage.evidence.step);
 	// Without a reranker no score was given: the hits say null, as the CONTRACT's hit shape allows.
@@ -131,4 +137,16 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		notes: [...out.notes, ...stage.evidence.notes],
 		steps,
 	};
+}
+
+/**
+ * The definitions kept first after the rerank: the symbol arm's best definitions of names the turn
+ * wrote as code, at most `max` (a name defined in several places keeps its best-ranked ones).
+ */
+export function pinnedDefinitions(hits: readonly SearchHit[], max: number): string[] {
+	return hits
+		.filter((h) => h.symbol_match?.match === 'definition' && h.symbol_match.strength === 'code')
+		.sort((a, b) => a.symbol_match!.rank - b.symbol_match!.rank)
+		.slice(0, max)
+		.map((h) => h.chunk_id);
 }

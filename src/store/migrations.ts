@@ -6,6 +6,7 @@ import { StoreError, messageOf } from './errors';
 import type { Queryable, TxQueryable } from './queryable';
 import { SCHEMA_001 } from './schema001';
 import { SCHEMA_002 } from './schema002';
+import { SCHEMA_003 } from './schema003';
 
 /** One numbered, append-only schema step. Never edit a released step; add the next number. */
 export interface Migration {
@@ -17,6 +18,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
 	{ version: 1, name: 'four tiers, hybrid search', sql: SCHEMA_001 },
 	{ version: 2, name: 'user/team scope on every row', sql: SCHEMA_002 },
+	{ version: 3, name: 'symbol table', sql: SCHEMA_003 },
 ];
 
 /** The schema version this build writes and understands. */
