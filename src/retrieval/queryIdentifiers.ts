@@ -35,14 +35,21 @@ const STOP = new Set(
 		'is are was were be been being do does did done have has had can could would should will shall may might must ' +
 		'i me my we our us you your it its this that these those there here what which who whom how why when where ' +
 		'please thanks thank hi hello hey show tell give explain find help want need know get let make like look see use using used ' +
-		'one ok okay way work works working happen happens call called calls get gets set sets there their them they ' +
-		'implemented implement implementation defined define definition code function method class file files module package ' +
-		'line lines error errors fail fails failing failed test tests issue bug wrong instead right now still even again'
+		'one ok okay way work works working happen happens there their them they instead right now still even again'
+	).split(' '),
+);
+
+// Words about code rather than names in it: they may be half of a split name (send file →
+// send_file) but never a probe on their own.
+const GENERIC = new Set(
+	(
+		'implemented implement implementation defined define definition code function functions method methods class classes ' +
+		'file files module package line lines error errors fail fails failing failed test tests issue bug wrong call called calls'
 	).split(' '),
 );
 
 const FILE_EXT = /\.(py|pyi|js|mjs|cjs|jsx|ts|tsx|go|rs|java|kt|cs|c|h|cc|cpp|hpp|rb|php|md|rst|txt|json|toml|ya?ml|cfg|ini|html|css)$/i;
-const TOKEN = /`([^`\n]{1,80})`|([A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|#|->)[A-Za-z_$][A-Za-z0-9_$]*)*)(\(\))?/g;
+const TOKEN = /`([^`\n]{1,80})`|((?:[\w.$-]+\/)+[\w.$-]+|[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|#|->)[A-Za-z_$][A-Za-z0-9_$]*)*)(\(\))?/g;
 const SEGMENTS = /\.|::|#|->/;
 
 function isCodeShaped(t: string, called: boolean): boolean {
@@ -108,7 +115,7 @@ export function turnIdentifiers(text: string, maxWordPairs = 6): TurnIdentifiers
 		}
 	}
 	for (const { w } of words) {
-		if (w.length >= 4) {
+		if (w.length >= 4 && !GENERIC.has(w)) {
 			const id = identifier(w, 'word');
 			if (id) out.push(id);
 		}
