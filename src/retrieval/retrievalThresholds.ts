@@ -56,6 +56,12 @@ export const RETRIEVAL_TUNING_THRESHOLDS = {
 		integer: true,
 		rationale: 'Chunks per file that count in its aggregate score.',
 	},
+	file_bm25_weight: {
+		default: 1,
+		min: 0,
+		max: 10,
+		rationale: 'Weight of the BM25-sum file list against the best-chunk file list when files are ranked (RRF of the two). 0 = best chunk per file, the ranking before issue 15 item 3.',
+	},
 	prior_impl_over_other: {
 		default: 0.6,
 		min: 0,

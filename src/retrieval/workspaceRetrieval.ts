@@ -15,7 +15,9 @@ import type { FtsMode } from '../store/searchQueries';
 import { calibratedFloor } from './evidence/calibration';
 import { runEvidenceStage } from './evidence/evidenceStage';
 import type { EvidenceResult } from './evidence/types';
-import { bestPerFile, hybridSearch, type ArmMode, type FtsRanking, type SearchHit } from './hybridSearch';
+import { applyKindPriors, rankFiles } from './fileRanking';
+import { turnWant, type FileKind, type TurnWant } from './filePriors';
+import { hybridSearch, type ArmMode, type FtsRanking, type SearchHit } from './hybridSearch';
 import { retrievalPlan, type RetrievalPlan } from './retrievalPlan';
 import { DEFAULT_RETRIEVAL_TUNING, type RetrievalTuning } from './retrievalThresholds';
 
@@ -110,6 +112,10 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	steps.push(retrieval);
 	for (const message of out.notes) note(message);
 	note(reranker ? `reranker: ${input.rerankerLabel ?? reranker.id} on ${out.hits.length} candidates` : `no reranking: ${input.noRerankReason ?? 'no reranker configured'}`);
+	const pins = pinnedDefinitions(out.hits, tuning.symbol_pin_definitions);
+	const pinSet = new Set(pins);
+	const want = turnWant(input.query);
+	let priorNote = '';
 	const stage = await runEvidenceStage({
 		query: input.query,
 		candidates: out.hits.map((hit) => ({ hit, tier, text: hit.content })),
@@ -119,12 +125,19 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		k: input.k,
 		thresholds: t,
 		signal: input.signal,
-		pinFirst: pinnedDefinitions(out.hits, tuning.symbol_pin_definitions),
+		pinFirst: pins,
+		reorder: (c) => {
+			const p = applyKindPriors(c, want, tuning, t.rrf_k, pinSet);
+			priorNote = describePriors(want, p.rules, p.touched);
+			return p.ranked;
+		},
 	});
+	if (priorNote) note(priorNote);
 	steps.push(stage.rerankStep, stage.evidence.step);
 	// Without a reranker no score was given: the hits say null, as the CONTRACT's hit shape allows.
 	const ranked = stage.candidates.map((c): SearchHit => ({ ...(c.hit as SearchHit), content: c.text, ...(reranker ? {} : { rerank: null }) }));
-	const hits = (input.files ? bestPerFile(ranked) : ranked).slice(0, input.k);
+	const files = input.files ? rankFiles(ranked, want, tuning, t.rrf_k, pinSet) : null;
+	const hits = (files ? files.map((f) => ({ ...f.hit, file_score: f.file_score })) : ranked).slice(0, input.k);
 	return {
 		plan,
 		searched_query: out.searched_query,
@@ -149,4 +162,10 @@ export function pinnedDefinitions(hits: readonly SearchHit[], max: number): stri
 		.sort((a, b) => a.symbol_match!.rank - b.symbol_match!.rank)
 		.slice(0, max)
 		.map((h) => h.chunk_id);
+}
+
+/** The priors' trace line: what the turn wants and which kinds of file moved. */
+export function describePriors(want: TurnWant, rules: readonly string[], touched: Partial<Record<FileKind, number>>): string {
+	const kinds = Object.entries(touched).map(([k, n]) => `${n} ${k} file(s)`);
+	return `file priors: the turn wants ${want}${rules.length ? `; ${rules.join(', ')} (${kinds.join(', ')})` : '; no prior applied'}`;
 }
