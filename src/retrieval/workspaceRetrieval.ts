@@ -11,10 +11,11 @@ import type { Embedder } from '../models/embedder';
 import type { Reranker } from '../models/reranker';
 import type { ChunkTier } from '../store/chunkRepo';
 import type { Queryable } from '../store/queryable';
-import type { FtsMode } from '../store/searchQueries';
+import type { ArmRow, FtsMode } from '../store/searchQueries';
 import { calibratedFloor } from './evidence/calibration';
 import { runEvidenceStage } from './evidence/evidenceStage';
 import type { EvidenceResult } from './evidence/types';
+import { describeFailure, failureEvidence } from './failureEvidence';
 import { applyKindPriors, rankFiles } from './fileRanking';
 import { turnWant, type FileKind, type TurnWant } from './filePriors';
 import { hybridSearch, type ArmMode, type FtsRanking, type SearchHit } from './hybridSearch';
@@ -83,10 +84,12 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	const reranker = arm === 'hybrid' ? input.reranker : null;
 	const plan = retrievalPlan({ k: input.k, arm, reranking: reranker !== null, files: input.files, thresholds: t });
 	const cosine = input.cosineFloor !== undefined ? input.cosineFloor : embedder ? calibratedFloor(embedder, input.floor).floor : null;
-	const out = await hybridSearch(db, input.query, {
-		tier,
-		workspaceIds: input.workspaceIds,
-		...(input.scope === undefined ? {} : { scope: input.scope }),
+	const scope = { tier, workspaceIds: input.workspaceIds, ...(input.scope === undefined ? {} : { scope: input.scope }) };
+	// A pasted trace: its workspace frames are exact evidence, and the arms search its error and functions.
+	const failure = arm === 'hybrid' && tuning.stack_frame_max > 0 ? await failureEvidence(db, scope, input.query, tuning.stack_frame_max) : null;
+	const searchQuery = failure?.searchText || input.query;
+	const found = await hybridSearch(db, searchQuery, {
+		...scope,
 		k: plan.pool,
 		fetch: Math.max(plan.fetch_per_arm.fts, plan.fetch_per_arm.vector),
 		arm,
@@ -96,8 +99,11 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		tuning,
 		...(input.ftsRanking ? { ftsRanking: input.ftsRanking } : {}),
 	});
+	const frameHits = (failure?.frames ?? []).map((f) => frameHit(f.row));
+	const out = { ...found, hits: [...frameHits, ...found.hits.filter((h) => !frameHits.some((f) => f.chunk_id === h.chunk_id))] };
 	const steps: TraceStep[] = [];
 	const note = (message: string) => steps.push({ kind: 'note', stage: 'retrieval', level: 'info', message });
+	if (failure?.parsed.frames.length) note(describeFailure(failure));
 	const retrieval: RetrievalStep = {
 		kind: 'retrieval',
 		tier,
@@ -112,12 +118,12 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	steps.push(retrieval);
 	for (const message of out.notes) note(message);
 	note(reranker ? `reranker: ${input.rerankerLabel ?? reranker.id} on ${out.hits.length} candidates` : `no reranking: ${input.noRerankReason ?? 'no reranker configured'}`);
-	const pins = pinnedDefinitions(out.hits, tuning.symbol_pin_definitions);
+	const pins = [...new Set([...frameHits.map((h) => h.chunk_id), ...pinnedDefinitions(out.hits, tuning.symbol_pin_definitions)])];
 	const pinSet = new Set(pins);
-	const want = turnWant(input.query);
+	const want = turnWant(failure?.parsed.frames.length ? failure.parsed.rest : input.query);
 	let priorNote = '';
 	const stage = await runEvidenceStage({
-		query: input.query,
+		query: searchQuery,
 		candidates: out.hits.map((hit) => ({ hit, tier, text: hit.content })),
 		reranker,
 		embedder: embedder ? { id: embedder.id, semantic: embedder.semantic } : null,
@@ -168,4 +174,9 @@ export function pinnedDefinitions(hits: readonly SearchHit[], max: number): stri
 export function describePriors(want: TurnWant, rules: readonly string[], touched: Partial<Record<FileKind, number>>): string {
 	const kinds = Object.entries(touched).map(([k, n]) => `${n} ${k} file(s)`);
 	return `file priors: the turn wants ${want}${rules.length ? `; ${rules.join(', ')} (${kinds.join(', ')})` : '; no prior applied'}`;
+}
+
+/** A pasted trace's frame chunk as a hit: no arm found it, it is exact evidence. */
+function frameHit(r: ArmRow): SearchHit {
+	return { id: r.doc_id, chunk_id: `${r.doc_id}#${r.chunk_no}`, path: r.path, start_line: r.start_line, end_line: r.end_line, symbol: r.symbol, score: 0, fused: 0, arms: { fts: null, vector: null }, rerank: null, content: r.content };
 }
