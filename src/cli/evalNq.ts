@@ -82,6 +82,8 @@ export interface NqEvaluation {
 	split: NqSplit | 'all';
 	embedder: string;
 	reranker: string;
+	/** The --tuning file (or "defaults"). */
+	tuning_label: string;
 	tuning: RetrievalTuning;
 	repos: { repo: string; root: string; files: number; chunks: number; index_ms: number }[];
 	product: { by_style: Record<string, NqRecall>; by_repo: Record<string, NqRecall>; all: NqRecall };
@@ -172,13 +174,37 @@ async function askOne(run: RepoRun, q: NqQuestion, bm25: FileBm25): Promise<NqRe
 	}
 }
 
+/** Summarises one tuning's results. */
+export function evaluation(results: readonly NqResult[], o: Pick<NqEvaluation, 'files' | 'split' | 'tuning' | 'embedder' | 'reranker' | 'repos'> & { tuningLabel: string }): NqEvaluation {
+	const lat = latencySummary(results.map((r) => r.ms));
+	const summary = (rank: (r: NqResult) => number | null) => ({
+		by_style: groupRecall(results, (r) => r.style, rank),
+		by_repo: groupRecall(results, (r) => r.repo, rank),
+		all: recallOf(results.map(rank)),
+	});
+	return {
+		files: o.files,
+		split: o.split,
+		embedder: o.embedder,
+		reranker: o.reranker,
+		tuning_label: o.tuningLabel,
+		tuning: o.tuning,
+		repos: o.repos,
+		product: summary((r) => r.rank),
+		bm25: summary((r) => r.bm25_rank),
+		latency_ms: { p50: Math.round(lat.p50 * 10) / 10, p95: Math.round(lat.p95 * 10) / 10 },
+		errors: results.filter((r) => r.error).length,
+		results: [...results],
+	};
+}
+
 /** The table: per style and per repository, product vs BM25. */
 export function formatNqTable(e: NqEvaluation): string {
 	const row = (name: string, p: NqRecall, b: NqRecall) => [name, String(p.n), fixed3(p.r1), fixed3(p.r5), fixed3(p.r10), fixed3(b.r1), fixed3(b.r5), fixed3(b.r10)];
 	const cols = ['', 'n', 'R@1', 'R@5', 'R@10', 'BM25 R@1', 'BM25 R@5', 'BM25 R@10'];
 	const head =
 		`natural questions: ${e.files.join(', ')} (split ${e.split})\n` +
-		`embedder ${e.embedder}; reranker ${e.reranker}; files mode, k 10; ${e.errors} question(s) failed\n` +
+		`embedder ${e.embedder}; reranker ${e.reranker}; tuning ${e.tuning_label}; files mode, k 10; ${e.errors} question(s) failed\n` +
 		e.repos.map((r) => `  ${r.repo}: ${r.root}, ${r.files} files, ${r.chunks} chunks, indexed in ${r.index_ms} ms`).join('\n') +
 		`\nsearch p50 ${e.latency_ms.p50.toFixed(1)} ms, p95 ${e.latency_ms.p95.toFixed(1)} ms\n\n`;
 	const styles = Object.keys(e.product.by_style).map((s) => row(s, e.product.by_style[s], e.bm25.by_style[s]));
@@ -193,7 +219,7 @@ const OPTIONS = {
 	embedder: { type: 'string' },
 	reranker: { type: 'string' },
 	config: { type: 'string' },
-	tuning: { type: 'string' },
+	tuning: { type: 'string', multiple: true },
 	db: { type: 'string' },
 	json: { type: 'boolean', default: false },
 	...JSON_OUT_OPTION,
@@ -224,36 +250,41 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	const questions = all.filter((q) => (split === 'all' || splits.get(q.id) === split) && (!values.repo?.length || values.repo.includes(q.repo)));
 	const repos = [...new Set(questions.map((q) => q.repo))];
 	for (const r of repos) if (!roots[r]) throw new UsageError(`no root for repository "${r}": pass --root ${r}=DIR`);
-	let tuningRaw: Record<string, unknown> | null = null;
-	if (values.tuning) {
-		try {
-			tuningRaw = JSON.parse(readFileSync(resolve(io.cwd, values.tuning), 'utf8')) as Record<string, unknown>;
-		} catch (e) {
-			throw new UsageError(`cannot read --tuning ${values.tuning}: ${(e as Error).message}`);
+	// Several --tuning files share one index per repository: one evaluation per file, in order.
+	const tunings: { label: string; tuning: RetrievalTuning }[] = [];
+	for (const file of values.tuning?.length ? values.tuning : [null]) {
+		let raw: Record<string, unknown> | null = null;
+		if (file) {
+			try {
+				raw = JSON.parse(readFileSync(resolve(io.cwd, file), 'utf8')) as Record<string, unknown>;
+			} catch (e) {
+				throw new UsageError(`cannot read --tuning ${file}: ${(e as Error).message}`);
+			}
 		}
-	}
-	let tuning: RetrievalTuning;
-	try {
-		tuning = retrievalTuning(tuningRaw);
-	} catch (e) {
-		throw new UsageError((e as Error).message);
+		try {
+			tunings.push({ label: file ?? 'defaults', tuning: retrievalTuning(raw) });
+		} catch (e) {
+			throw new UsageError(`--tuning ${file}: ${(e as Error).message}`);
+		}
 	}
 	const t = loadConfig(values.config, io.cwd);
 	const config = cliRetrievalConfig({ embedder: values.embedder, reranker: values.reranker, k: 10, files: true }, io.env, t);
 	const rr = openCliReranker(config.reranker, io);
 	const { embedder, dispose } = await openCliEmbedder(config.embedder, io);
-	const results: NqResult[] = [];
+	const results: NqResult[][] = tunings.map(() => []);
 	const repoRows: NqEvaluation['repos'] = [];
 	try {
 		for (const repo of repos) {
 			const es = await openEvalStore(values.db, io);
 			try {
-				const runCtx: RepoRun = { es, embedder, reranker: rr.reranker, t, tuning, floor: config.floor };
+				const runCtx: RepoRun = { es, embedder, reranker: rr.reranker, t, tuning: tunings[0].tuning, floor: config.floor };
 				io.stderr(`gmem eval nq: indexing ${repo} (${roots[repo]})\n`);
 				const idx = await indexRepo(runCtx, roots[repo]);
 				repoRows.push({ repo, root: roots[repo], files: idx.files.length, chunks: idx.chunks, index_ms: idx.ms });
 				const bm25 = new FileBm25(idx.files);
-				for (const q of questions.filter((x) => x.repo === repo)) results.push(await askOne(runCtx, q, bm25));
+				for (const [i, tu] of tunings.entries()) {
+					for (const q of questions.filter((x) => x.repo === repo)) results[i].push(await askOne({ ...runCtx, tuning: tu.tuning }, q, bm25));
+				}
 			} finally {
 				await es.dispose();
 			}
@@ -262,27 +293,11 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 		await dispose();
 		await rr.dispose();
 	}
-	const lat = latencySummary(results.map((r) => r.ms));
-	const summary = (rank: (r: NqResult) => number | null) => ({
-		by_style: groupRecall(results, (r) => r.style, rank),
-		by_repo: groupRecall(results, (r) => r.repo, rank),
-		all: recallOf(results.map(rank)),
-	});
-	const e: NqEvaluation = {
-		files: positionals,
-		split,
-		embedder: embedder ? embedder.id : 'none (lexical only)',
-		reranker: rr.reranker ? rr.reranker.id : 'none',
-		tuning,
-		repos: repoRows,
-		product: summary((r) => r.rank),
-		bm25: summary((r) => r.bm25_rank),
-		latency_ms: { p50: Math.round(lat.p50 * 10) / 10, p95: Math.round(lat.p95 * 10) / 10 },
-		errors: results.filter((r) => r.error).length,
-		results,
-	};
-	for (const r of results) if (r.error) io.stderr(`gmem eval nq: ${r.id} failed: ${r.error}\n`);
-	emitEvaluation(e, formatNqTable, values, io);
+	for (const [i, tu] of tunings.entries()) {
+		const e = evaluation(results[i], { files: positionals, split, tuningLabel: tu.label, tuning: tu.tuning, embedder: embedder ? embedder.id : 'none (lexical only)', reranker: rr.reranker ? rr.reranker.id : 'none', repos: repoRows });
+		for (const r of results[i]) if (r.error) io.stderr(`gmem eval nq: ${r.id} failed: ${r.error}\n`);
+		emitEvaluation(e, formatNqTable, values, io);
+	}
 	return EXIT_OK;
 }
 

@@ -39,8 +39,10 @@ const HOWTO = /^\s*(how (do|can|should|would) (i|we|you)|how to|what('s| is) the
 
 /** What a turn wants: tests when it is about tests, how-to for "how do I …", else code. */
 export function turnWant(query: string): TurnWant {
-	if (ABOUT_TESTS.test(query)) return 'tests';
-	if (HOWTO.test(query)) return 'howto';
+	// Paths and qualified names (tests/test_x.py, /spec/template, a::b) say where, not what is asked.
+	const words = query.replace(/\S*(?:[/\\]|::)\S*|\S+\.[A-Za-z]{1,4}\b/g, ' ');
+	if (ABOUT_TESTS.test(words)) return 'tests';
+	if (HOWTO.test(words)) return 'howto';
 	return 'code';
 }
 
@@ -48,6 +50,7 @@ export function turnWant(query: string): TurnWant {
 export function kindPrior(kind: FileKind, want: TurnWant, t: RetrievalTuning): { weight: number; rule: string | null } {
 	if (want === 'tests') return kind === 'test' ? { weight: t.prior_tests_when_asked, rule: 'tests asked: tests up' } : { weight: 1, rule: null };
 	if (want === 'howto' && kind === 'docs') return { weight: t.prior_docs_howto, rule: 'how-to: docs' };
+	if (want === 'code' && kind === 'docs') return { weight: t.prior_docs_code, rule: 'code: docs' };
 	if (kind === 'test' || kind === 'changelog' || kind === 'generated') return { weight: t.prior_impl_over_other, rule: `${want}: ${kind} down` };
 	return { weight: 1, rule: null };
 }

@@ -68,6 +68,12 @@ export const RETRIEVAL_TUNING_THRESHOLDS = {
 		max: 1,
 		rationale: 'Multiplier on the file score of tests, changelogs / release notes and generated files when the turn asks how code works or why it fails: the same words appear there, but the answer is the implementation.',
 	},
+	prior_docs_code: {
+		default: 0.6,
+		min: 0,
+		max: 3,
+		rationale: 'Multiplier on documentation files (README, CONTRIBUTING, docs/) when the turn asks how code works or why it fails. Natural-question dev split (93): R@1 0.796 at 1, 0.817 at 0.6 (README.md and a crate-level doc outranked the implementation).',
+	},
 	prior_docs_howto: {
 		default: 1,
 		min: 0,

@@ -79,6 +79,10 @@ function isSourceEcho(prev: LineRule | null, line: string): boolean {
 	return (prev?.language === 'python' && /^\s{4,}\S/.test(line)) || /^\s*>?\s*\d+ \|/.test(line) || /^\s*\|?\s*\^+\s*$/.test(line);
 }
 
+// Lines of the runner's own furniture, not the user's words: headers, separators, summaries.
+const RUNNER_NOISE =
+	/^\s*(stack backtrace:|Traceback \(most recent call last\):|goroutine \d+ \[.*\]:|\d+: .+::|[\w.$/*()]+\(.*\)$|[=_-]{3,}.*|(FAILED|ERROR|PASSED|FAIL|PASS|ok|---) .*|E\s{2,}.*|\?\?\?|<[\w-]+>:\d+:.*|Tests?:\s+\d+.*|Test Suites?:.*)$/;
+
 /** Parses a pasted failure; text with no frames gives no frames (and its own text as `rest`). */
 export function parseFailure(text: string): ParsedFailure {
 	const lines = text.split(/\r?\n/);
@@ -130,7 +134,7 @@ export function parseFailure(text: string): ParsedFailure {
 				}
 			}
 		}
-		if (!/^\s*(stack backtrace:|Traceback \(most recent call last\):|goroutine \d+ \[.*\]:|\d+: .+::|[\w.$/*()]+\(.*\)$)/.test(line)) rest.push(line);
+		if (!RUNNER_NOISE.test(line)) rest.push(line);
 	}
 	// Innermost first: reverse the runs that print innermost last (each traceback on its own).
 	const frames = found.some((f) => f.innermostLast) ? [...found].reverse().map((f) => f.frame) : found.map((f) => f.frame);
