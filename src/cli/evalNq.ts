@@ -7,7 +7,7 @@
  * repository next to plain file-level BM25 over the same files (fileBm25.ts). One question that
  * fails is that question's miss, reported with its error; the run goes on.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { latencySummary } from '../core/metrics/percentiles';
 import type { Thresholds } from '../core/thresholds';
@@ -293,11 +293,15 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 		await dispose();
 		await rr.dispose();
 	}
+	const lines: string[] = [];
 	for (const [i, tu] of tunings.entries()) {
 		const e = evaluation(results[i], { files: positionals, split, tuningLabel: tu.label, tuning: tu.tuning, embedder: embedder ? embedder.id : 'none (lexical only)', reranker: rr.reranker ? rr.reranker.id : 'none', repos: repoRows });
 		for (const r of results[i]) if (r.error) io.stderr(`gmem eval nq: ${r.id} failed: ${r.error}\n`);
-		emitEvaluation(e, formatNqTable, values, io);
+		emitEvaluation(e, formatNqTable, { json: values.json }, io);
+		lines.push(JSON.stringify(e));
 	}
+	// One JSON line per --tuning file.
+	if (values['json-out']) writeFileSync(resolve(io.cwd, values['json-out']), lines.join('\n') + '\n');
 	return EXIT_OK;
 }
 

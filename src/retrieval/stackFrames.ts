@@ -163,8 +163,9 @@ function dedupe(frames: StackFrame[]): StackFrame[] {
 /**
  * The workspace file a printed path means: the candidate sharing the longest suffix of path
  * segments with it (`/home/u/.venv/lib/python3.11/site-packages/jinja2/loaders.py` → `loaders.py`
- * in a checkout of jinja2, `jinja2/loaders.py` in its parent). Returns the file and how many
- * segments matched (0: none); ties go to the shorter candidate.
+ * in a checkout of jinja2, `jinja2/loaders.py` in its parent, `src/jinja2/loaders.py` in a src
+ * layout). A candidate must match whole or in at least two segments. Returns the file and how
+ * many segments matched; ties go to the shorter candidate.
  */
 export function matchFramePath(printed: string, candidates: readonly string[]): { path: string; segments: number } | null {
 	const want = slash(printed).split('/').filter(Boolean);
@@ -173,7 +174,8 @@ export function matchFramePath(printed: string, candidates: readonly string[]): 
 		const have = c.split('/');
 		let n = 0;
 		while (n < have.length && n < want.length && have[have.length - 1 - n] === want[want.length - 1 - n]) n++;
-		if (n === 0 || n < have.length) continue; // every segment of the workspace path must match
+		// The whole workspace path, or at least package/file (src/ layouts: site-packages/webapp/x.py ↔ src/webapp/x.py).
+		if (n === 0 || (n < have.length && n < 2)) continue;
 		if (!best || n > best.segments || (n === best.segments && c.length < best.path.length)) best = { path: c, segments: n };
 	}
 	return best;

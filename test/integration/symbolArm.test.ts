@@ -86,3 +86,39 @@ for (const engine of testEngines()) {
 		});
 	});
 }
+
+for (const engine of testEngines()) {
+	describe(`pasted failures (${engine.name})`, function () {
+		this.timeout(120_000);
+		let root: string;
+		let embedder: Embedder;
+		let ws: string;
+		const current = suiteStore(engine, async (s) => {
+			root = mkdtempSync(join(tmpdir(), 'gmem-frames-'));
+			cpSync(FIXTURE, root, { recursive: true });
+			ws = workspaceId(root);
+			embedder = await loadBuiltinEmbedder();
+			await new Indexer({ db: s.db, embedder, thresholds: DEFAULT_THRESHOLDS }).indexFolders([root]);
+		});
+		after(() => rmSync(root, { recursive: true, force: true }));
+		const search = (query: string) =>
+			retrieveWorkspace(current().db, { query, workspaceIds: [ws], k: 4, embedder, reranker: new LinearReranker(), floor: DEFAULT_THRESHOLDS.floor_workspace_question, thresholds: DEFAULT_THRESHOLDS, files: true });
+
+		it('frames in site-packages map to the workspace files; the innermost one leads, exact evidence, traced', async () => {
+			const r = await search(`after upgrading, serving static files crashes:
+Traceback (most recent call last):
+  File "/srv/site/run.py", line 8, in <module>
+    app.dispatch("/static/logo.png")
+  File "/home/u/.venv/lib/python3.11/site-packages/webapp/app.py", line 21, in send_static_file
+    return send_from_directory(self.static_folder, filename, max_age=3600)
+  File "/home/u/.venv/lib/python3.11/site-packages/webapp/helpers.py", line 38, in send_from_directory
+    raise NotFound()
+webapp.helpers.NotFound`);
+			assert.deepEqual(r.hits.slice(0, 2).map((h) => h.path), ['src/webapp/helpers.py', 'src/webapp/app.py']);
+			const first = r.evidence.selected.find((e) => e.rank === 1)!.candidate.hit;
+			assert.ok(first.start_line! <= 38 && first.end_line! >= 38, `${first.start_line}-${first.end_line}`);
+			const note = r.steps.find((s) => s.kind === 'note' && s.message.startsWith('pasted failure:'));
+			assert.ok(note && note.kind === 'note' && /3 frame\(s\), webapp\.helpers\.NotFound; 2 in the workspace \(src\/webapp\/helpers\.py:38, src\/webapp\/app\.py:21\)/.test(note.message), JSON.stringify(note));
+		});
+	});
+}

@@ -151,5 +151,6 @@ describe('matchFramePath', () => {
 		assert.deepEqual(matchFramePath('C:/go/pkg/mod/github.com/spf13/cobra@v1.6.1/command.go', files), { path: 'command.go', segments: 1 });
 		assert.equal(matchFramePath('/srv/app/mailer.py', files), null);
 		assert.equal(matchFramePath('/x/src/other/index.rs', files), null);
+		assert.deepEqual(matchFramePath('/venv/site-packages/webapp/helpers.py', ['src/webapp/helpers.py', 'helpers.py']), { path: 'src/webapp/helpers.py', segments: 2 });
 	});
 });
