@@ -25,9 +25,9 @@ export async function symbolDefinitions(db: Queryable, scope: SearchScope, leave
 			s.name AS def_name, s.kind AS def_kind, s.start_line AS def_start, s.end_line AS def_end, s.norm_leaf, s.norm_name
 		 FROM unnest($3::text[]) AS q(leaf) CROSS JOIN LATERAL (
 			SELECT x.chunk_id, x.name, x.kind, x.start_line, x.end_line, x.norm_leaf, x.norm_name FROM symbols x
-			WHERE x.tier = $1 AND x.norm_leaf = q.leaf AND x.scope = $5 AND ($2::text[] IS NULL OR x.workspace_id = ANY($2::text[]))
-			ORDER BY x.path, x.start_line LIMIT $4) s
+			WHERE x.tier = $1 AND x.norm_leaf = q.leaf AND x.scope = $4 AND ($2::text[] IS NULL OR x.workspace_id = ANY($2::text[]))
+			ORDER BY x.path, x.start_line LIMIT $5) s
 		 JOIN chunks c ON c.id = s.chunk_id`,
-		[scope.tier, scope.workspaceIds, [...leaves], perName, scope.scope ?? scopeOf(db)],
+		[scope.tier, scope.workspaceIds, [...leaves], scope.scope ?? scopeOf(db), perName],
 	);
 }
