@@ -21,10 +21,14 @@ import type { Embedder } from '../src/models/embedder';
 import { LinearReranker } from '../src/models/linearReranker';
 import { searchTextFor } from '../src/retrieval/codeTokens';
 import { contentHash } from '../src/retrieval/ingest';
+import { DEFAULT_RETRIEVAL_TUNING, retrievalTuning } from '../src/retrieval/retrievalThresholds';
 import { retrieveWorkspace } from '../src/retrieval/workspaceRetrieval';
 import { analyzeChunks, upsertDocuments, withBulkVectorIndex, type DocumentInput } from '../src/store/chunkRepo';
 import { openStore } from '../src/store/openStore';
 import type { Queryable } from '../src/store/queryable';
+
+// test/fixtures/eval/nq/new-parts-off.json: symbol arm, pins, file BM25 list, priors and frames off.
+const NEW_PARTS_OFF = { rrf_weight_symbol: 0, symbol_pin_definitions: 0, file_bm25_weight: 0, prior_impl_over_other: 1, prior_tests_when_asked: 1, prior_docs_howto: 1, prior_docs_code: 1, stack_frame_max: 0 };
 
 const CONSONANTS = 'bcdfghjklmnprstvwz';
 const VOWELS = 'aeiou';
@@ -94,8 +98,11 @@ function pct(xs: number[], p: number): number {
 async function timeMixes(db: Queryable, c: Corpus, embedder: Embedder, k: number): Promise<Record<string, number>> {
 	const reranker = new LinearReranker();
 	const out: Record<string, number> = {};
-	for (const [mix, qs] of Object.entries(c.queries)) {
-		const run = (q: string) => retrieveWorkspace(db, { query: q, workspaceIds: ['bench'], k, embedder, reranker, floor: DEFAULT_THRESHOLDS.floor_workspace_question, thresholds: DEFAULT_THRESHOLDS });
+	// Each mix twice: the product, and with issue 15's new parts off (the same load, so the difference is theirs).
+	const variants = [{ name: '', tuning: DEFAULT_RETRIEVAL_TUNING }, { name: '_off', tuning: retrievalTuning(NEW_PARTS_OFF) }];
+	for (const [mixName, qs] of Object.entries(c.queries)) for (const v of variants) {
+		const mix = mixName + v.name;
+		const run = (q: string) => retrieveWorkspace(db, { query: q, workspaceIds: ['bench'], k, embedder, reranker, floor: DEFAULT_THRESHOLDS.floor_workspace_question, thresholds: DEFAULT_THRESHOLDS, tuning: v.tuning });
 		for (const q of qs.slice(0, 20)) await run(q); // warm-up
 		const ms: number[] = [];
 		for (const q of qs) {

@@ -26,6 +26,10 @@ export interface FailureEvidence {
 	searchText: string | null;
 }
 
+// Frames of the language runtime and standard library (rustc's, Node's internals, CPython's own lib, GOROOT).
+const RUNTIME_FRAME = /^(\/rustc\/|node:|internal\/)|\/library\/(std|core|alloc)\/|\/lib\/python\d[.\d]*\/(?!site-packages|dist-packages)|\/go\/src\/(runtime|testing|reflect)\/|^(runtime|testing)\//;
+const GENERIC_FUNCTIONS = new Set(['main', 'module', 'anonymous', 'unwrap', 'expect', 'Object', 'Module', 'Function', 'rust_begin_unwind', 'panic_fmt', 'unwrap_failed', 'processTicksAndRejections']);
+
 const word = (text: string, w: string) => new RegExp(`(^|[^A-Za-z0-9_$])${w.replace(/[$]/g, '\\$')}([^A-Za-z0-9_$]|$)`).test(text);
 
 /**
@@ -54,7 +58,8 @@ export async function failureEvidence(db: Queryable, scope: SearchScope, query: 
 		frames.push({ frame: x.frame, path: x.m.path, row });
 		if (frames.length >= max) break;
 	}
-	const functions = [...new Set(parsed.frames.map((f) => functionLeaf(f.func)).filter((f): f is string => !!f && f !== 'anonymous'))];
+	// Function names worth searching: not the runtime's own frames, not entry points every program has.
+	const functions = [...new Set(parsed.frames.filter((f) => !RUNTIME_FRAME.test(f.path)).map((f) => functionLeaf(f.func)).filter((f): f is string => !!f && !GENERIC_FUNCTIONS.has(f)))];
 	const searchText = [parsed.rest, parsed.errorType, parsed.errorMessage, ...functions].filter(Boolean).join('\n');
 	return { parsed, frames, searchText };
 }

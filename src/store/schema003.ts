@@ -26,4 +26,6 @@ CREATE TABLE symbols (
 CREATE INDEX symbols_leaf ON symbols (tier, norm_leaf) INCLUDE (scope, workspace_id, chunk_id);
 -- The cascade from chunks.
 CREATE INDEX symbols_chunk ON symbols (chunk_id);
+-- A pasted trace's frames: indexed files by file name (frameChunks.ts uses the same expression).
+CREATE INDEX documents_basename ON documents (tier, (regexp_replace(path, '^.*/', ''))) INCLUDE (scope, workspace_id, path);
 `;
