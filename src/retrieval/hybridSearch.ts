@@ -10,6 +10,8 @@ import type { Embedder } from '../models/embedder';
 import type { ChunkTier } from '../store/chunkRepo';
 import type { Queryable } from '../store/queryable';
 import { ftsArm, vectorArm, type ArmRow, type FtsMode, type SearchScope } from '../store/searchQueries';
+import { applyKindPriors } from './fileRanking';
+import type { FileKind, TurnWant } from './filePriors';
 import { reciprocalRankFusion } from './fusion';
 import { turnIdentifiers, type QueryIdentifier } from './queryIdentifiers';
 import { ftsQueryText, salientTerms } from './queryTerms';
@@ -44,6 +46,8 @@ export interface SearchOptions {
 	symbols?: boolean;
 	/** The symbol arm's and the file ranking's thresholds (src/retrieval/retrievalThresholds.ts). */
 	tuning?: RetrievalTuning;
+	/** What the turn wants: the fused order gets the document-type priors before the pool is cut (null: none). */
+	want?: TurnWant | null;
 }
 
 /** How a hit was matched by the symbol arm (absent: it was not). */
@@ -75,6 +79,8 @@ export interface SearchOutcome {
 	symbol_matches: SymbolMatch[];
 	/** The identifiers the symbol arm probed. */
 	identifiers: QueryIdentifier[];
+	/** What the document-type priors did to the fused order (null: not applied). */
+	priors: { rules: string[]; touched: Partial<Record<FileKind, number>> } | null;
 }
 
 /** Runs the search. Never floors fused scores; the floor applies to cosine only. */
@@ -126,8 +132,15 @@ export async function hybridSearch(db: Queryable, query: string, opts: SearchOpt
 		const sm = symbolRank.get(f.key);
 		return sm ? { ...hit, symbol_match: sm } : hit;
 	});
+	// Priors before the cut, so a wider pool (the reranker's) begins with the same order as a narrow one.
+	let priors: SearchOutcome['priors'] = null;
+	if (opts.want) {
+		const p = applyKindPriors(hits.map((hit) => ({ hit })), opts.want, tuning, t.rrf_k, new Set(pinnedDefinitions(hits, tuning.symbol_pin_definitions)));
+		hits = p.ranked.map((x) => x.hit);
+		priors = { rules: p.rules, touched: p.touched };
+	}
 	if (opts.files) hits = bestPerFile(hits);
-	return { searched_query: searched, hits: hits.slice(0, opts.k), fts_query: ftsQuery, notes, symbol_matches: matches, identifiers: probed };
+	return { searched_query: searched, hits: hits.slice(0, opts.k), fts_query: ftsQuery, notes, symbol_matches: matches, identifiers: probed, priors };
 }
 
 async function runVector(db: Queryable, scope: SearchScope, query: string, fetch: number, opts: SearchOptions, notes: string[]): Promise<ArmRow[]> {
@@ -180,4 +193,16 @@ export function bestPerFile<H extends Pick<SearchHit, 'path' | 'id'>>(hits: read
 		seen.add(key);
 		return true;
 	});
+}
+
+/**
+ * The definitions kept first after the rerank: the symbol arm's best definitions of names the turn
+ * wrote as code, at most `max` (a name defined in several places keeps its best-ranked ones).
+ */
+export function pinnedDefinitions(hits: readonly SearchHit[], max: number): string[] {
+	return hits
+		.filter((h) => h.symbol_match?.match === 'definition' && h.symbol_match.strength === 'code')
+		.sort((a, b) => a.symbol_match!.rank - b.symbol_match!.rank)
+		.slice(0, max)
+		.map((h) => h.chunk_id);
 }

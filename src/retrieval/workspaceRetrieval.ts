@@ -18,7 +18,7 @@ import type { EvidenceResult } from './evidence/types';
 import { describeFailure, failureEvidence } from './failureEvidence';
 import { applyKindPriors, rankFiles } from './fileRanking';
 import { turnWant, type FileKind, type TurnWant } from './filePriors';
-import { hybridSearch, type ArmMode, type FtsRanking, type SearchHit } from './hybridSearch';
+import { hybridSearch, pinnedDefinitions, type ArmMode, type FtsRanking, type SearchHit } from './hybridSearch';
 import { retrievalPlan, type RetrievalPlan } from './retrievalPlan';
 import { DEFAULT_RETRIEVAL_TUNING, type RetrievalTuning } from './retrievalThresholds';
 
@@ -88,6 +88,7 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	// A pasted trace: its workspace frames are exact evidence, and the arms search its error and functions.
 	const failure = arm === 'hybrid' && tuning.stack_frame_max > 0 ? await failureEvidence(db, scope, input.query, tuning.stack_frame_max) : null;
 	const searchQuery = failure?.searchText || input.query;
+	const want = turnWant(failure?.parsed.frames.length ? failure.parsed.rest : input.query);
 	const found = await hybridSearch(db, searchQuery, {
 		...scope,
 		k: plan.pool,
@@ -97,6 +98,7 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		cosineFloor: cosine,
 		thresholds: t,
 		tuning,
+		want: arm === 'hybrid' ? want : null,
 		...(input.ftsRanking ? { ftsRanking: input.ftsRanking } : {}),
 	});
 	const frameHits = (failure?.frames ?? []).map((f) => frameHit(f.row));
@@ -120,8 +122,6 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	note(reranker ? `reranker: ${input.rerankerLabel ?? reranker.id} on ${out.hits.length} candidates` : `no reranking: ${input.noRerankReason ?? 'no reranker configured'}`);
 	const pins = [...new Set([...frameHits.map((h) => h.chunk_id), ...pinnedDefinitions(out.hits, tuning.symbol_pin_definitions)])];
 	const pinSet = new Set(pins);
-	const want = turnWant(failure?.parsed.frames.length ? failure.parsed.rest : input.query);
-	let priorNote = '';
 	const stage = await runEvidenceStage({
 		query: searchQuery,
 		candidates: out.hits.map((hit) => ({ hit, tier, text: hit.content })),
@@ -132,13 +132,14 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		thresholds: t,
 		signal: input.signal,
 		pinFirst: pins,
-		reorder: (c) => {
+		// The fused order already had the priors (hybridSearch); a reranker's new order gets them again.
+		reorder: (c, reranked) => {
+			if (!reranked) return c;
 			const p = applyKindPriors(c, want, tuning, t.rrf_k, pinSet);
-			priorNote = describePriors(want, p.rules, p.touched);
 			return p.ranked;
 		},
 	});
-	if (priorNote) note(priorNote);
+	if (out.priors) note(describePriors(want, out.priors.rules, out.priors.touched));
 	steps.push(stage.rerankStep, stage.evidence.step);
 	// Without a reranker no score was given: the hits say null, as the CONTRACT's hit shape allows.
 	const ranked = stage.candidates.map((c): SearchHit => ({ ...(c.hit as SearchHit), content: c.text, ...(reranker ? {} : { rerank: null }) }));
@@ -156,18 +157,6 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		notes: [...out.notes, ...stage.evidence.notes],
 		steps,
 	};
-}
-
-/**
- * The definitions kept first after the rerank: the symbol arm's best definitions of names the turn
- * wrote as code, at most `max` (a name defined in several places keeps its best-ranked ones).
- */
-export function pinnedDefinitions(hits: readonly SearchHit[], max: number): string[] {
-	return hits
-		.filter((h) => h.symbol_match?.match === 'definition' && h.symbol_match.strength === 'code')
-		.sort((a, b) => a.symbol_match!.rank - b.symbol_match!.rank)
-		.slice(0, max)
-		.map((h) => h.chunk_id);
 }
 
 /** The priors' trace line: what the turn wants and which kinds of file moved. */

@@ -29,8 +29,8 @@ export interface EvidenceStageInput {
 	 * name the turn wrote as code, the frames of a pasted trace); the rest keep the reranked order.
 	 */
 	pinFirst?: readonly string[];
-	/** A reordering after the rerank and the pins (the document-type priors), before selection. */
-	reorder?: (candidates: EvidenceCandidate[]) => EvidenceCandidate[];
+	/** A reordering after the rerank and the pins (the document-type priors), before selection; told whether a model reranked. */
+	reorder?: (candidates: EvidenceCandidate[], reranked: boolean) => EvidenceCandidate[];
 }
 
 /** The reranked candidates (hits carry their rerank scores), the selection, and both trace steps. */
@@ -49,7 +49,7 @@ export async function runEvidenceStage(input: EvidenceStageInput): Promise<Evide
 		longQueryWords: input.thresholds.rrf_long_query_words,
 	});
 	const pinnedFirst = pinned(rr.candidates, input.pinFirst ?? []);
-	const candidates = input.reorder ? input.reorder(pinnedFirst) : pinnedFirst;
+	const candidates = input.reorder ? input.reorder(pinnedFirst, rr.reranked) : pinnedFirst;
 	const evidence = selectEvidence({
 		candidates,
 		reranked: rr.reranked && rr.calibrated,
