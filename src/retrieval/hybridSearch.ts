@@ -92,7 +92,8 @@ export async function hybridSearch(db: Queryable, query: string, opts: SearchOpt
 	const searched = ftsQueryText(terms);
 	const notes: string[] = [];
 	const tuning = opts.tuning ?? DEFAULT_RETRIEVAL_TUNING;
-	const symbolsOn = (opts.symbols ?? opts.arm === 'hybrid') && tuning.rrf_weight_symbol > 0;
+	// Only indexed files have definitions: research memory never has a symbol table.
+	const symbolsOn = (opts.symbols ?? (opts.arm === 'hybrid' && opts.tier === 'workspace')) && tuning.rrf_weight_symbol > 0;
 	const probed = symbolsOn ? probedIdentifiers(turnIdentifiers(query).identifiers, tuning) : [];
 	// The arms are independent: on a server pool they run on separate connections at once.
 	const [{ rows: fts, mode: ftsQuery }, vec, defs] = await Promise.all([
