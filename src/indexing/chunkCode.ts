@@ -5,7 +5,7 @@
  * methods. Functions nested in a function stay inside it.
  */
 import type { Node, Query, Tree } from '@vscode/tree-sitter-wasm';
-import type { ChunkLimits, LineUnit } from './chunkTypes';
+import type { ChunkDefinition, ChunkLimits, LineUnit } from './chunkTypes';
 import { fits, type Lines } from './chunkUnits';
 import { WRAPPER_NODES } from './symbolQueries';
 
@@ -71,6 +71,19 @@ export function extractDefinitions(tree: Tree, query: Query): Definition[] {
 		(outer ? outer.children : roots).push(d);
 	}
 	return roots;
+}
+
+/** Every definition of the tree (containers and members), 1-based lines, in document order. */
+export function flattenDefinitions(defs: readonly Definition[]): ChunkDefinition[] {
+	const out: ChunkDefinition[] = [];
+	const walk = (ds: readonly Definition[]) => {
+		for (const d of ds) {
+			out.push({ name: d.name, kind: d.kind, startLine: d.start + 1, endLine: d.end + 1 });
+			walk(d.children);
+		}
+	};
+	walk(defs);
+	return out;
 }
 
 /**

@@ -4,8 +4,8 @@
  * worker thread or the store owner. Never throws for a file's content: a grammar that fails to
  * load or parse falls back to line windows, and says so in `structure`.
  */
-import { definitionUnits, extractDefinitions } from './chunkCode';
-import type { ChunkLimits, FileChunk, LineUnit } from './chunkTypes';
+import { definitionUnits, extractDefinitions, flattenDefinitions } from './chunkCode';
+import type { ChunkDefinition, ChunkLimits, FileChunk, LineUnit } from './chunkTypes';
 import { lineWindows, sizeUnits, toLines, trimBlank, type Lines } from './chunkUnits';
 import { markdownUnits } from './chunkMarkdown';
 import { chunkPlanFor, languageLabel, type GrammarLanguage } from './languages';
@@ -30,7 +30,8 @@ export async function chunkFile(relPath: string, text: string, limits: ChunkLimi
 	if (plan.kind === 'markdown') return { chunks: make(sizeUnits(lines, markdownUnits(lines), limits)), structure: 'markdown' };
 	if (plan.kind === 'code') {
 		try {
-			return { chunks: make(await codeUnits(plan.language, text, lines, limits)), structure: 'tree-sitter' };
+			const { units, definitions } = await codeUnits(plan.language, text, lines, limits);
+			return { chunks: attachDefinitions(make(units), definitions), structure: 'tree-sitter' };
 		} catch (e) {
 			const fallbackReason = e instanceof Error ? e.message : String(e);
 			return { chunks: make(lineWindows(lines, limits)), structure: 'lines', fallbackReason };
@@ -39,17 +40,30 @@ export async function chunkFile(relPath: string, text: string, limits: ChunkLimi
 	return { chunks: make(lineWindows(lines, limits)), structure: 'lines' };
 }
 
-async function codeUnits(grammar: GrammarLanguage, text: string, lines: Lines, limits: ChunkLimits): Promise<LineUnit[]> {
+async function codeUnits(grammar: GrammarLanguage, text: string, lines: Lines, limits: ChunkLimits): Promise<{ units: LineUnit[]; definitions: ChunkDefinition[] }> {
 	const { parser, query } = await loadGrammar(grammar);
 	// No await between parse and delete: the parser is shared per language within this thread.
 	const tree = parser.parse(text);
 	if (!tree) throw new Error(`tree-sitter returned no tree for ${grammar}`);
 	try {
 		const defs = extractDefinitions(tree, query);
-		return sizeUnits(lines, definitionUnits(lines, defs, 0, lines.text.length - 1, limits), limits);
+		const units = sizeUnits(lines, definitionUnits(lines, defs, 0, lines.text.length - 1, limits), limits);
+		return { units, definitions: flattenDefinitions(defs) };
 	} finally {
 		tree.delete(); // frees the WASM heap now rather than at garbage collection
 	}
+}
+
+/**
+ * Gives each definition to the first chunk holding its first line (overlapping windows would
+ * otherwise list it twice), so the symbol table points at the chunk where the definition starts.
+ */
+export function attachDefinitions(chunks: FileChunk[], definitions: readonly ChunkDefinition[]): FileChunk[] {
+	for (const d of definitions) {
+		const owner = chunks.find((c) => c.startLine <= d.startLine && d.startLine <= c.endLine) ?? chunks.find((c) => c.startLine >= d.startLine);
+		if (owner) (owner.definitions ??= []).push(d);
+	}
+	return chunks;
 }
 
 /** The header indexed and embedded with a chunk: path, then kind and enclosing symbol. */

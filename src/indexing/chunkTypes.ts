@@ -14,6 +14,16 @@ export interface FileChunk {
 	language: string | null;
 	/** Path plus enclosing symbol; indexed and embedded with the content, never shown as file text. */
 	header: string;
+	/** Definitions that start in this chunk (tree-sitter files only): the symbol table's rows. */
+	definitions?: ChunkDefinition[];
+}
+
+/** One definition for the symbol table: qualified name (`Class.method`), kind, 1-based lines. */
+export interface ChunkDefinition {
+	name: string;
+	kind: 'class' | 'function' | 'method';
+	startLine: number;
+	endLine: number;
 }
 
 /** Size limits (from the thresholds table, `index_chunk_*`). */

@@ -95,6 +95,7 @@ export async function embedFiles(
 			contentHash: c.hash,
 			searchText: c.searchText,
 			embedding: vectors[i][j],
+			...(c.definitions?.length ? { definitions: c.definitions } : {}),
 		})),
 	}));
 	return { docs, embedded, reused };

@@ -12,8 +12,11 @@ import type { ChunkLimits, FileChunk } from './chunkTypes';
 import { readText, type DecodeLimits, type SkipReason } from './fileText';
 import { redactSecrets } from './secretScan';
 
-/** Bump when chunk boundaries, headers or redaction change for the same settings. */
-export const CHUNKER_VERSION = 1;
+/**
+ * Bump when chunk boundaries, headers, redaction or what is stored with a chunk change for the
+ * same settings. 2: definitions for the symbol table (an old index re-chunks once to fill it).
+ */
+export const CHUNKER_VERSION = 2;
 
 /** The indexing thresholds, grouped for the code that uses them. */
 export interface IndexSettings {

@@ -10,8 +10,13 @@ import type { Embedder } from '../models/embedder';
 import type { ChunkTier } from '../store/chunkRepo';
 import type { Queryable } from '../store/queryable';
 import { ftsArm, vectorArm, type ArmRow, type FtsMode, type SearchScope } from '../store/searchQueries';
+import { applyKindPriors } from './fileRanking';
+import type { FileKind, TurnWant } from './filePriors';
 import { reciprocalRankFusion } from './fusion';
+import { turnIdentifiers, type QueryIdentifier } from './queryIdentifiers';
 import { ftsQueryText, salientTerms } from './queryTerms';
+import { DEFAULT_RETRIEVAL_TUNING, type RetrievalTuning } from './retrievalThresholds';
+import { describeSymbolArm, fetchDefinitions, probedIdentifiers, rankSymbolMatches, type SymbolMatch } from './symbolArm';
 
 export type ArmMode = 'hybrid' | 'fts' | 'vector';
 
@@ -37,11 +42,29 @@ export interface SearchOptions {
 	ftsRanking?: FtsRanking;
 	/** Candidates each arm fetches (default k × arm_fetch_multiplier, × 3 for files); retrievalPlan decides it for the product path. */
 	fetch?: number;
+	/** Run the symbol arm (default: in hybrid mode). */
+	symbols?: boolean;
+	/** The symbol arm's and the file ranking's thresholds (src/retrieval/retrievalThresholds.ts). */
+	tuning?: RetrievalTuning;
+	/** What the turn wants: the fused order gets the document-type priors before the pool is cut (null: none). */
+	want?: TurnWant | null;
+}
+
+/** How a hit was matched by the symbol arm (absent: it was not). */
+export interface SymbolArmScore {
+	rank: number;
+	match: 'definition' | 'mention';
+	name: string;
+	/** How the turn wrote the name: code (send_file, res.sendFile), name, joined words, word. */
+	strength: QueryIdentifier['strength'];
+	line: number | null;
 }
 
 /** A hit as the trace and `gmem search` print it, plus the chunk text for the evidence stage. */
 export interface SearchHit extends TraceHit {
 	content: string;
+	/** The symbol arm's match for this chunk, when it had one. */
+	symbol_match?: SymbolArmScore;
 }
 
 /** What one search did and found. */
@@ -52,6 +75,12 @@ export interface SearchOutcome {
 	fts_query: FtsMode | null;
 	/** Plain-language remarks for stderr and the trace (lexical-only, vector-only fallback…). */
 	notes: string[];
+	/** The symbol arm's ranked list (empty when it did not run or matched nothing). */
+	symbol_matches: SymbolMatch[];
+	/** The identifiers the symbol arm probed. */
+	identifiers: QueryIdentifier[];
+	/** What the document-type priors did to the fused order (null: not applied). */
+	priors: { rules: string[]; touched: Partial<Record<FileKind, number>> } | null;
 }
 
 /** Runs the search. Never floors fused scores; the floor applies to cosine only. */
@@ -62,10 +91,15 @@ export async function hybridSearch(db: Queryable, query: string, opts: SearchOpt
 	const terms = salientTerms(query, t.fts_max_query_terms);
 	const searched = ftsQueryText(terms);
 	const notes: string[] = [];
-	// The arms are independent: on a server pool they run on two connections at once.
-	const [{ rows: fts, mode: ftsQuery }, vec] = await Promise.all([
+	const tuning = opts.tuning ?? DEFAULT_RETRIEVAL_TUNING;
+	// Only indexed files have definitions: research memory never has a symbol table.
+	const symbolsOn = (opts.symbols ?? (opts.arm === 'hybrid' && opts.tier === 'workspace')) && tuning.rrf_weight_symbol > 0;
+	const probed = symbolsOn ? probedIdentifiers(turnIdentifiers(query).identifiers, tuning) : [];
+	// The arms are independent: on a server pool they run on separate connections at once.
+	const [{ rows: fts, mode: ftsQuery }, vec, defs] = await Promise.all([
 		opts.arm === 'vector' ? { rows: [] as ArmRow[], mode: null } : runFts(db, scope, query, searched, terms.length, fetch, opts),
 		opts.arm === 'fts' ? ([] as ArmRow[]) : runVector(db, scope, query, fetch, opts, notes),
+		probed.length ? fetchDefinitions(db, scope, probed, tuning) : Promise.resolve([]),
 	]);
 	if (opts.arm === 'hybrid' && opts.embedder && fts.length === 0 && vec.length) notes.push('full-text arm found nothing: vector-only results');
 	const words = queryWordCount(query);
@@ -73,7 +107,8 @@ export async function hybridSearch(db: Queryable, query: string, opts: SearchOpt
 	const vectorWeight = longQuery ? t.rrf_weight_vector_long_query : t.rrf_weight_vector;
 	if (opts.arm === 'hybrid' && longQuery && vec.length) notes.push(`long query (${words} words): vector arm weighted ${vectorWeight} in fusion (full-text ${t.rrf_weight_fts})`);
 	const weights = opts.arm === 'hybrid' ? [t.rrf_weight_fts, vectorWeight] : [1, 1];
-	const fused = reciprocalRankFusion(
+	// Mentions are looked for among the other arms' candidates, in their fused order.
+	const others = reciprocalRankFusion(
 		[
 			{ weight: weights[0], items: fts.map((r) => ({ key: r.chunk_pk, score: r.score })) },
 			{ weight: weights[1], items: vec.map((r) => ({ key: r.chunk_pk, score: r.score })) },
@@ -81,9 +116,32 @@ export async function hybridSearch(db: Queryable, query: string, opts: SearchOpt
 		t.rrf_k,
 	);
 	const rows = new Map<string, ArmRow>([...vec, ...fts].map((r) => [r.chunk_pk, r]));
-	let hits = fused.map((f) => toHit(rows.get(f.key)!, f.fused, f.arms[0], f.arms[1]));
+	const matches = probed.length ? rankSymbolMatches(probed, defs, others.map((f) => rows.get(f.key)!), tuning).slice(0, fetch) : [];
+	if (symbolsOn) notes.push(describeSymbolArm(probed, matches));
+	for (const m of matches) if (!rows.has(m.row.chunk_pk)) rows.set(m.row.chunk_pk, m.row);
+	const fused = reciprocalRankFusion(
+		[
+			{ weight: weights[0], items: fts.map((r) => ({ key: r.chunk_pk, score: r.score })) },
+			{ weight: weights[1], items: vec.map((r) => ({ key: r.chunk_pk, score: r.score })) },
+			{ weight: tuning.rrf_weight_symbol, items: matches.map((m) => ({ key: m.row.chunk_pk, score: m.score })) },
+		],
+		t.rrf_k,
+	);
+	const symbolRank = new Map(matches.map((m, i) => [m.row.chunk_pk, { rank: i + 1, match: m.match, name: m.name, strength: m.strength, line: m.line } satisfies SymbolArmScore]));
+	let hits = fused.map((f) => {
+		const hit = toHit(rows.get(f.key)!, f.fused, f.arms[0], f.arms[1]);
+		const sm = symbolRank.get(f.key);
+		return sm ? { ...hit, symbol_match: sm } : hit;
+	});
+	// Priors before the cut, so a wider pool (the reranker's) begins with the same order as a narrow one.
+	let priors: SearchOutcome['priors'] = null;
+	if (opts.want) {
+		const p = applyKindPriors(hits.map((hit) => ({ hit })), opts.want, tuning, t.rrf_k, new Set(pinnedDefinitions(hits, tuning.symbol_pin_definitions)));
+		hits = p.ranked.map((x) => x.hit);
+		priors = { rules: p.rules, touched: p.touched };
+	}
 	if (opts.files) hits = bestPerFile(hits);
-	return { searched_query: searched, hits: hits.slice(0, opts.k), fts_query: ftsQuery, notes };
+	return { searched_query: searched, hits: hits.slice(0, opts.k), fts_query: ftsQuery, notes, symbol_matches: matches, identifiers: probed, priors };
 }
 
 async function runVector(db: Queryable, scope: SearchScope, query: string, fetch: number, opts: SearchOptions, notes: string[]): Promise<ArmRow[]> {
@@ -136,4 +194,16 @@ export function bestPerFile<H extends Pick<SearchHit, 'path' | 'id'>>(hits: read
 		seen.add(key);
 		return true;
 	});
+}
+
+/**
+ * The definitions kept first after the rerank: the symbol arm's best definitions of names the turn
+ * wrote as code, at most `max` (a name defined in several places keeps its best-ranked ones).
+ */
+export function pinnedDefinitions(hits: readonly SearchHit[], max: number): string[] {
+	return hits
+		.filter((h) => h.symbol_match?.match === 'definition' && h.symbol_match.strength === 'code')
+		.sort((a, b) => a.symbol_match!.rank - b.symbol_match!.rank)
+		.slice(0, max)
+		.map((h) => h.chunk_id);
 }

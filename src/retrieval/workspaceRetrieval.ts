@@ -11,12 +11,16 @@ import type { Embedder } from '../models/embedder';
 import type { Reranker } from '../models/reranker';
 import type { ChunkTier } from '../store/chunkRepo';
 import type { Queryable } from '../store/queryable';
-import type { FtsMode } from '../store/searchQueries';
+import type { ArmRow, FtsMode } from '../store/searchQueries';
 import { calibratedFloor } from './evidence/calibration';
 import { runEvidenceStage } from './evidence/evidenceStage';
 import type { EvidenceResult } from './evidence/types';
-import { bestPerFile, hybridSearch, type ArmMode, type FtsRanking, type SearchHit } from './hybridSearch';
+import { describeFailure, failureEvidence } from './failureEvidence';
+import { applyKindPriors, rankFiles } from './fileRanking';
+import { turnWant, type FileKind, type TurnWant } from './filePriors';
+import { hybridSearch, pinnedDefinitions, type ArmMode, type FtsRanking, type SearchHit } from './hybridSearch';
 import { retrievalPlan, type RetrievalPlan } from './retrievalPlan';
+import { DEFAULT_RETRIEVAL_TUNING, type RetrievalTuning } from './retrievalThresholds';
 
 /** One retrieval. */
 export interface WorkspaceRetrievalInput {
@@ -46,6 +50,8 @@ export interface WorkspaceRetrievalInput {
 	signal?: AbortSignal;
 	/** performance.now() when the host started (its query embedding counts in the step's ms). */
 	startedAt?: number;
+	/** Symbol arm, file ranking and prior thresholds; default their table's defaults. */
+	tuning?: RetrievalTuning;
 }
 
 /** What the pipeline found and the trace steps it took. */
@@ -73,24 +79,33 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	const tier = input.tier ?? 'workspace';
 	const arm = input.arm ?? 'hybrid';
 	const t = input.thresholds;
+	const tuning = input.tuning ?? DEFAULT_RETRIEVAL_TUNING;
 	const embedder = arm === 'fts' ? null : input.embedder;
 	const reranker = arm === 'hybrid' ? input.reranker : null;
 	const plan = retrievalPlan({ k: input.k, arm, reranking: reranker !== null, files: input.files, thresholds: t });
 	const cosine = input.cosineFloor !== undefined ? input.cosineFloor : embedder ? calibratedFloor(embedder, input.floor).floor : null;
-	const out = await hybridSearch(db, input.query, {
-		tier,
-		workspaceIds: input.workspaceIds,
-		...(input.scope === undefined ? {} : { scope: input.scope }),
+	const scope = { tier, workspaceIds: input.workspaceIds, ...(input.scope === undefined ? {} : { scope: input.scope }) };
+	// A pasted trace: its workspace frames are exact evidence, and the arms search its error and functions.
+	const failure = arm === 'hybrid' && tuning.stack_frame_max > 0 ? await failureEvidence(db, scope, input.query, tuning.stack_frame_max) : null;
+	const searchQuery = failure?.searchText || input.query;
+	const want = turnWant(failure?.parsed.frames.length ? failure.parsed.rest : input.query);
+	const found = await hybridSearch(db, searchQuery, {
+		...scope,
 		k: plan.pool,
 		fetch: Math.max(plan.fetch_per_arm.fts, plan.fetch_per_arm.vector),
 		arm,
 		embedder,
 		cosineFloor: cosine,
 		thresholds: t,
+		tuning,
+		want: arm === 'hybrid' ? want : null,
 		...(input.ftsRanking ? { ftsRanking: input.ftsRanking } : {}),
 	});
+	const frameHits = (failure?.frames ?? []).map((f) => frameHit(f.row));
+	const out = { ...found, hits: [...frameHits, ...found.hits.filter((h) => !frameHits.some((f) => f.chunk_id === h.chunk_id))] };
 	const steps: TraceStep[] = [];
 	const note = (message: string) => steps.push({ kind: 'note', stage: 'retrieval', level: 'info', message });
+	if (failure?.parsed.frames.length) note(describeFailure(failure));
 	const retrieval: RetrievalStep = {
 		kind: 'retrieval',
 		tier,
@@ -105,8 +120,10 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	steps.push(retrieval);
 	for (const message of out.notes) note(message);
 	note(reranker ? `reranker: ${input.rerankerLabel ?? reranker.id} on ${out.hits.length} candidates` : `no reranking: ${input.noRerankReason ?? 'no reranker configured'}`);
+	const pins = [...new Set([...frameHits.map((h) => h.chunk_id), ...pinnedDefinitions(out.hits, tuning.symbol_pin_definitions)])];
+	const pinSet = new Set(pins);
 	const stage = await runEvidenceStage({
-		query: input.query,
+		query: searchQuery,
 		candidates: out.hits.map((hit) => ({ hit, tier, text: hit.content })),
 		reranker,
 		embedder: embedder ? { id: embedder.id, semantic: embedder.semantic } : null,
@@ -114,11 +131,20 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		k: input.k,
 		thresholds: t,
 		signal: input.signal,
+		pinFirst: pins,
+		// The fused order already had the priors (hybridSearch); a reranker's new order gets them again.
+		reorder: (c, reranked) => {
+			if (!reranked) return c;
+			const p = applyKindPriors(c, want, tuning, t.rrf_k, pinSet);
+			return p.ranked;
+		},
 	});
+	if (out.priors) note(describePriors(want, out.priors.rules, out.priors.touched));
 	steps.push(stage.rerankStep, stage.evidence.step);
 	// Without a reranker no score was given: the hits say null, as the CONTRACT's hit shape allows.
 	const ranked = stage.candidates.map((c): SearchHit => ({ ...(c.hit as SearchHit), content: c.text, ...(reranker ? {} : { rerank: null }) }));
-	const hits = (input.files ? bestPerFile(ranked) : ranked).slice(0, input.k);
+	const files = input.files ? rankFiles(ranked, want, tuning, t.rrf_k, pinSet) : null;
+	const hits = (files ? files.map((f) => ({ ...f.hit, file_score: f.file_score })) : ranked).slice(0, input.k);
 	return {
 		plan,
 		searched_query: out.searched_query,
@@ -131,4 +157,15 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		notes: [...out.notes, ...stage.evidence.notes],
 		steps,
 	};
+}
+
+/** The priors' trace line: what the turn wants and which kinds of file moved. */
+export function describePriors(want: TurnWant, rules: readonly string[], touched: Partial<Record<FileKind, number>>): string {
+	const kinds = Object.entries(touched).map(([k, n]) => `${n} ${k} file(s)`);
+	return `file priors: the turn wants ${want}${rules.length ? `; ${rules.join(', ')} (${kinds.join(', ')})` : '; no prior applied'}`;
+}
+
+/** A pasted trace's frame chunk as a hit: no arm found it, it is exact evidence. */
+function frameHit(r: ArmRow): SearchHit {
+	return { id: r.doc_id, chunk_id: `${r.doc_id}#${r.chunk_no}`, path: r.path, start_line: r.start_line, end_line: r.end_line, symbol: r.symbol, score: 0, fused: 0, arms: { fts: null, vector: null }, rerank: null, content: r.content };
 }

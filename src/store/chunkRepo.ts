@@ -21,6 +21,27 @@ export interface ChunkInput {
 	contentHash: string;
 	searchText: string;
 	embedding: Float32Array | null;
+	/** Definitions starting in this chunk, for the symbol table (migration 3). */
+	definitions?: readonly SymbolInput[];
+}
+
+/** One definition: qualified name (`Class.method`), kind, 1-based inclusive lines. */
+export interface SymbolInput {
+	name: string;
+	kind: string;
+	startLine: number;
+	endLine: number;
+}
+
+/** `send_file`, `sendFile`, `SendFile` → `sendfile`: how the symbol table and its probes compare names. */
+export function normalizeSymbol(name: string): string {
+	return name.toLowerCase().replace(/[_$]/g, '');
+}
+
+/** The last segment of a qualified name (`Class.method` → `method`, `a::b` → `b`). */
+export function symbolLeaf(name: string): string {
+	const parts = name.split(/\.|::/);
+	return parts[parts.length - 1];
 }
 
 /** One document with its chunks; re-writing a doc id replaces it. */
@@ -140,7 +161,35 @@ async function writeGroup(tx: TxQueryable, docs: DocumentInput[], defaultScope: 
 		],
 	);
 	await tx.query(POSTINGS_SQL, [written.map((r) => r.id)]);
+	await insertSymbols(tx, rows, workspaceId, tier, userScope);
 	return rows.length;
+}
+
+// The definitions of the chunks just written, joined to their ids by the chunk's unique key.
+async function insertSymbols(tx: TxQueryable, rows: { d: DocumentInput; c: ChunkInput; i: number }[], workspaceId: string, tier: ChunkTier, userScope: string): Promise<void> {
+	const defs = rows.flatMap((r) => (r.c.definitions ?? []).map((s) => ({ docId: r.d.docId, chunkNo: r.i, s })));
+	if (!defs.length) return;
+	const col = <T>(f: (r: (typeof defs)[number]) => T) => defs.map(f);
+	await tx.query(
+		`INSERT INTO symbols (chunk_id, scope, workspace_id, tier, path, name, norm_leaf, norm_name, kind, start_line, end_line)
+		 SELECT c.id, c.scope, c.workspace_id, c.tier, c.path, u.name, u.norm_leaf, u.norm_name, u.kind, u.start_line, u.end_line
+		 FROM unnest($4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::int[], $11::int[])
+			AS u(doc_id, chunk_no, name, norm_leaf, norm_name, kind, start_line, end_line)
+		 JOIN chunks c ON c.scope = $3 AND c.workspace_id = $1 AND c.tier = $2 AND c.doc_id = u.doc_id AND c.chunk_no = u.chunk_no`,
+		[
+			workspaceId,
+			tier,
+			userScope,
+			col((r) => r.docId),
+			col((r) => r.chunkNo),
+			col((r) => r.s.name),
+			col((r) => normalizeSymbol(symbolLeaf(r.s.name))),
+			col((r) => normalizeSymbol(r.s.name.replace(/::/g, '.'))),
+			col((r) => r.s.kind),
+			col((r) => r.s.startLine),
+			col((r) => r.s.endLine),
+		],
+	);
 }
 
 // `where` is over alias c (chunks, documents). The statistics change by exactly the rows this

@@ -6,6 +6,7 @@ import { StoreError, messageOf } from './errors';
 import type { Queryable, TxQueryable } from './queryable';
 import { SCHEMA_001 } from './schema001';
 import { SCHEMA_002 } from './schema002';
+import { SCHEMA_003 } from './schema003';
 import { SCHEMA_004 } from './schema004';
 
 /** One numbered, append-only schema step. Never edit a released step; add the next number. */
@@ -18,7 +19,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
 	{ version: 1, name: 'four tiers, hybrid search', sql: SCHEMA_001 },
 	{ version: 2, name: 'user/team scope on every row', sql: SCHEMA_002 },
-	// 3 (a symbol table) comes from another branch; 4 does not depend on it.
+	{ version: 3, name: 'symbol table', sql: SCHEMA_003 },
 	{ version: 4, name: 'memory proposals, code anchors, recall times', sql: SCHEMA_004 },
 ];
 

@@ -1,15 +1,16 @@
 /**
  * `gmem eval SUBCOMMAND ...`: evaluation against labelled data. Each subcommand is one entry in
- * EVAL_SUBCOMMANDS: followup, gate, retrieval, ab (docs/evaluation.md).
+ * EVAL_SUBCOMMANDS: followup, gate, retrieval, ab, nq (docs/evaluation.md).
  */
 import { followupEval } from '../evalFollowup';
 import { abEval } from '../evalAb';
 import { gateEval } from '../evalGate';
+import { nqEval } from '../evalNq';
 import { retrievalEval } from '../evalRetrieval';
 import { UsageError, type CliCommand, type CliIo } from '../cliTypes';
 
 /** Every `gmem eval` subcommand. Add one line per subcommand. */
-export const EVAL_SUBCOMMANDS: CliCommand[] = [followupEval, gateEval, retrievalEval, abEval];
+export const EVAL_SUBCOMMANDS: CliCommand[] = [followupEval, gateEval, retrievalEval, abEval, nqEval];
 
 function usage(): string {
 	const width = Math.max(...EVAL_SUBCOMMANDS.map((c) => c.name.length));
@@ -21,7 +22,7 @@ function usage(): string {
 /** The `eval` command: dispatches to its subcommands. */
 export const evalCommand: CliCommand = {
 	name: 'eval',
-	summary: 'measure decisions against labelled data (eval followup|gate|retrieval|ab)',
+	summary: 'measure decisions against labelled data (eval followup|gate|retrieval|ab|nq)',
 	get usage() {
 		return usage();
 	},

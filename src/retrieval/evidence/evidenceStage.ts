@@ -24,6 +24,13 @@ export interface EvidenceStageInput {
 	k: number;
 	thresholds: Thresholds;
 	signal?: AbortSignal;
+	/**
+	 * Chunk ids kept first after the rerank, in this order (exact evidence: the definition of a
+	 * name the turn wrote as code, the frames of a pasted trace); the rest keep the reranked order.
+	 */
+	pinFirst?: readonly string[];
+	/** A reordering after the rerank and the pins (the document-type priors), before selection; told whether a model reranked. */
+	reorder?: (candidates: EvidenceCandidate[], reranked: boolean) => EvidenceCandidate[];
 }
 
 /** The reranked candidates (hits carry their rerank scores), the selection, and both trace steps. */
@@ -41,13 +48,23 @@ export async function runEvidenceStage(input: EvidenceStageInput): Promise<Evide
 		embedderId: input.embedder?.id ?? null,
 		longQueryWords: input.thresholds.rrf_long_query_words,
 	});
+	const pinnedFirst = pinned(rr.candidates, input.pinFirst ?? []);
+	const candidates = input.reorder ? input.reorder(pinnedFirst, rr.reranked) : pinnedFirst;
 	const evidence = selectEvidence({
-		candidates: rr.candidates,
+		candidates,
 		reranked: rr.reranked && rr.calibrated,
 		embedder: input.embedder,
 		cosineFloors: input.cosineFloors,
 		k: input.k,
 		thresholds: input.thresholds,
 	});
-	return { candidates: rr.candidates, rerankStep: rr.step, evidence };
+	return { candidates, rerankStep: rr.step, evidence };
+}
+
+/** Moves the candidates whose chunk id is in `first` to the front, in `first`'s order. */
+export function pinned(candidates: readonly EvidenceCandidate[], first: readonly string[]): EvidenceCandidate[] {
+	if (!first.length) return [...candidates];
+	const at = new Map(first.map((id, i) => [id, i]));
+	const head = candidates.filter((c) => at.has(c.hit.chunk_id)).sort((a, b) => at.get(a.hit.chunk_id)! - at.get(b.hit.chunk_id)!);
+	return [...head, ...candidates.filter((c) => !at.has(c.hit.chunk_id))];
 }

@@ -1,0 +1,73 @@
+/**
+ * A pasted failure in the turn (issue 15 item 4): its frames are mapped to workspace files by the
+ * longest path-suffix match (site-packages, node_modules, GOPATH, the cargo registry, a CI
+ * runner's absolute paths all end in the repository's own relative path), the chunks covering
+ * their lines are fetched as exact evidence (innermost first), and the arms search the error's
+ * type and message, the frames' function names and the user's own words instead of the paths.
+ */
+import type { SearchScope } from '../store/searchQueries';
+import type { Queryable } from '../store/queryable';
+import { chunksAtLines, pathsNamed } from '../store/frameChunks';
+import type { ArmRow } from '../store/searchQueries';
+import { functionLeaf, matchFramePath, parseFailure, type ParsedFailure, type StackFrame } from './stackFrames';
+
+/** A frame that points into the workspace, with its chunk. */
+export interface WorkspaceFrame {
+	frame: StackFrame;
+	path: string;
+	row: ArmRow;
+}
+
+/** What the failure gave the search. */
+export interface FailureEvidence {
+	parsed: ParsedFailure;
+	frames: WorkspaceFrame[];
+	/** The text the arms search instead of the raw paste (null: no frames, search the turn as typed). */
+	searchText: string | null;
+}
+
+// Frames of the language runtime and standard library (rustc's, Node's internals, CPython's own lib, GOROOT).
+const RUNTIME_FRAME = /^(\/rustc\/|node:|internal\/)|\/library\/(std|core|alloc)\/|\/lib\/python\d[.\d]*\/(?!site-packages|dist-packages)|\/go\/src\/(runtime|testing|reflect)\/|^(runtime|testing)\//;
+const GENERIC_FUNCTIONS = new Set(['main', 'module', 'anonymous', 'unwrap', 'expect', 'Object', 'Module', 'Function', 'rust_begin_unwind', 'panic_fmt', 'unwrap_failed', 'processTicksAndRejections']);
+
+const word = (text: string, w: string) => new RegExp(`(^|[^A-Za-z0-9_$])${w.replace(/[$]/g, '\\$')}([^A-Za-z0-9_$]|$)`).test(text);
+
+/**
+ * Parses the turn; with frames, maps them and fetches their chunks (at most `max`). A one-segment
+ * match (`loaders.py` for `…/site-packages/jinja2/loaders.py`) counts only when the chunk at that
+ * line names the frame's function: every package has an `__init__.py`.
+ */
+export async function failureEvidence(db: Queryable, scope: SearchScope, query: string, max: number): Promise<FailureEvidence> {
+	const parsed = parseFailure(query);
+	if (!parsed.frames.length || max <= 0) return { parsed, frames: [], searchText: null };
+	const basenames = [...new Set(parsed.frames.map((f) => f.path.split('/').pop()!))];
+	const candidates = await pathsNamed(db, scope, basenames);
+	const mapped = parsed.frames
+		.map((frame) => ({ frame, m: matchFramePath(frame.path, candidates) }))
+		.filter((x): x is { frame: StackFrame; m: { path: string; segments: number } } => x.m !== null);
+	const rows = await chunksAtLines(db, scope, mapped.map((x) => ({ path: x.m.path, line: x.frame.line })));
+	const frames: WorkspaceFrame[] = [];
+	for (const x of mapped) {
+		const row = rows.find((r) => r.want_path === x.m.path && r.want_line === x.frame.line);
+		if (!row) continue;
+		const leaf = functionLeaf(x.frame.func);
+		const printedSegments = x.frame.path.split('/').filter(Boolean).length;
+		const named = leaf !== null && (word(row.content, leaf) || word(row.symbol ?? '', leaf));
+		if (x.m.segments < 2 && printedSegments > 1 && !named) continue;
+		if (frames.some((f) => f.row.chunk_pk === row.chunk_pk)) continue;
+		frames.push({ frame: x.frame, path: x.m.path, row });
+		if (frames.length >= max) break;
+	}
+	// Function names worth searching: not the runtime's own frames, not entry points every program has.
+	const functions = [...new Set(parsed.frames.filter((f) => !RUNTIME_FRAME.test(f.path)).map((f) => functionLeaf(f.func)).filter((f): f is string => !!f && !GENERIC_FUNCTIONS.has(f)))];
+	const searchText = [parsed.rest, parsed.errorType, parsed.errorMessage, ...functions].filter(Boolean).join('\n');
+	return { parsed, frames, searchText };
+}
+
+/** The trace line. */
+export function describeFailure(e: FailureEvidence): string {
+	const p = e.parsed;
+	const err = p.errorType ? `${p.errorType}${p.errorMessage ? `: ${p.errorMessage.slice(0, 80)}` : ''}` : 'no error line';
+	const where = e.frames.map((f) => `${f.path}:${f.frame.line}`).join(', ');
+	return `pasted failure: ${p.frames.length} frame(s), ${err}; ${e.frames.length} in the workspace${where ? ` (${where})` : ''}, fetched as exact evidence`;
+}
