@@ -17,6 +17,10 @@ async function run({ page, web, check, expect, OUT, WS_DIR, runCommand, send, la
 		for (let attempt = 0; attempt < 2; attempt++) {
 			let stage = 'focus the editor area';
 			try {
+				// Earlier checks leave documents open whose titles name the same file (a memory's
+				// "Open turn" view quotes src/retry.ts); close them so the tab test and Enter are unambiguous.
+				stage = 'close the open editors';
+				await runCommand(page, 'View: Close All Editors');
 				await focusEditorArea();
 				stage = 'open Go to File';
 				await runCommand(page, 'Go to File...');
@@ -24,8 +28,11 @@ async function run({ page, web, check, expect, OUT, WS_DIR, runCommand, send, la
 				stage = 'type the path';
 				await input.fill(rel);
 				stage = 'find the file in the list';
-				await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 10000 });
-				await input.press('Enter');
+				// The file's own row (its label starts with the file name), clicked rather than Enter on
+				// whatever row is highlighted first.
+				const row = page.locator(`.quick-input-widget .monaco-list-row[aria-label^="${name}"]`).first();
+				await row.waitFor({ timeout: 10000 });
+				await row.click();
 				stage = 'see its tab active';
 				await page.waitForFunction((n) => (document.querySelector('.tabs-container .tab.active')?.textContent ?? '').includes(n), name, { timeout: 10000 });
 				return;
