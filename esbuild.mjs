@@ -9,7 +9,15 @@ import { dirname, join } from 'node:path';
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
-const nodeExternal = ['vscode', '@electric-sql/pglite', '@electric-sql/pglite/*', '@electric-sql/pglite-pgvector', '@electric-sql/pglite-socket', 'onnxruntime-node', 'pg-native'];
+const nodeExternal = [
+	'vscode',
+	'@electric-sql/pglite',
+	'@electric-sql/pglite/*',
+	'@electric-sql/pglite-pgvector',
+	'@electric-sql/pglite-socket',
+	'onnxruntime-node',
+	'pg-native',
+];
 
 /** @type {esbuild.BuildOptions} */
 const nodeCommon = {
@@ -61,7 +69,19 @@ const configs = [
 		: []),
 	// The "Inspect Memory State" panel: its script, and (from the CSS it imports) dist/memoryPanel.css.
 	...(existsSync('webview/memory/main.ts')
-		? [{ bundle: true, platform: 'browser', format: 'iife', target: 'es2022', sourcemap: !production, minify: production, entryPoints: ['webview/memory/main.ts'], outfile: 'dist/memoryPanel.js', logLevel: 'info' }]
+		? [
+				{
+					bundle: true,
+					platform: 'browser',
+					format: 'iife',
+					target: 'es2022',
+					sourcemap: !production,
+					minify: production,
+					entryPoints: ['webview/memory/main.ts'],
+					outfile: 'dist/memoryPanel.js',
+					logLevel: 'info',
+				},
+			]
 		: []),
 ];
 
@@ -82,7 +102,8 @@ copyTreeSitterWasm();
 // ship beside the bundles, where src/models/builtinEmbedder.ts and linearReranker.ts look for them.
 function copyBuiltinModel() {
 	mkdirSync('dist/models/builtin', { recursive: true });
-	for (const f of ['config.json', 'vocab.txt', 'table.bin', 'reranker.json']) if (existsSync(join('models/builtin', f))) copyFileSync(join('models/builtin', f), join('dist/models/builtin', f));
+	for (const f of ['config.json', 'vocab.txt', 'table.bin', 'reranker.json'])
+		if (existsSync(join('models/builtin', f))) copyFileSync(join('models/builtin', f), join('dist/models/builtin', f));
 }
 if (existsSync('models/builtin/config.json')) copyBuiltinModel();
 

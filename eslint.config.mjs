@@ -3,7 +3,19 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import tseslint from 'typescript-eslint';
 
-const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'net', 'worker_threads', 'crypto', 'http', 'https'];
+const nodeBuiltins = [
+	'node:*',
+	'fs',
+	'fs/*',
+	'path',
+	'os',
+	'child_process',
+	'net',
+	'worker_threads',
+	'crypto',
+	'http',
+	'https',
+];
 
 /** @param {string[]} groups */
 const restrict = (groups, message) => ({
@@ -22,16 +34,45 @@ const LAYERS = {
 	'src/retrieval': { may: ['src/core', 'src/store', 'src/models', 'src/indexing', 'src/retrieval'] },
 	'src/indexing': { may: ['src/core', 'src/store', 'src/models', 'src/retrieval', 'src/indexing'] },
 	'src/generation': { may: ['src/core', 'src/retrieval', 'src/generation'] },
-	'src/chat': { may: ['src/core', 'src/store', 'src/models', 'src/retrieval', 'src/indexing', 'src/generation', 'src/chat'] },
-	'src/cli': { may: ['src/core', 'src/store', 'src/models', 'src/retrieval', 'src/indexing', 'src/generation', 'src/chat', 'src/cli', 'package.json'] },
-	'src/extension': { may: ['src/core', 'src/store', 'src/models', 'src/retrieval', 'src/indexing', 'src/generation', 'src/chat', 'src/extension'], vscode: true },
+	'src/chat': {
+		may: ['src/core', 'src/store', 'src/models', 'src/retrieval', 'src/indexing', 'src/generation', 'src/chat'],
+	},
+	'src/cli': {
+		may: [
+			'src/core',
+			'src/store',
+			'src/models',
+			'src/retrieval',
+			'src/indexing',
+			'src/generation',
+			'src/chat',
+			'src/cli',
+			'package.json',
+		],
+	},
+	'src/extension': {
+		may: [
+			'src/core',
+			'src/store',
+			'src/models',
+			'src/retrieval',
+			'src/indexing',
+			'src/generation',
+			'src/chat',
+			'src/extension',
+		],
+		vscode: true,
+	},
 	webview: { may: ['webview', 'src/core/protocol.ts', 'src/core/memoryPanelProtocol.ts'] },
 };
 
 const root = import.meta.dirname;
 const posix = (p) => p.split(sep).join('/');
 const layerOf = (rel) => Object.keys(LAYERS).find((l) => rel === l || rel.startsWith(`${l}/`));
-const allowed = (target, may) => may.some((m) => target === m || target.startsWith(`${m}/`) || target === m.replace(/\.ts$/, '') || `${target}.ts` === m);
+const allowed = (target, may) =>
+	may.some(
+		(m) => target === m || target.startsWith(`${m}/`) || target === m.replace(/\.ts$/, '') || `${target}.ts` === m,
+	);
 
 /** The allow-list rule (a local plugin: the layer of the importing file decides what it may reach). */
 const layerPlugin = {
@@ -47,14 +88,24 @@ const layerPlugin = {
 					const spec = node.source && node.source.value;
 					if (typeof spec !== 'string') return;
 					if (spec === 'vscode') {
-						if (!rule.vscode) context.report({ node, message: `${layer} may not import vscode (only src/extension adapts the editor)` });
+						if (!rule.vscode)
+							context.report({
+								node,
+								message: `${layer} may not import vscode (only src/extension adapts the editor)`,
+							});
 						return;
 					}
 					if (!spec.startsWith('.')) return;
 					const target = posix(relative(root, resolve(dirname(context.filename), spec)));
-					if (!allowed(target, rule.may)) context.report({ node, message: `${layer} may import only ${rule.may.join(', ')} (not ${target})` });
+					if (!allowed(target, rule.may))
+						context.report({ node, message: `${layer} may import only ${rule.may.join(', ')} (not ${target})` });
 				};
-				return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+				return {
+					ImportDeclaration: check,
+					ExportNamedDeclaration: check,
+					ExportAllDeclaration: check,
+					ImportExpression: check,
+				};
 			},
 		},
 	},
@@ -80,7 +131,10 @@ export default tseslint.config(
 	},
 	{
 		files: ['src/core/**/*.ts'],
-		rules: restrict(['vscode', ...nodeBuiltins, 'pg', '@electric-sql/*', 'onnxruntime-node'], 'src/core is pure: no vscode, no I/O.'),
+		rules: restrict(
+			['vscode', ...nodeBuiltins, 'pg', '@electric-sql/*', 'onnxruntime-node'],
+			'src/core is pure: no vscode, no I/O.',
+		),
 	},
 	{
 		files: ['webview/**/*.ts'],

@@ -20,16 +20,30 @@ import { folderBytes } from '../src/store/storeStats';
 
 function docs(n: number): IngestDoc[] {
 	let seed = 7;
-	const r = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-	const word = () => 'bcdfghklmnprstvz'[Math.floor(r() * 16)] + 'aeiou'[Math.floor(r() * 5)] + 'bcdfghklmnprstvz'[Math.floor(r() * 16)] + 'aeiou'[Math.floor(r() * 5)];
+	const r = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+	const word = () =>
+		'bcdfghklmnprstvz'[Math.floor(r() * 16)] +
+		'aeiou'[Math.floor(r() * 5)] +
+		'bcdfghklmnprstvz'[Math.floor(r() * 16)] +
+		'aeiou'[Math.floor(r() * 5)];
 	const line = () => Array.from({ length: 6 }, () => `${word()}_${word()}`).join(' ');
-	return Array.from({ length: n }, (_, i) => ({ id: `c${i}`, text: `def ${word()}_${word()}(x):\n${Array.from({ length: 8 }, () => `    ${line()}`).join('\n')}`, path: `src/m${i % 300}/f${i}.py` }));
+	return Array.from({ length: n }, (_, i) => ({
+		id: `c${i}`,
+		text: `def ${word()}_${word()}(x):\n${Array.from({ length: 8 }, () => `    ${line()}`).join('\n')}`,
+		path: `src/m${i % 300}/f${i}.py`,
+	}));
 }
 
 const mb = (b: number) => Math.round(b / 1048576);
 
 async function main(): Promise<void> {
-	const { values } = parseArgs({ options: { n: { type: 'string', default: '20000' }, mode: { type: 'string', default: 'incremental' }, 'checkpoint-every': { type: 'string', default: '0' } } });
+	const { values } = parseArgs({
+		options: {
+			n: { type: 'string', default: '20000' },
+			mode: { type: 'string', default: 'incremental' },
+			'checkpoint-every': { type: 'string', default: '0' },
+		},
+	});
 	const checkpointEvery = Number(values['checkpoint-every']);
 	const n = Number(values.n);
 	const dir = mkdtempSync(join(tmpdir(), 'gmem-bulk-'));
@@ -45,7 +59,10 @@ async function main(): Promise<void> {
 	const wal = () => mb(folderBytes(join(dir, 'pgdata', 'pg_wal')));
 	let peakWal = 0;
 	for (let i = 0; i < all.length; i += 500) {
-		await upsertDocuments(db, await prepareDocuments(all.slice(i, i + 500), { workspaceId: 'bench', tier: 'workspace' }, embedder));
+		await upsertDocuments(
+			db,
+			await prepareDocuments(all.slice(i, i + 500), { workspaceId: 'bench', tier: 'workspace' }, embedder),
+		);
 		if (checkpointEvery && (i + 500) % checkpointEvery === 0) await checkpoint(db);
 		peakWal = Math.max(peakWal, wal());
 		process.stderr.write(`\r  ${Math.min(n, i + 500)}/${n} ${Math.round((performance.now() - t0) / 1000)} s`);

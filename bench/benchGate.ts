@@ -40,7 +40,9 @@ function loadTurns(cwd: string, env: NodeJS.ProcessEnv): { turns: TurnInput[]; s
 		process.stderr.write(`benchGate: ${cast} not found (set GMEM_SHARED); benchmarking fixtures only\n`);
 	}
 	const fixtures = resolve(cwd, 'test/fixtures');
-	for (const name of readdirSync(fixtures).filter((n) => /^gate_.*\.jsonl$/.test(n)).sort()) {
+	for (const name of readdirSync(fixtures)
+		.filter((n) => /^gate_.*\.jsonl$/.test(n))
+		.sort()) {
 		const t = readTurns(join(fixtures, name));
 		turns.push(...t);
 		tag('unit fixtures', t.length);
@@ -122,7 +124,9 @@ function main(): void {
 			const a = Float64Array.from(xs).sort();
 			return `  ${name} per decision (µs): p50 ${fmt(percentile(a, 50))}  p99 ${fmt(percentile(a, 99))}`;
 		}),
-		`  load average: ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${availableParallelism()} CPUs`,
+		`  load average: ${loadavg()
+			.map((x) => x.toFixed(2))
+			.join(' ')} on ${availableParallelism()} CPUs`,
 	];
 	process.stdout.write(out.join('\n') + '\n');
 }

@@ -61,7 +61,8 @@ async function timed<T>(f: () => Promise<T>): Promise<{ ms: number; value: T }> 
 async function makeEmbedder(kind: string): Promise<{ embedder: Embedder | null; dispose: () => Promise<void> }> {
 	if (kind === 'none') return { embedder: null, dispose: async () => undefined };
 	if (kind === 'standin') return standInEmbedder();
-	if (kind === 'builtin') return { embedder: await buildWorkerEmbedder({ kind: 'builtin' }), dispose: async () => undefined };
+	if (kind === 'builtin')
+		return { embedder: await buildWorkerEmbedder({ kind: 'builtin' }), dispose: async () => undefined };
 	return { embedder: new HashingEmbedder(384, codeTokens), dispose: async () => undefined };
 }
 
@@ -78,8 +79,18 @@ async function main(): Promise<void> {
 	const store = opened.value;
 	if (process.argv.includes('--worker-only')) {
 		// Only the product's set-up (worker thread + host loop delay): a shorter run on a busy machine.
-		const hosted = await workerRun(work, src, url ? { kind: 'url', url } : { kind: 'folder', dir: join(work, 'db') }, workerSpec(arg('embedder', 'hashing')));
-		const report = { source: src, load_average: loadavg().map((x) => Math.round(x * 10) / 10), engine: store.engine, worker: hosted.report };
+		const hosted = await workerRun(
+			work,
+			src,
+			url ? { kind: 'url', url } : { kind: 'folder', dir: join(work, 'db') },
+			workerSpec(arg('embedder', 'hashing')),
+		);
+		const report = {
+			source: src,
+			load_average: loadavg().map((x) => Math.round(x * 10) / 10),
+			engine: store.engine,
+			worker: hosted.report,
+		};
 		if (url) await deleteDocuments(store.db, { workspaceId: workspaceId(hosted.root) });
 		await store.close();
 		rmSync(work, { recursive: true, force: true });
@@ -94,9 +105,17 @@ async function main(): Promise<void> {
 	loop.disable();
 	const again = await timed(async () => (await indexer.indexFolders([root]))[0]);
 	const edited = pickFileToEdit(root);
-	appendFileSync(edited, '\n\ndef bench_added_function(values):\n    """Added by bench:index to measure a one-file re-index."""\n    return sorted(values)\n');
+	appendFileSync(
+		edited,
+		'\n\ndef bench_added_function(values):\n    """Added by bench:index to measure a one-file re-index."""\n    return sorted(values)\n',
+	);
 	const oneFile = await timed(() => indexer.reindexFile(edited));
-	const hosted = await workerRun(work, src, url ? { kind: 'url', url } : { kind: 'folder', dir: join(work, 'db') }, workerSpec(arg('embedder', 'hashing')));
+	const hosted = await workerRun(
+		work,
+		src,
+		url ? { kind: 'url', url } : { kind: 'folder', dir: join(work, 'db') },
+		workerSpec(arg('embedder', 'hashing')),
+	);
 	const ownerPid = readLock(join(work, 'db'))?.pid ?? -1;
 	const r = full.value;
 	const report = {
@@ -116,7 +135,10 @@ async function main(): Promise<void> {
 		event_loop_delay_ms: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
 		worker: hosted.report,
 		engine: store.engine,
-		peak_rss_mb: { indexer: Math.round(process.resourceUsage().maxRSS / 1024), store_owner: url ? null : peakRssMB(ownerPid) },
+		peak_rss_mb: {
+			indexer: Math.round(process.resourceUsage().maxRSS / 1024),
+			store_owner: url ? null : peakRssMB(ownerPid),
+		},
 	};
 	await dispose();
 	if (url) await deleteDocuments(store.db, { workspaceId: workspaceId(root) });
@@ -168,9 +190,18 @@ async function workerRun(work: string, src: string, store: StoreLocation, embedd
 				full_ms: full.ms,
 				chunks_per_s: Math.round((full.value.chunks / full.ms) * 1000),
 				host_event_loop_delay_ms: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
-				host_event_loop_delay_idle_ms: { p50: ms(idle.percentile(50)), p99: ms(idle.percentile(99)), max: ms(idle.max) },
+				host_event_loop_delay_idle_ms: {
+					p50: ms(idle.percentile(50)),
+					p99: ms(idle.percentile(99)),
+					max: ms(idle.max),
+				},
 				one_file_batch_ms: batch.ms,
-				one_file_batch: { indexed: batch.value.files_indexed, chunks: batch.value.chunks, embedded: batch.value.embedded, transactions: batch.value.transactions },
+				one_file_batch: {
+					indexed: batch.value.files_indexed,
+					chunks: batch.value.chunks,
+					embedded: batch.value.embedded,
+					transactions: batch.value.transactions,
+				},
 			},
 		};
 	} finally {
@@ -180,9 +211,12 @@ async function workerRun(work: string, src: string, store: StoreLocation, embedd
 
 // A large, central file: the edit case the watcher sees most (django's query.py, or TypeScript's lib.es5.d.ts).
 function pickFileToEdit(root: string): string {
-	const candidates = ['django/db/models/query.py', 'db/models/query.py', 'models/query.py', 'lib/lib.es5.d.ts'].map((p) => join(root, p));
+	const candidates = ['django/db/models/query.py', 'db/models/query.py', 'models/query.py', 'lib/lib.es5.d.ts'].map(
+		(p) => join(root, p),
+	);
 	const found = candidates.find((p) => existsSync(p));
-	if (!found) throw new Error('no file to edit found; pass --src with a django (or django/db) or typescript/lib folder');
+	if (!found)
+		throw new Error('no file to edit found; pass --src with a django (or django/db) or typescript/lib folder');
 	return found;
 }
 

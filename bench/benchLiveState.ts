@@ -37,7 +37,10 @@ function buildRepo(): string {
 	for (let i = 0; i < FILES; i++) {
 		const dir = join(root, 'src', `mod${Math.floor(i / 50)}`);
 		if (i % 50 === 0) mkdirSync(dir, { recursive: true });
-		const body = Array.from({ length: 40 }, (_, l) => `export function f${i}_${l}(x: number): number {\n\treturn x + ${l};\n}`).join('\n');
+		const body = Array.from(
+			{ length: 40 },
+			(_, l) => `export function f${i}_${l}(x: number): number {\n\treturn x + ${l};\n}`,
+		).join('\n');
 		writeFileSync(join(dir, `file${i}.ts`), body + '\n');
 	}
 	const git = (...a: string[]) => execFileSync('git', a, { cwd: root, stdio: 'pipe' });
@@ -46,14 +49,23 @@ function buildRepo(): string {
 	git('-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', 'commit', '-qm', 'bench');
 	for (let i = 0; i < MODIFIED; i++) {
 		const file = join(root, 'src', `mod${Math.floor((i * 40) / 50)}`, `file${i * 40}.ts`);
-		writeFileSync(file, `// changed for the benchmark\nexport const apiKey = "sk-proj-${'a'.repeat(30)}${i}";\n`, { flag: 'a' });
+		writeFileSync(file, `// changed for the benchmark\nexport const apiKey = "sk-proj-${'a'.repeat(30)}${i}";\n`, {
+			flag: 'a',
+		});
 	}
 	return root;
 }
 
 function diagnosticsItems(): { path: string; line: number; severity: number; message: string }[] {
 	const out = [];
-	for (let i = 0; i < FILES; i++) for (let d = 0; d < DIAGNOSTICS_PER_FILE; d++) out.push({ path: `src/mod${Math.floor(i / 50)}/file${i}.ts`, line: d * 3 + 2, severity: d % 2, message: `Type 'string' is not assignable to type 'number'. (${i}.${d})` });
+	for (let i = 0; i < FILES; i++)
+		for (let d = 0; d < DIAGNOSTICS_PER_FILE; d++)
+			out.push({
+				path: `src/mod${Math.floor(i / 50)}/file${i}.ts`,
+				line: d * 3 + 2,
+				severity: d % 2,
+				message: `Type 'string' is not assignable to type 'number'. (${i}.${d})`,
+			});
 	return out;
 }
 
@@ -62,16 +74,39 @@ function host(root: string): LiveStateHost {
 	const active = 'src/mod7/file350.ts';
 	const selection = Array.from({ length: 40 }, (_, l) => `\treturn x + ${l}; // line ${l}`).join('\n');
 	// A test run's failure log (~4,000 characters, the tail the terminal source keeps).
-	const output = Array.from({ length: 60 }, (_, i) => `  ${i + 1}) billing totals: AssertionError: expected ${i} to equal ${i + 1}\n      at Context.<anonymous> (test/billing.test.ts:${i + 3}:12)`).join('\n').slice(-4000);
+	const output = Array.from(
+		{ length: 60 },
+		(_, i) =>
+			`  ${i + 1}) billing totals: AssertionError: expected ${i} to equal ${i + 1}\n      at Context.<anonymous> (test/billing.test.ts:${i + 3}:12)`,
+	)
+		.join('\n')
+		.slice(-4000);
 	return {
 		sources: {
 			diagnostics: {
 				source: 'diagnostics',
 				read: (req): Promise<LiveRead> => {
 					// What the VS Code source does after getDiagnostics(): sort (active first, severity, path), cap, format.
-					const rows = [...diagnostics].sort((a, b) => Number(b.path === active) - Number(a.path === active) || a.severity - b.severity || a.path.localeCompare(b.path) || a.line - b.line);
-					const items: LiveItem[] = rows.slice(0, req.maxItems).map((d) => ({ citation: `Problems: ${d.path}:${d.line}`, path: d.path, startLine: d.line, endLine: d.line, text: `${d.severity ? 'warning' : 'error'} ts 2322 at ${d.path}:${d.line}:5: ${d.message}` }));
-					return Promise.resolve({ status: 'ok', items, total: rows.length, read: `${rows.length} diagnostics in ${FILES} files` });
+					const rows = [...diagnostics].sort(
+						(a, b) =>
+							Number(b.path === active) - Number(a.path === active) ||
+							a.severity - b.severity ||
+							a.path.localeCompare(b.path) ||
+							a.line - b.line,
+					);
+					const items: LiveItem[] = rows.slice(0, req.maxItems).map((d) => ({
+						citation: `Problems: ${d.path}:${d.line}`,
+						path: d.path,
+						startLine: d.line,
+						endLine: d.line,
+						text: `${d.severity ? 'warning' : 'error'} ts 2322 at ${d.path}:${d.line}:5: ${d.message}`,
+					}));
+					return Promise.resolve({
+						status: 'ok',
+						items,
+						total: rows.length,
+						read: `${rows.length} diagnostics in ${FILES} files`,
+					});
 				},
 			},
 			git: {
@@ -83,14 +118,52 @@ function host(root: string): LiveStateHost {
 						run('git', ['diff'], { cwd: root, signal, maxBuffer: 1 << 26 }).then((r) => r.stdout),
 						run('git', ['diff', '--cached'], { cwd: root, signal, maxBuffer: 1 << 26 }).then((r) => r.stdout),
 					]);
-					const changed = status.split('\n').filter(Boolean).map((l) => l.slice(3));
-					const items: LiveItem[] = [{ citation: 'git status', path: null, startLine: null, endLine: null, text: status }];
-					for (const d of [...splitUnifiedDiff(unstaged), ...splitUnifiedDiff(staged)].slice(0, req.maxItems - 2)) items.push({ citation: `git diff ${d.path}`, path: d.path, startLine: null, endLine: null, text: d.text });
-					return { status: 'ok', items, total: 1 + changed.length, read: `${changed.length} changed files`, via: 'git CLI' };
+					const changed = status
+						.split('\n')
+						.filter(Boolean)
+						.map((l) => l.slice(3));
+					const items: LiveItem[] = [
+						{ citation: 'git status', path: null, startLine: null, endLine: null, text: status },
+					];
+					for (const d of [...splitUnifiedDiff(unstaged), ...splitUnifiedDiff(staged)].slice(0, req.maxItems - 2))
+						items.push({ citation: `git diff ${d.path}`, path: d.path, startLine: null, endLine: null, text: d.text });
+					return {
+						status: 'ok',
+						items,
+						total: 1 + changed.length,
+						read: `${changed.length} changed files`,
+						via: 'git CLI',
+					};
 				},
 			},
-			editor: { source: 'editor', read: () => Promise.resolve({ status: 'ok', read: 'a 40-line selection', items: [{ citation: `Selection: ${active}:10-49`, path: active, startLine: 10, endLine: 49, text: selection }] }) },
-			terminal: { source: 'terminal', read: () => Promise.resolve({ status: 'ok', read: 'last command', items: [{ citation: 'Terminal: npm test (exit code 1)', path: null, startLine: null, endLine: null, text: `$ npm test\n${output}` }] }) },
+			editor: {
+				source: 'editor',
+				read: () =>
+					Promise.resolve({
+						status: 'ok',
+						read: 'a 40-line selection',
+						items: [
+							{ citation: `Selection: ${active}:10-49`, path: active, startLine: 10, endLine: 49, text: selection },
+						],
+					}),
+			},
+			terminal: {
+				source: 'terminal',
+				read: () =>
+					Promise.resolve({
+						status: 'ok',
+						read: 'last command',
+						items: [
+							{
+								citation: 'Terminal: npm test (exit code 1)',
+								path: null,
+								startLine: null,
+								endLine: null,
+								text: `$ npm test\n${output}`,
+							},
+						],
+					}),
+			},
 		},
 	};
 }
@@ -106,24 +179,43 @@ async function measure(label: string, live: LiveStateHost, utterance: string): P
 	for (let i = 0; i < TURNS + 10; i++) {
 		const t0 = performance.now();
 		const planned = planLiveTurn(utterance, result, false);
-		const turn = await gatherLiveTurn(live, planned, { utterance, thresholds: DEFAULT_THRESHOLDS, signal: new AbortController().signal, restricted: false });
-		assemblePrompt({ utterance, history: [], evidence: turn.evidence, instructions: [], budgetTokens: DEFAULT_THRESHOLDS.prompt_evidence_budget_tokens, route: result.route });
+		const turn = await gatherLiveTurn(live, planned, {
+			utterance,
+			thresholds: DEFAULT_THRESHOLDS,
+			signal: new AbortController().signal,
+			restricted: false,
+		});
+		assemblePrompt({
+			utterance,
+			history: [],
+			evidence: turn.evidence,
+			instructions: [],
+			budgetTokens: DEFAULT_THRESHOLDS.prompt_evidence_budget_tokens,
+			route: result.route,
+		});
 		const ms = performance.now() - t0;
 		items = turn.evidence.length;
 		if (i >= 10) times.push(ms); // the first 10 warm the JIT and git's caches
 	}
 	times.sort((a, b) => a - b);
 	const f = (n: number) => n.toFixed(2);
-	console.log(`${label.padEnd(44)} sources ${planLiveTurn(utterance, result, false).plan.sources.join('+').padEnd(34)} items ${String(items).padStart(3)}  p50 ${f(pct(times, 50))} ms  p95 ${f(pct(times, 95))} ms  max ${f(times.at(-1)!)} ms`);
+	console.log(
+		`${label.padEnd(44)} sources ${planLiveTurn(utterance, result, false).plan.sources.join('+').padEnd(34)} items ${String(items).padStart(3)}  p50 ${f(pct(times, 50))} ms  p95 ${f(pct(times, 95))} ms  max ${f(times.at(-1)!)} ms`,
+	);
 }
 
 async function main(): Promise<void> {
 	const t0 = performance.now();
 	const root = buildRepo();
-	console.log(`repository: ${FILES} files, ${MODIFIED} modified, ${FILES * DIAGNOSTICS_PER_FILE} diagnostics; built in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${TURNS} turns per row; ${availableParallelism()} cores, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; node ${process.version}`);
+	console.log(
+		`repository: ${FILES} files, ${MODIFIED} modified, ${FILES * DIAGNOSTICS_PER_FILE} diagnostics; built in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${TURNS} turns per row; ${availableParallelism()} cores, load ${loadavg()
+			.map((l) => l.toFixed(2))
+			.join(' ')}; node ${process.version}`,
+	);
 	try {
 		const all = host(root);
-		const everything = 'which errors does the Problems view show, what did I change since my last commit, what does the highlighted code do and why did the last command in the terminal fail?';
+		const everything =
+			'which errors does the Problems view show, what did I change since my last commit, what does the highlighted code do and why did the last command in the terminal fail?';
 		await measure('all sources (real git)', all, everything);
 		await measure('diagnostics only', all, 'which errors does the Problems view show?');
 		await measure('git only (real git)', all, 'what did I modify since my last commit?');

@@ -52,10 +52,17 @@ const arg = (name: string, def: string) => {
 
 /** Deterministic pseudo-text from real vocabulary words (length-varied like chunks and queries). */
 function corpus(n: number, minWords: number, maxWords: number, seed: number): string[] {
-	const words = bertBaseVocab().slice(1996, 29612).filter((w) => !w.startsWith('##') && /^[a-z]+$/.test(w));
+	const words = bertBaseVocab()
+		.slice(1996, 29612)
+		.filter((w) => !w.startsWith('##') && /^[a-z]+$/.test(w));
 	let s = seed;
-	const rnd = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
-	return Array.from({ length: n }, () => Array.from({ length: minWords + Math.floor(rnd() * (maxWords - minWords + 1)) }, () => words[Math.floor(rnd() * words.length)]).join(' '));
+	const rnd = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
+	return Array.from({ length: n }, () =>
+		Array.from(
+			{ length: minWords + Math.floor(rnd() * (maxWords - minWords + 1)) },
+			() => words[Math.floor(rnd() * words.length)],
+		).join(' '),
+	);
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -66,23 +73,50 @@ async function retrievalOnce(emb: OnnxEmbedder, rr: OnnxReranker, query: string,
 	const t = performance.now();
 	await emb.embed([query]);
 	const candidates = passages.slice(0, 24).map((text, i) => candidate(text, i));
-	const stage = await runEvidenceStage({ query, candidates, reranker: rr, embedder: { id: emb.id, semantic: true }, cosineFloors: { workspace: 0.45 }, k: 4, thresholds: DEFAULT_THRESHOLDS });
+	const stage = await runEvidenceStage({
+		query,
+		candidates,
+		reranker: rr,
+		embedder: { id: emb.id, semantic: true },
+		cosineFloors: { workspace: 0.45 },
+		k: 4,
+		thresholds: DEFAULT_THRESHOLDS,
+	});
 	if (stage.rerankStep.status !== 'model') throw new Error(`rerank passthrough: ${stage.rerankStep.reason}`);
 	return performance.now() - t;
 }
 
 function candidate(text: string, i: number): EvidenceCandidate {
-	const hit: TraceHit = { id: `d${i}`, chunk_id: `c${i}`, path: `f${i % 8}.ts`, start_line: 1, end_line: 20, symbol: null, score: 1 / (61 + i), fused: 1 / (61 + i), arms: { fts: { rank: i + 1, score: 0.1 }, vector: { rank: i + 1, score: 0.5 } }, rerank: null };
+	const hit: TraceHit = {
+		id: `d${i}`,
+		chunk_id: `c${i}`,
+		path: `f${i % 8}.ts`,
+		start_line: 1,
+		end_line: 20,
+		symbol: null,
+		score: 1 / (61 + i),
+		fused: 1 / (61 + i),
+		arms: { fts: { rank: i + 1, score: 0.1 }, vector: { rank: i + 1, score: 0.5 } },
+		rerank: null,
+	};
 	return { hit, tier: 'workspace', text };
 }
 
 function ensureModels(precision: 'fp32' | 'q8'): { emb: string; rr: string } {
 	const root = join(tmpdir(), 'gmem-bench-models', precision);
 	const out = { emb: join(root, 'embedder'), rr: join(root, 'reranker') };
-	for (const [dir, head, m] of [[out.emb, 'embedder', MINILM_EMBEDDER], [out.rr, 'reranker', MSMARCO_RERANKER]] as const) {
+	for (const [dir, head, m] of [
+		[out.emb, 'embedder', MINILM_EMBEDDER],
+		[out.rr, 'reranker', MSMARCO_RERANKER],
+	] as const) {
 		if (existsSync(join(dir, m.files.onnx.path))) continue;
 		mkdirSync(dir, { recursive: true });
-		writeModelFolder(dir, { shape: { ...MINILM_L6, head, quantize: precision === 'q8' }, vocab: bertBaseVocab(), maxLength: 512, onnxPath: m.files.onnx.path });
+		writeModelFolder(dir, {
+			shape: { ...MINILM_L6, head, quantize: precision === 'q8' },
+			vocab: bertBaseVocab(),
+			maxLength: 512,
+			onnxPath: m.files.onnx.path,
+		});
 	}
 	return out;
 }
@@ -93,7 +127,14 @@ async function timed<T>(f: () => Promise<T>): Promise<[number, T]> {
 	return [performance.now() - t, r];
 }
 
-async function measure(precision: 'fp32' | 'q8', threads: number, reps: number, texts: string[], pairs: string[], queries: string[]): Promise<Row> {
+async function measure(
+	precision: 'fp32' | 'q8',
+	threads: number,
+	reps: number,
+	texts: string[],
+	pairs: string[],
+	queries: string[],
+): Promise<Row> {
 	const dirs = ensureModels(precision);
 	const client = new InferenceClient({ mode: arg('mode', 'child') === 'worker' ? 'worker' : 'child' });
 	const at = (d: string) => async () => ok(d);
@@ -119,9 +160,11 @@ async function measure(precision: 'fp32' | 'q8', threads: number, reps: number, 
 		const c0 = await cpu();
 		for (let i = 0; i < reps; i++) e.push((await timed(() => emb.embed(texts)))[0] / texts.length);
 		const c1 = await cpu();
-		for (let i = 0; i < reps; i++) r36.push((await timed(() => rr.rerank(queries[i % queries.length], pairs)))[0] / pairs.length);
+		for (let i = 0; i < reps; i++)
+			r36.push((await timed(() => rr.rerank(queries[i % queries.length], pairs)))[0] / pairs.length);
 		const c2 = await cpu();
-		for (let i = 0; i < reps; i++) r24.push((await timed(() => rr.rerank(queries[i % queries.length], pairs.slice(0, 24))))[0]);
+		for (let i = 0; i < reps; i++)
+			r24.push((await timed(() => rr.rerank(queries[i % queries.length], pairs.slice(0, 24))))[0]);
 		const ret: number[] = [];
 		for (let i = 0; i < reps * 6; i++) ret.push(await retrievalOnce(emb, rr, queries[i % queries.length], pairs));
 		const stats = await client.request({ type: 'stats' });
@@ -156,7 +199,11 @@ async function main(): Promise<void> {
 	const texts = corpus(128, 8, 64, 1);
 	const pairs = corpus(36, 6, 30, 2);
 	const queries = corpus(20, 3, 10, 3);
-	const enc = BertEncoder.fromJson(tokenizerJson(bertBaseVocab()), tokenizerConfig(512) as Record<string, unknown>, 512);
+	const enc = BertEncoder.fromJson(
+		tokenizerJson(bertBaseVocab()),
+		tokenizerConfig(512) as Record<string, unknown>,
+		512,
+	);
 	if (!enc.ok) throw new Error(enc.error);
 	const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 	const textTokens = texts.map((t) => enc.value.encode(t).ids.length);
@@ -168,21 +215,28 @@ async function main(): Promise<void> {
 		pairs: { n: pairs.length, mean_tokens: +mean(pairTokens).toFixed(1), max_tokens: Math.max(...pairTokens) },
 	};
 	const rows: Row[] = [];
-	for (const p of precisions) for (const t of threads) {
-		process.stderr.write(`measuring ${p}, ${t} thread(s)…\n`);
-		rows.push(await measure(p, t, reps, texts, pairs, queries));
-	}
+	for (const p of precisions)
+		for (const t of threads) {
+			process.stderr.write(`measuring ${p}, ${t} thread(s)…\n`);
+			rows.push(await measure(p, t, reps, texts, pairs, queries));
+		}
 	const load_after = loadavg().map((x) => +x.toFixed(2));
 	if (process.argv.includes('--json')) {
 		process.stdout.write(JSON.stringify({ ...context, load_after, rows }, null, 1) + '\n');
 		return;
 	}
-	console.log(`texts: ${JSON.stringify(context.texts)}; pairs: ${JSON.stringify(context.pairs)}; reps ${reps}; load average before ${context.load_before.join(' ')}, after ${load_after.join(' ')} (${process.env.GMEM_BENCH_NOTE ?? 'shared machine'})`);
+	console.log(
+		`texts: ${JSON.stringify(context.texts)}; pairs: ${JSON.stringify(context.pairs)}; reps ${reps}; load average before ${context.load_before.join(' ')}, after ${load_after.join(' ')} (${process.env.GMEM_BENCH_NOTE ?? 'shared machine'})`,
+	);
 	const f = (x: number) => x.toFixed(2);
-	console.log('| precision | threads | onnx MB | load embed / rerank ms | query ms | embed ms/text (median / best, batches of 32) | rerank ms/pair, 36 pairs (median / best) | CPU ms/text / ms/pair | rerank 24 pairs ms | k=4 retrieval, model side p50 / p95 ms | peak RSS MB |');
+	console.log(
+		'| precision | threads | onnx MB | load embed / rerank ms | query ms | embed ms/text (median / best, batches of 32) | rerank ms/pair, 36 pairs (median / best) | CPU ms/text / ms/pair | rerank 24 pairs ms | k=4 retrieval, model side p50 / p95 ms | peak RSS MB |',
+	);
 	console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 	for (const r of rows) {
-		console.log(`| ${r.precision} | ${r.threads} | ${r.onnxMB.toFixed(1)} | ${r.loadEmbedMs.toFixed(0)} / ${r.loadRerankMs.toFixed(0)} | ${f(r.queryMs)} | ${f(r.embedMsPerText)} / ${f(r.embedMsPerTextBest)} | ${f(r.rerank36MsPerPair)} / ${f(r.rerank36MsPerPairBest)} | ${f(r.embedCpuMsPerText)} / ${f(r.rerankCpuMsPerPair)} | ${r.rerank24Ms.toFixed(1)} | ${r.retrievalP50Ms.toFixed(1)} / ${r.retrievalP95Ms.toFixed(1)} | ${r.peakRssMB.toFixed(0)} |`);
+		console.log(
+			`| ${r.precision} | ${r.threads} | ${r.onnxMB.toFixed(1)} | ${r.loadEmbedMs.toFixed(0)} / ${r.loadRerankMs.toFixed(0)} | ${f(r.queryMs)} | ${f(r.embedMsPerText)} / ${f(r.embedMsPerTextBest)} | ${f(r.rerank36MsPerPair)} / ${f(r.rerank36MsPerPairBest)} | ${f(r.embedCpuMsPerText)} / ${f(r.rerankCpuMsPerPair)} | ${r.rerank24Ms.toFixed(1)} | ${r.retrievalP50Ms.toFixed(1)} / ${r.retrievalP95Ms.toFixed(1)} | ${r.peakRssMB.toFixed(0)} |`,
+		);
 	}
 }
 

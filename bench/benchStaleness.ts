@@ -83,8 +83,14 @@ async function seed(store: Store): Promise<string[]> {
 	// Some files changed since: half of their chunks edited (stale), the other half shifted (moved).
 	const changedFiles = Math.round(FILES * CHANGED);
 	const changed = Array.from({ length: changedFiles }, (_, i) => `src/f${i + 1}.ts`);
-	await db.query(`UPDATE chunks SET content_hash = md5(content_hash) WHERE workspace_id = $1 AND tier = 'workspace' AND chunk_no % 2 = 0 AND path = ANY($2::text[])`, [WS, changed]);
-	await db.query(`UPDATE chunks SET start_line = start_line + 3, end_line = end_line + 3 WHERE workspace_id = $1 AND tier = 'workspace' AND chunk_no % 2 = 1 AND path = ANY($2::text[])`, [WS, changed]);
+	await db.query(
+		`UPDATE chunks SET content_hash = md5(content_hash) WHERE workspace_id = $1 AND tier = 'workspace' AND chunk_no % 2 = 0 AND path = ANY($2::text[])`,
+		[WS, changed],
+	);
+	await db.query(
+		`UPDATE chunks SET start_line = start_line + 3, end_line = end_line + 3 WHERE workspace_id = $1 AND tier = 'workspace' AND chunk_no % 2 = 1 AND path = ANY($2::text[])`,
+		[WS, changed],
+	);
 	return docIds;
 }
 
@@ -110,9 +116,25 @@ async function measure(name: string, store: Store, docIds: string[]): Promise<vo
 		trip.push(performance.now() - t0);
 	}
 	// The pure comparison alone (no I/O), per anchor.
-	const chunks = Array.from({ length: CHUNKS * 2 }, (_, c) => ({ path: 'src/f1.ts', symbol: `fn1_${c}`, startLine: c * 20 + 1, endLine: c * 20 + 18, contentHash: `h${c}` }));
+	const chunks = Array.from({ length: CHUNKS * 2 }, (_, c) => ({
+		path: 'src/f1.ts',
+		symbol: `fn1_${c}`,
+		startLine: c * 20 + 1,
+		endLine: c * 20 + 18,
+		contentHash: `h${c}`,
+	}));
 	const t1 = performance.now();
-	for (let i = 0; i < 100_000; i++) checkAnchor({ path: 'src/f1.ts', symbol: `fn1_${i % CHUNKS}`, startLine: 1, endLine: 18, contentHash: i % 3 ? `h${i % CHUNKS}` : 'x' }, chunks);
+	for (let i = 0; i < 100_000; i++)
+		checkAnchor(
+			{
+				path: 'src/f1.ts',
+				symbol: `fn1_${i % CHUNKS}`,
+				startLine: 1,
+				endLine: 18,
+				contentHash: i % 3 ? `h${i % CHUNKS}` : 'x',
+			},
+			chunks,
+		);
 	const pureUs = ((performance.now() - t1) / 100_000) * 1000;
 	console.log(
 		JSON.stringify({
@@ -133,7 +155,11 @@ async function measure(name: string, store: Store, docIds: string[]): Promise<vo
 }
 
 async function main(): Promise<void> {
-	console.error(`cores ${availableParallelism()}, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+	console.error(
+		`cores ${availableParallelism()}, load ${loadavg()
+			.map((x) => x.toFixed(1))
+			.join(' ')}`,
+	);
 	const dir = mkdtempSync(join(tmpdir(), 'gmem-bench-stale-'));
 	const opened = await openStore({ kind: 'folder', dir });
 	if (!opened.ok) throw opened.error;

@@ -37,7 +37,10 @@ const VOWELS = 'aeiou';
 function corpus(n: number, queries: number): { docs: IngestDoc[]; queries: QuerySets } {
 	const r = mulberry32(42);
 	const syllable = () => CONSONANTS[Math.floor(r() * CONSONANTS.length)] + VOWELS[Math.floor(r() * VOWELS.length)];
-	const words = Array.from({ length: 20000 }, (_, i) => syllable() + syllable() + (i % 2 ? syllable() : '') + 'x'.repeat(i % 7 === 0 ? 1 : 0));
+	const words = Array.from(
+		{ length: 20000 },
+		(_, i) => syllable() + syllable() + (i % 2 ? syllable() : '') + 'x'.repeat(i % 7 === 0 ? 1 : 0),
+	);
 	// Zipf(1) by inverse CDF over ranks: rank ≈ exp(u · ln(V)).
 	const zipf = () => words[Math.min(words.length - 1, Math.floor(Math.exp(r() * Math.log(words.length))) - 1)];
 	const uniform = () => words[Math.floor(r() * words.length)];
@@ -78,11 +81,23 @@ function rssMb(pid: number): number | null {
 	}
 }
 
-async function timeArms(db: Queryable, queries: string[], k: number): Promise<Record<string, { p50: number; p95: number }>> {
+async function timeArms(
+	db: Queryable,
+	queries: string[],
+	k: number,
+): Promise<Record<string, { p50: number; p95: number }>> {
 	const embedder = new HashingEmbedder(384, codeTokens);
 	const out: Record<string, { p50: number; p95: number }> = {};
 	for (const arm of ['fts', 'vector', 'hybrid'] as ArmMode[]) {
-		const opts = { tier: 'workspace' as const, workspaceIds: ['bench'], k, arm, embedder, cosineFloor: null, thresholds: DEFAULT_THRESHOLDS };
+		const opts = {
+			tier: 'workspace' as const,
+			workspaceIds: ['bench'],
+			k,
+			arm,
+			embedder,
+			cosineFloor: null,
+			thresholds: DEFAULT_THRESHOLDS,
+		};
 		for (const q of queries.slice(0, 20)) await hybridSearch(db, q, opts); // warm-up
 		const ms: number[] = [];
 		for (const q of queries) {
@@ -97,7 +112,14 @@ async function timeArms(db: Queryable, queries: string[], k: number): Promise<Re
 
 async function load(db: Queryable, docs: IngestDoc[]): Promise<number> {
 	const t = performance.now();
-	await ingestDocuments(db, docs, { workspaceId: 'bench', tier: 'workspace' }, new HashingEmbedder(384, codeTokens), (d) => process.stderr.write(`\r  inserted ${d}/${docs.length}`), 500);
+	await ingestDocuments(
+		db,
+		docs,
+		{ workspaceId: 'bench', tier: 'workspace' },
+		new HashingEmbedder(384, codeTokens),
+		(d) => process.stderr.write(`\r  inserted ${d}/${docs.length}`),
+		500,
+	);
 	process.stderr.write('\n');
 	await db.query('ANALYZE');
 	return Math.round(performance.now() - t);
@@ -125,7 +147,18 @@ async function benchPglite(docs: IngestDoc[], queries: QuerySets, k: number, inp
 	const insertMs = await load(store.db, docs);
 	const arms = await timeMixes(store.db, queries, k);
 	const ownerPid = readLock(dir)?.pid ?? 0;
-	const rows: Row[] = [{ engine: 'pglite (owner process, Unix socket)', chunks: docs.length, insert_ms: insertMs, ...arms, owner_rss_mb: rssMb(ownerPid), client_rss_mb: rssMb(process.pid), db_mb: mb(await sizeBytes(store.db)), disk_mb: mb(folderBytes(dir)) }];
+	const rows: Row[] = [
+		{
+			engine: 'pglite (owner process, Unix socket)',
+			chunks: docs.length,
+			insert_ms: insertMs,
+			...arms,
+			owner_rss_mb: rssMb(ownerPid),
+			client_rss_mb: rssMb(process.pid),
+			db_mb: mb(await sizeBytes(store.db)),
+			disk_mb: mb(folderBytes(dir)),
+		},
+	];
 	await store.close();
 	if (!inprocess) return rows;
 	// Stop the owner child, then own the folder in this process.
@@ -135,7 +168,12 @@ async function benchPglite(docs: IngestDoc[], queries: QuerySets, k: number, inp
 	await migrate(db);
 	await db.query(SEARCH_SESSION_SQL);
 	const direct = await timeMixes(db, queries, k);
-	rows.push({ engine: 'pglite (in-process, no socket)', chunks: docs.length, ...direct, client_rss_mb: rssMb(process.pid) });
+	rows.push({
+		engine: 'pglite (in-process, no socket)',
+		chunks: docs.length,
+		...direct,
+		client_rss_mb: rssMb(process.pid),
+	});
 	await owner.shutdown();
 	return rows;
 }
@@ -152,7 +190,14 @@ async function benchServer(url: string, docs: IngestDoc[], queries: QuerySets, k
 		if (!opened.ok) throw opened.error;
 		const insertMs = await load(opened.value.db, docs);
 		const arms = await timeMixes(opened.value.db, queries, k);
-		const row = { engine: 'postgres server', chunks: docs.length, insert_ms: insertMs, ...arms, client_rss_mb: rssMb(process.pid), db_mb: mb(await sizeBytes(opened.value.db)) };
+		const row = {
+			engine: 'postgres server',
+			chunks: docs.length,
+			insert_ms: insertMs,
+			...arms,
+			client_rss_mb: rssMb(process.pid),
+			db_mb: mb(await sizeBytes(opened.value.db)),
+		};
 		await opened.value.close();
 		return [row];
 	} finally {
@@ -162,7 +207,12 @@ async function benchServer(url: string, docs: IngestDoc[], queries: QuerySets, k
 }
 
 function flat(arms: Record<string, { p50: number; p95: number }>): Row {
-	return Object.fromEntries(Object.entries(arms).flatMap(([arm, v]) => [[`${arm}_p50_ms`, v.p50], [`${arm}_p95_ms`, v.p95]]));
+	return Object.fromEntries(
+		Object.entries(arms).flatMap(([arm, v]) => [
+			[`${arm}_p50_ms`, v.p50],
+			[`${arm}_p95_ms`, v.p95],
+		]),
+	);
 }
 
 function mb(bytes: number): number {
@@ -170,12 +220,28 @@ function mb(bytes: number): number {
 }
 
 async function main(): Promise<void> {
-	const { values } = parseArgs({ options: { n: { type: 'string', default: '20000' }, queries: { type: 'string', default: '300' }, k: { type: 'string', default: '10' }, url: { type: 'string' }, inprocess: { type: 'boolean', default: false }, engines: { type: 'string', default: 'pglite,postgres' } } });
+	const { values } = parseArgs({
+		options: {
+			n: { type: 'string', default: '20000' },
+			queries: { type: 'string', default: '300' },
+			k: { type: 'string', default: '10' },
+			url: { type: 'string' },
+			inprocess: { type: 'boolean', default: false },
+			engines: { type: 'string', default: 'pglite,postgres' },
+		},
+	});
 	const { docs, queries } = corpus(Number(values.n), Number(values.queries));
 	const k = Number(values.k);
 	const engines = values.engines.split(',');
-	process.stderr.write(`benchStore: ${docs.length} chunks, ${queries.common.length} queries per mix, k ${k}; vectors from the hashing TEST embedder (not semantic)\n`);
-	const print = (rows: Row[]) => rows.forEach((r) => process.stdout.write(JSON.stringify({ ...r, load_avg_1m: Math.round(loadavg()[0] * 10) / 10, cpus: availableParallelism() }) + '\n'));
+	process.stderr.write(
+		`benchStore: ${docs.length} chunks, ${queries.common.length} queries per mix, k ${k}; vectors from the hashing TEST embedder (not semantic)\n`,
+	);
+	const print = (rows: Row[]) =>
+		rows.forEach((r) =>
+			process.stdout.write(
+				JSON.stringify({ ...r, load_avg_1m: Math.round(loadavg()[0] * 10) / 10, cpus: availableParallelism() }) + '\n',
+			),
+		);
 	if (engines.includes('pglite')) print(await benchPglite(docs, queries, k, values.inprocess));
 	const url = values.url ?? process.env.GMEM_TEST_PG_URL;
 	if (engines.includes('postgres')) {

@@ -19,10 +19,16 @@ import type { Embedder } from '../src/models/embedder';
 
 const root = join(tmpdir(), 'gmem-standin-models');
 const dir = join(root, ...MINILM_EMBEDDER.repo.split('/'));
-if (!existsSync(join(dir, MINILM_EMBEDDER.files.onnx.path))) execFileSync('npx', ['tsx', join(__dirname, '..', 'scripts', 'genStandInModels.ts'), root], { stdio: 'inherit' });
+if (!existsSync(join(dir, MINILM_EMBEDDER.files.onnx.path)))
+	execFileSync('npx', ['tsx', join(__dirname, '..', 'scripts', 'genStandInModels.ts'), root], { stdio: 'inherit' });
 
-const words = 'parse config retry backoff token stream index chunk vector store query answer cache worker thread model file path line symbol'.split(' ');
-const texts = Array.from({ length: 256 }, (_, i) => Array.from({ length: 20 + ((i * 37) % 120) }, (_, j) => words[(i * 7 + j * 13) % words.length]).join(' '));
+const words =
+	'parse config retry backoff token stream index chunk vector store query answer cache worker thread model file path line symbol'.split(
+		' ',
+	);
+const texts = Array.from({ length: 256 }, (_, i) =>
+	Array.from({ length: 20 + ((i * 37) % 120) }, (_, j) => words[(i * 7 + j * 13) % words.length]).join(' '),
+);
 
 async function msPerText(e: Embedder): Promise<number> {
 	const t0 = performance.now();
@@ -44,7 +50,12 @@ async function main(): Promise<void> {
 		b.push(await msPerText(remote));
 	}
 	const f = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' / ');
-	console.log(`in-thread (A) ms/text: ${f(a)}; via a second worker (B): ${f(b)}; load avg ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+	console.log(
+		`in-thread (A) ms/text: ${f(a)}; via a second worker (B): ${f(b)}; load avg ${(await import('node:os'))
+			.loadavg()
+			.map((x) => x.toFixed(1))
+			.join(' ')}`,
+	);
 	await local.release();
 	await client.dispose();
 }

@@ -16,7 +16,8 @@ const SECTIONS: Record<string, string> = {
 	Testing: 'Run `npm test` before committing. Unit tests live in test/unit and use mocha.',
 	'Commit messages': 'Write commit messages in the imperative mood and reference the issue number.',
 	'Code style': 'Use tabs for indentation, single quotes, and no default exports. Keep files small.',
-	Database: 'All SQL must be parameterised. Migrations are numbered files in src/store; never edit an applied migration.',
+	Database:
+		'All SQL must be parameterised. Migrations are numbered files in src/store; never edit an applied migration.',
 	'Backoff policy': 'When explaining retry code, say that the delay doubles after each attempt.',
 	Releases: 'Tag releases as vX.Y.Z and update CHANGELOG.md under Unreleased.',
 };
@@ -55,13 +56,23 @@ void (async () => {
 	for (const [message, want] of MESSAGES) {
 		const [q] = await embedder.embed([message]);
 		const cos = titles.map((t, i) => `${t}:${vecs[i]!.reduce((s, x, j) => s + x * q![j]!, 0).toFixed(2)}`);
-		const r = await selectFileInstructions(db, ['probe'], { query: message, paths: [], embedder, floor: DEFAULT_THRESHOLDS.floor_research, max: DEFAULT_THRESHOLDS.instruction_sections_per_turn });
+		const r = await selectFileInstructions(db, ['probe'], {
+			query: message,
+			paths: [],
+			embedder,
+			floor: DEFAULT_THRESHOLDS.floor_research,
+			max: DEFAULT_THRESHOLDS.instruction_sections_per_turn,
+		});
 		const applied = r.applied.map((a) => a.title);
 		if (want && applied.includes(want)) hit++;
 		else if (want) missed++;
 		wrong += applied.filter((a) => a !== want).length;
-		console.log(`${message}\n  cosines ${cos.join(' ')}\n  applied ${r.applied.map((a) => `${a.title} (${a.why})`).join('; ') || 'none'}${want ? `; expected ${want}` : '; expected none'}`);
+		console.log(
+			`${message}\n  cosines ${cos.join(' ')}\n  applied ${r.applied.map((a) => `${a.title} (${a.why})`).join('; ') || 'none'}${want ? `; expected ${want}` : '; expected none'}`,
+		);
 	}
 	const expected = MESSAGES.filter(([, w]) => w).length;
-	console.log(`\nexpected section applied: ${hit} of ${expected} (missed ${missed}); sections applied that were not expected: ${wrong} (over ${MESSAGES.length} messages × ${titles.length} sections)`);
+	console.log(
+		`\nexpected section applied: ${hit} of ${expected} (missed ${missed}); sections applied that were not expected: ${wrong} (over ${MESSAGES.length} messages × ${titles.length} sections)`,
+	);
 })();

@@ -22,10 +22,25 @@ import { openStore } from '../src/store/openStore';
 import { stopOwner } from '../src/store/ownerClient';
 import { folderBytes } from '../src/store/storeStats';
 
-const { values } = parseArgs({ options: { iterations: { type: 'string', default: '2000' }, files: { type: 'string', default: '300' } } });
+const { values } = parseArgs({
+	options: { iterations: { type: 'string', default: '2000' }, files: { type: 'string', default: '300' } },
+});
 const ITER = Number(values.iterations);
 const FILES = Number(values.files);
-const WORDS = ['parse', 'config', 'cart', 'total', 'render', 'token', 'cache', 'retry', 'socket', 'index', 'query', 'vector'];
+const WORDS = [
+	'parse',
+	'config',
+	'cart',
+	'total',
+	'render',
+	'token',
+	'cache',
+	'retry',
+	'socket',
+	'index',
+	'query',
+	'vector',
+];
 const MB = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
 function ownerRss(dir: string): number {
@@ -44,7 +59,9 @@ function snapshot(label: string, dir: string) {
 	(globalThis as { gc?: () => void }).gc?.();
 	const m = process.memoryUsage();
 	const s = { label, rss: m.rss, heapUsed: m.heapUsed, ownerRss: ownerRss(dir), storeBytes: folderBytes(dir) };
-	process.stderr.write(`${label}: rss ${MB(s.rss)}, heap ${MB(s.heapUsed)}, owner rss ${MB(s.ownerRss)}, store ${MB(s.storeBytes)}\n`);
+	process.stderr.write(
+		`${label}: rss ${MB(s.rss)}, heap ${MB(s.heapUsed)}, owner rss ${MB(s.ownerRss)}, store ${MB(s.storeBytes)}\n`,
+	);
 	return s;
 }
 
@@ -70,9 +87,22 @@ async function main(): Promise<void> {
 		try {
 			const q = `${WORDS[it % WORDS.length]} ${WORDS[(it * 7) % WORDS.length]} function`;
 			const s0 = performance.now();
-			await hybridSearch(db, q, { tier: 'workspace', workspaceIds: [ws], k: 10, arm: 'hybrid', embedder, cosineFloor: null, thresholds: DEFAULT_THRESHOLDS });
+			await hybridSearch(db, q, {
+				tier: 'workspace',
+				workspaceIds: [ws],
+				k: 10,
+				arm: 'hybrid',
+				embedder,
+				cosineFloor: null,
+				thresholds: DEFAULT_THRESHOLDS,
+			});
 			searchMs.push(performance.now() - s0);
-			await ingestDocuments(db, [{ id: `turn-${it}`, text: `Q: ${q}? A: see src/f${it % FILES}.ts, it ${WORDS[it % 5]}s the input.` }], { workspaceId: ws, tier: 'research' }, embedder);
+			await ingestDocuments(
+				db,
+				[{ id: `turn-${it}`, text: `Q: ${q}? A: see src/f${it % FILES}.ts, it ${WORDS[it % 5]}s the input.` }],
+				{ workspaceId: ws, tier: 'research' },
+				embedder,
+			);
 			if (it % 10 === 9) {
 				const edited = [0, 1, 2].map((k) => (it * 3 + k) % FILES);
 				for (const i of edited) writeFileSync(join(root, 'src', `f${i}.ts`), fileText(i, it));
@@ -87,16 +117,31 @@ async function main(): Promise<void> {
 		if (it % 500 === 499) snapshot(`after ${it + 1}`, dir);
 	}
 	const end = snapshot('end', dir);
-	const [{ orphans }] = await db.query<{ orphans: number }>(`SELECT count(*)::int AS orphans FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM documents d WHERE d.scope = c.scope AND d.workspace_id = c.workspace_id AND d.tier = c.tier AND d.doc_id = c.doc_id)`);
-	const [{ docs }] = await db.query<{ docs: number }>(`SELECT count(*)::int AS docs FROM documents WHERE workspace_id = $1 AND tier = 'workspace'`, [ws]);
+	const [{ orphans }] = await db.query<{ orphans: number }>(
+		`SELECT count(*)::int AS orphans FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM documents d WHERE d.scope = c.scope AND d.workspace_id = c.workspace_id AND d.tier = c.tier AND d.doc_id = c.doc_id)`,
+	);
+	const [{ docs }] = await db.query<{ docs: number }>(
+		`SELECT count(*)::int AS docs FROM documents WHERE workspace_id = $1 AND tier = 'workspace'`,
+		[ws],
+	);
 	searchMs.sort((a, b) => a - b);
 	const pct = (p: number) => searchMs[Math.min(searchMs.length - 1, Math.floor(p * searchMs.length))]?.toFixed(1);
 	const report = {
-		iterations: ITER, files: FILES, watcher_batches: batches, errors, orphan_chunks: orphans, workspace_docs: docs,
+		iterations: ITER,
+		files: FILES,
+		watcher_batches: batches,
+		errors,
+		orphan_chunks: orphans,
+		workspace_docs: docs,
 		search_ms: { p50: Number(pct(0.5)), p95: Number(pct(0.95)) },
-		rss: { start: MB(start.rss), end: MB(end.rss) }, heap: { start: MB(start.heapUsed), end: MB(end.heapUsed) },
-		owner_rss: { start: MB(start.ownerRss), end: MB(end.ownerRss) }, store: { start: MB(start.storeBytes), end: MB(end.storeBytes) },
-		wall_s: Math.round((performance.now() - t0) / 1000), load: loadavg().map((l) => l.toFixed(1)).join(' '),
+		rss: { start: MB(start.rss), end: MB(end.rss) },
+		heap: { start: MB(start.heapUsed), end: MB(end.heapUsed) },
+		owner_rss: { start: MB(start.ownerRss), end: MB(end.ownerRss) },
+		store: { start: MB(start.storeBytes), end: MB(end.storeBytes) },
+		wall_s: Math.round((performance.now() - t0) / 1000),
+		load: loadavg()
+			.map((l) => l.toFixed(1))
+			.join(' '),
 	};
 	process.stdout.write(JSON.stringify(report, null, 2) + '\n');
 	await opened.value.close();

@@ -20,7 +20,12 @@ export async function standInEmbedder(threads = 2): Promise<{ embedder: Embedder
 	const dir = join(tmpdir(), 'gmem-bench-models', 'q8', 'embedder');
 	if (!existsSync(join(dir, MINILM_EMBEDDER.files.onnx.path))) {
 		mkdirSync(dir, { recursive: true });
-		writeModelFolder(dir, { shape: { ...MINILM_L6, head: 'embedder', quantize: true }, vocab: bertBaseVocab(), maxLength: 512, onnxPath: MINILM_EMBEDDER.files.onnx.path });
+		writeModelFolder(dir, {
+			shape: { ...MINILM_L6, head: 'embedder', quantize: true },
+			vocab: bertBaseVocab(),
+			maxLength: 512,
+			onnxPath: MINILM_EMBEDDER.files.onnx.path,
+		});
 	}
 	const client = new InferenceClient({ mode: 'child' });
 	const embedder = new OnnxEmbedder(client, MINILM_EMBEDDER, async () => ok(dir), { threads, batchSize: 32 });

@@ -17,9 +17,12 @@ async function main(): Promise<void> {
 	const file = join(root, 'test/fixtures/eval/baseline.json');
 	const { values } = parseArgs({ options: { tolerance: { type: 'string' } } });
 	const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Baseline) : null;
-	const tolerance = values.tolerance !== undefined ? Number(values.tolerance) : previous?.tolerance ?? 0.02;
+	const tolerance = values.tolerance !== undefined ? Number(values.tolerance) : (previous?.tolerance ?? 0.02);
 	if (!Number.isFinite(tolerance) || tolerance < 0) throw new Error('--tolerance must be a non-negative number');
-	const { metrics, skipped } = await collectRegressionMetrics(root, DEFAULT_THRESHOLDS, { ...processIo(), stdout: () => undefined });
+	const { metrics, skipped } = await collectRegressionMetrics(root, DEFAULT_THRESHOLDS, {
+		...processIo(),
+		stdout: () => undefined,
+	});
 	// A baseline without CAsT would silently stop guarding it: refuse instead.
 	if (skipped.length) throw new Error(`not writing a partial baseline:\n${skipped.join('\n')}`);
 	const rounded = Object.fromEntries(Object.entries(metrics).map(([k, v]) => [k, Math.round(v * 10_000) / 10_000]));

@@ -38,7 +38,11 @@ interface LocRow {
 }
 
 /** Recall@k of the gold files among the first k distinct files. */
-export function recallAt(ranked: readonly string[][], gold: readonly string[][], ks: readonly number[]): Record<string, number> {
+export function recallAt(
+	ranked: readonly string[][],
+	gold: readonly string[][],
+	ks: readonly number[],
+): Record<string, number> {
 	const out: Record<string, number> = {};
 	for (const k of ks) {
 		const hits = ranked.filter((files, i) => files.slice(0, k).some((f) => gold[i].includes(f))).length;
@@ -55,11 +59,25 @@ export function recallAt(ranked: readonly string[][], gold: readonly string[][],
 export function aggregateFiles(hits: readonly SearchHit[], score: (h: SearchHit) => number = (h) => h.fused): string[] {
 	const perFile = new Map<string, number[]>();
 	for (const h of hits) if (h.path) perFile.set(h.path, [...(perFile.get(h.path) ?? []), score(h)]);
-	const total = (xs: number[]) => xs.sort((a, b) => b - a).slice(0, 3).reduce((s, x, i) => s + x / 2 ** i, 0);
-	return [...perFile.entries()].map(([p, xs]) => [p, total(xs)] as const).sort((a, b) => b[1] - a[1]).map(([p]) => p);
+	const total = (xs: number[]) =>
+		xs
+			.sort((a, b) => b - a)
+			.slice(0, 3)
+			.reduce((s, x, i) => s + x / 2 ** i, 0);
+	return [...perFile.entries()]
+		.map(([p, xs]) => [p, total(xs)] as const)
+		.sort((a, b) => b[1] - a[1])
+		.map(([p]) => p);
 }
 
-async function indexCopy(db: Queryable, pkgDir: string, root: string, t: Thresholds, pyOnly: boolean, embedder: Embedder | null): Promise<void> {
+async function indexCopy(
+	db: Queryable,
+	pkgDir: string,
+	root: string,
+	t: Thresholds,
+	pyOnly: boolean,
+	embedder: Embedder | null,
+): Promise<void> {
 	if (!existsSync(root)) {
 		mkdirSync(root, { recursive: true });
 		cpSync(pkgDir, join(root, pkgDir.split('/').pop()!), { recursive: true });
@@ -67,7 +85,9 @@ async function indexCopy(db: Queryable, pkgDir: string, root: string, t: Thresho
 	const indexer = new Indexer({ db, embedder, thresholds: t, excludes: pyOnly ? ['*.*', '!*.py'] : [] });
 	const started = Date.now();
 	const [r] = await indexer.indexFolders([root]);
-	process.stderr.write(`indexed ${root}: ${r.files_indexed} new, ${r.files_unchanged} unchanged, ${r.chunks} chunks in ${Date.now() - started} ms\n`);
+	process.stderr.write(
+		`indexed ${root}: ${r.files_indexed} new, ${r.files_unchanged} unchanged, ${r.chunks} chunks in ${Date.now() - started} ms\n`,
+	);
 }
 
 async function main(): Promise<void> {
@@ -103,10 +123,25 @@ async function main(): Promise<void> {
 	const db = opened.value.db;
 	const arm = values.arm as ArmMode;
 	for (const lines of values['max-lines'].split(',').map(Number)) {
-		const overrides = Object.fromEntries(values.set.split(',').filter(Boolean).map((kv) => [kv.split('=')[0], Number(kv.split('=')[1])]));
-		const t: Thresholds = { ...DEFAULT_THRESHOLDS, index_chunk_max_lines: lines, index_chunk_max_chars: lines * 40, ...overrides };
+		const overrides = Object.fromEntries(
+			values.set
+				.split(',')
+				.filter(Boolean)
+				.map((kv) => [kv.split('=')[0], Number(kv.split('=')[1])]),
+		);
+		const t: Thresholds = {
+			...DEFAULT_THRESHOLDS,
+			index_chunk_max_lines: lines,
+			index_chunk_max_chars: lines * 40,
+			...overrides,
+		};
 		const root = join(values.work, `${values.package}-L${lines}${values['py-only'] ? '-py' : ''}`);
-		const embedder = arm === 'fts' ? null : values.embedder === 'builtin' ? await buildWorkerEmbedder({ kind: 'builtin' }) : new HashingEmbedder(384, codeTokens);
+		const embedder =
+			arm === 'fts'
+				? null
+				: values.embedder === 'builtin'
+					? await buildWorkerEmbedder({ kind: 'builtin' })
+					: new HashingEmbedder(384, codeTokens);
 		await indexCopy(db, pkgDir, root, t, values['py-only'], embedder);
 		const best: string[][] = [];
 		const agg: string[][] = [];
@@ -117,7 +152,14 @@ async function main(): Promise<void> {
 		const ms: number[] = [];
 		for (const r of present) {
 			const started = performance.now();
-			const opts = { tier: 'workspace' as const, workspaceIds: [workspaceId(root)], arm, embedder, cosineFloor: null, thresholds: t };
+			const opts = {
+				tier: 'workspace' as const,
+				workspaceIds: [workspaceId(root)],
+				arm,
+				embedder,
+				cosineFloor: null,
+				thresholds: t,
+			};
 			best.push((await hybridSearch(db, r.query, { ...opts, k: 10, files: true })).hits.map((h) => h.path!));
 			const chunkHits = (await hybridSearch(db, r.query, { ...opts, k: 200 })).hits;
 			agg.push(aggregateFiles(chunkHits));
@@ -125,17 +167,59 @@ async function main(): Promise<void> {
 			if (reranker) {
 				// The pool the chat path reranks for k = 10: m·k chunks per arm, fused.
 				const m = t.arm_fetch_multiplier;
-				const poolHits = (await hybridSearch(db, r.query, { ...opts, k: 10 * m, thresholds: { ...t, arm_fetch_multiplier: 1 } })).hits;
-				pool.push(bestPerFile(poolHits).map((h) => h.path!).slice(0, 10));
-				const out = await rerankCandidates(reranker, r.query, poolHits.map((hit) => ({ hit, tier: 'workspace' as const, text: hit.content })), { maxCandidates: t.rerank_max_candidates, embedderId: embedder?.id ?? null, longQueryWords: values['rerank-long'] ? Infinity : t.rrf_long_query_words });
-				reranked.push(bestPerFile(out.candidates.map((c) => c.hit)).map((h) => h.path!).slice(0, 10));
+				const poolHits = (
+					await hybridSearch(db, r.query, { ...opts, k: 10 * m, thresholds: { ...t, arm_fetch_multiplier: 1 } })
+				).hits;
+				pool.push(
+					bestPerFile(poolHits)
+						.map((h) => h.path!)
+						.slice(0, 10),
+				);
+				const out = await rerankCandidates(
+					reranker,
+					r.query,
+					poolHits.map((hit) => ({ hit, tier: 'workspace' as const, text: hit.content })),
+					{
+						maxCandidates: t.rerank_max_candidates,
+						embedderId: embedder?.id ?? null,
+						longQueryWords: values['rerank-long'] ? Infinity : t.rrf_long_query_words,
+					},
+				);
+				reranked.push(
+					bestPerFile(out.candidates.map((c) => c.hit))
+						.map((h) => h.path!)
+						.slice(0, 10),
+				);
 			}
-			if (values.dump) appendFileSync(values.dump, JSON.stringify({ id: r.id, max_lines: lines, gold: r.gold_files, hits: chunkHits.map((h) => [h.path, h.fused, h.symbol, h.arms.fts?.score ?? null]) }) + '\n');
+			if (values.dump)
+				appendFileSync(
+					values.dump,
+					JSON.stringify({
+						id: r.id,
+						max_lines: lines,
+						gold: r.gold_files,
+						hits: chunkHits.map((h) => [h.path, h.fused, h.symbol, h.arms.fts?.score ?? null]),
+					}) + '\n',
+				);
 			ms.push(performance.now() - started);
 		}
 		const gold = present.map((r) => r.gold_files);
 		const p50 = [...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)];
-		const result = { package: values.package, max_lines: lines, arm, embedder: embedder?.id ?? null, set: values.set, py_only: values['py-only'], rows: present.length, skipped_rows: rows.length - present.length, best: recallAt(best, gold, [1, 5, 10]), agg: recallAt(agg, gold, [1, 5, 10]), agg_bm25: recallAt(aggBm25, gold, [1, 5, 10]), ...(reranker ? { pool: recallAt(pool, gold, [1, 5, 10]), rerank: recallAt(reranked, gold, [1, 5, 10]) } : {}), p50_ms_both_searches: Math.round(p50) };
+		const result = {
+			package: values.package,
+			max_lines: lines,
+			arm,
+			embedder: embedder?.id ?? null,
+			set: values.set,
+			py_only: values['py-only'],
+			rows: present.length,
+			skipped_rows: rows.length - present.length,
+			best: recallAt(best, gold, [1, 5, 10]),
+			agg: recallAt(agg, gold, [1, 5, 10]),
+			agg_bm25: recallAt(aggBm25, gold, [1, 5, 10]),
+			...(reranker ? { pool: recallAt(pool, gold, [1, 5, 10]), rerank: recallAt(reranked, gold, [1, 5, 10]) } : {}),
+			p50_ms_both_searches: Math.round(p50),
+		};
 		process.stdout.write(JSON.stringify(result) + '\n');
 	}
 	await opened.value.close();

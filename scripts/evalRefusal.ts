@@ -47,8 +47,11 @@ for (const file of files) {
 		if (gold && got) tp++;
 		else if (gold) fn++;
 		else if (got) fp++;
-		if (showErrors && got !== gold) console.log(`${gold ? 'MISS ' : 'FALSE'} ${JSON.stringify(utterance.slice(0, 160))}`);
+		if (showErrors && got !== gold)
+			console.log(`${gold ? 'MISS ' : 'FALSE'} ${JSON.stringify(utterance.slice(0, 160))}`);
 	}
 }
-console.log(`${n} turns: refused ${tp} of ${tp + fn} labelled refuse; ${fp} false refusals of ${n - tp - fn} ordinary turns`);
+console.log(
+	`${n} turns: refused ${tp} of ${tp + fn} labelled refuse; ${fp} false refusals of ${n - tp - fn} ordinary turns`,
+);
 for (const [kind, k] of [...kinds].sort()) console.log(`  ${kind.padEnd(24)} ${k.right}/${k.n} right`);

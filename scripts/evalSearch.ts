@@ -66,12 +66,21 @@ async function main(): Promise<void> {
 	const db = store.value.db;
 	const embedder = new HashingEmbedder(384, codeTokens);
 	const ws = workspaceId(join(shared, 'eval'));
-	const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM documents WHERE workspace_id = $1`, [ws]);
+	const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM documents WHERE workspace_id = $1`, [
+		ws,
+	]);
 	if (n === 0) {
 		const corpus = readJsonl<{ id: string; code: string }>(join(shared, 'eval/corpus/cosqa_corpus.jsonl'));
 		const t = performance.now();
-		const s = await ingestDocuments(db, corpus.map((r) => ({ id: r.id, text: r.code })), { workspaceId: ws, tier: 'workspace' }, embedder);
-		process.stderr.write(`ingested ${s.documents} documents, ${s.chunks} chunks in ${Math.round(performance.now() - t)} ms\n`);
+		const s = await ingestDocuments(
+			db,
+			corpus.map((r) => ({ id: r.id, text: r.code })),
+			{ workspaceId: ws, tier: 'workspace' },
+			embedder,
+		);
+		process.stderr.write(
+			`ingested ${s.documents} documents, ${s.chunks} chunks in ${Math.round(performance.now() - t)} ms\n`,
+		);
 	}
 	const dev = readJsonl<DevRow>(join(shared, 'eval/dev/cosqa_dev.jsonl'));
 	const out: Record<string, unknown>[] = [];
@@ -81,12 +90,32 @@ async function main(): Promise<void> {
 			const ms: number[] = [];
 			for (const q of dev) {
 				const t = performance.now();
-				const r = await hybridSearch(db, q.query, { tier: 'workspace', workspaceIds: [ws], k: 10, arm, embedder: arm === 'fts' ? null : embedder, cosineFloor: null, thresholds: thresholds.value, ftsRanking: ranking });
+				const r = await hybridSearch(db, q.query, {
+					tier: 'workspace',
+					workspaceIds: [ws],
+					k: 10,
+					arm,
+					embedder: arm === 'fts' ? null : embedder,
+					cosineFloor: null,
+					thresholds: thresholds.value,
+					ftsRanking: ranking,
+				});
 				ms.push(performance.now() - t);
 				ranked.push(r.hits.map((h) => h.id));
 			}
-			const m = metrics(ranked, dev.map((d) => d.relevant));
-			const row = { engine: store.value.engine, arm, fts_ranking: arm === 'vector' ? null : ranking, queries: dev.length, ...m, p50_ms: percentile(ms, 50), p95_ms: percentile(ms, 95) };
+			const m = metrics(
+				ranked,
+				dev.map((d) => d.relevant),
+			);
+			const row = {
+				engine: store.value.engine,
+				arm,
+				fts_ranking: arm === 'vector' ? null : ranking,
+				queries: dev.length,
+				...m,
+				p50_ms: percentile(ms, 50),
+				p95_ms: percentile(ms, 95),
+			};
 			out.push(row);
 			process.stdout.write(JSON.stringify(row) + '\n');
 		}

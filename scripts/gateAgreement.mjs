@@ -4,10 +4,16 @@
 import { readFileSync } from 'node:fs';
 
 const [second, ...firsts] = process.argv.slice(2);
-const read = (f) => readFileSync(f, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+const read = (f) =>
+	readFileSync(f, 'utf8')
+		.split('\n')
+		.filter((l) => l.trim())
+		.map((l) => JSON.parse(l));
 const gold = new Map();
 for (const f of firsts) for (const r of read(f)) if (r.role === 'user') gold.set(r.id, r);
-const pairs = read(second).map((b) => [gold.get(b.id), b]).filter(([a]) => a);
+const pairs = read(second)
+	.map((b) => [gold.get(b.id), b])
+	.filter(([a]) => a);
 const key = (v) => (Array.isArray(v) ? v.join('+') || 'none' : String(v));
 
 function kappa(name) {

@@ -26,7 +26,9 @@ if (process.argv.includes('--check')) {
 	console.log('package.json thresholds setting is up to date');
 } else if (next !== text) {
 	writeFileSync(file, next);
-	console.log(`updated ${THRESHOLDS_SETTING} in package.json (${Object.keys(buildThresholdsSetting().properties).length} thresholds)`);
+	console.log(
+		`updated ${THRESHOLDS_SETTING} in package.json (${Object.keys(buildThresholdsSetting().properties).length} thresholds)`,
+	);
 } else {
 	console.log('package.json already up to date');
 }

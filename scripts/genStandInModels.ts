@@ -17,11 +17,19 @@ if (!root) {
 	process.stderr.write('usage: genStandInModels DIR\n');
 	process.exit(2);
 }
-for (const [m, head] of [[MINILM_EMBEDDER, 'embedder'], [MSMARCO_RERANKER, 'reranker']] as const) {
+for (const [m, head] of [
+	[MINILM_EMBEDDER, 'embedder'],
+	[MSMARCO_RERANKER, 'reranker'],
+] as const) {
 	const dir = join(root, ...m.repo.split('/'));
 	if (existsSync(join(dir, m.files.onnx.path))) continue;
 	mkdirSync(dir, { recursive: true });
 	const t0 = performance.now();
-	writeModelFolder(dir, { shape: { ...MINILM_L6, head, quantize: true }, vocab: bertBaseVocab(), maxLength: m.maxTokens, onnxPath: m.files.onnx.path });
+	writeModelFolder(dir, {
+		shape: { ...MINILM_L6, head, quantize: true },
+		vocab: bertBaseVocab(),
+		maxLength: m.maxTokens,
+		onnxPath: m.files.onnx.path,
+	});
 	process.stdout.write(`stand-in ${m.name} → ${dir} (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
 }

@@ -4,7 +4,16 @@
 // runtime. Everything else (bundles, the built-in model in dist/models/builtin, PGlite's WASM) is the
 // same in all five. vsce is the project's pinned devDependency, run offline.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +37,8 @@ function ortBinaryDirs() {
 function ignoreFileFor(target, dir) {
 	const [platform, arch] = target.split('-');
 	const lines = [readFileSync(join(ROOT, '.vscodeignore'), 'utf8')];
-	for (const d of ortBinaryDirs()) if (d.platform !== platform || d.arch !== arch) lines.push(`${ORT_BIN}/${d.napi}/${d.platform}/${d.arch}/**`);
+	for (const d of ortBinaryDirs())
+		if (d.platform !== platform || d.arch !== arch) lines.push(`${ORT_BIN}/${d.napi}/${d.platform}/${d.arch}/**`);
 	// macOS: libonnxruntime.1.30.0.dylib is a byte-identical copy of libonnxruntime.1.dylib (npm has no
 	// symlinks); the binding loads only @rpath/libonnxruntime.1.dylib (its load command), so the
 	// versioned copy would add 44 MB for nothing.
@@ -53,7 +63,8 @@ function parseTargets(argv) {
 	if (i < 0) return TARGETS;
 	const chosen = (argv[i + 1] ?? '').split(',').filter(Boolean);
 	const unknown = chosen.filter((t) => !TARGETS.includes(t));
-	if (!chosen.length || unknown.length) throw new Error(`--target takes a comma-separated list of ${TARGETS.join(', ')}`);
+	if (!chosen.length || unknown.length)
+		throw new Error(`--target takes a comma-separated list of ${TARGETS.join(', ')}`);
 	return chosen;
 }
 
@@ -61,7 +72,8 @@ function main(argv) {
 	const targets = parseTargets(argv);
 	process.chdir(ROOT);
 	if (!argv.includes('--no-build')) run('npm', ['run', '-s', 'build']);
-	if (!existsSync('dist/extension.js') || !existsSync('dist/models/builtin/table.bin')) throw new Error('dist/ is incomplete: run npm run build');
+	if (!existsSync('dist/extension.js') || !existsSync('dist/models/builtin/table.bin'))
+		throw new Error('dist/ is incomplete: run npm run build');
 	const out = join(ROOT, 'out', 'vsix');
 	mkdirSync(out, { recursive: true });
 	const tmp = mkdtempSync(join(tmpdir(), 'gmem-package-'));
@@ -71,9 +83,21 @@ function main(argv) {
 			rmSync(vsix, { force: true });
 			const started = Date.now();
 			// No repository field: the README's relative links stay as they are (docs/ is not packaged).
-			run(join(ROOT, 'node_modules/.bin/vsce'), ['package', '--target', target, '--ignoreFile', ignoreFileFor(target, tmp), '--allow-missing-repository', '--no-rewrite-relative-links', '-o', vsix]);
+			run(join(ROOT, 'node_modules/.bin/vsce'), [
+				'package',
+				'--target',
+				target,
+				'--ignoreFile',
+				ignoreFileFor(target, tmp),
+				'--allow-missing-repository',
+				'--no-rewrite-relative-links',
+				'-o',
+				vsix,
+			]);
 			const mb = (statSync(vsix).size / 1048576).toFixed(1);
-			console.log(`${target}\t${mb} MB\tout/vsix/gated-memory-${target}.vsix\t${((Date.now() - started) / 1000).toFixed(1)} s`);
+			console.log(
+				`${target}\t${mb} MB\tout/vsix/gated-memory-${target}.vsix\t${((Date.now() - started) / 1000).toFixed(1)} s`,
+			);
 		}
 	} finally {
 		rmSync(tmp, { recursive: true, force: true });

@@ -9,9 +9,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 const [out, ...files] = process.argv.slice(2);
 const splits = { train: [], dev: [], test: [] };
 for (const file of files) {
-	const rows = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+	const rows = readFileSync(file, 'utf8')
+		.split('\n')
+		.filter((l) => l.trim())
+		.map((l) => JSON.parse(l));
 	const ids = [...new Set(rows.map((r) => r.conversation_id))];
-	const order = ids.map((id) => [createHash('sha256').update(id).digest('hex'), id]).sort().map(([, id]) => id);
+	const order = ids
+		.map((id) => [createHash('sha256').update(id).digest('hex'), id])
+		.sort()
+		.map(([, id]) => id);
 	const which = new Map(order.map((id, i) => [id, i < 2 ? 'test' : i < 4 ? 'dev' : 'train']));
 	for (const r of rows) splits[which.get(r.conversation_id)].push(r);
 }

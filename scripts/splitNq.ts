@@ -11,8 +11,15 @@ import { parseNqRows } from '../src/cli/evalNq';
 import { nqSplit } from '../src/cli/nqSplit';
 
 const dir = process.argv[2] ?? join(__dirname, '..', 'test', 'fixtures', 'eval', 'nq');
-const sources = readdirSync(dir).filter((f) => f.endsWith('.jsonl') && f !== 'dev.jsonl' && f !== 'test.jsonl').sort();
-const lines = sources.flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n').filter((l) => l.trim()).map((l) => ({ f, l })));
+const sources = readdirSync(dir)
+	.filter((f) => f.endsWith('.jsonl') && f !== 'dev.jsonl' && f !== 'test.jsonl')
+	.sort();
+const lines = sources.flatMap((f) =>
+	readFileSync(join(dir, f), 'utf8')
+		.split('\n')
+		.filter((l) => l.trim())
+		.map((l) => ({ f, l })),
+);
 const rows = lines.map(({ f, l }) => ({ row: parseNqRows(l, f)[0], l }));
 const split = nqSplit(rows.map((r) => r.row));
 for (const half of ['dev', 'test'] as const) {

@@ -44,7 +44,7 @@ export function buildThresholdsSetting(): ThresholdsSettingSchema {
 		default: {},
 		additionalProperties: false,
 		markdownDescription:
-			'Overrides for the decision thresholds, by name (the same names as the `gmem` CLI\'s `--config` file). ' +
+			"Overrides for the decision thresholds, by name (the same names as the `gmem` CLI's `--config` file). " +
 			'An invalid entry is reported and falls back to its default; the others still apply. ' +
 			'Generated from the thresholds table by `npx tsx scripts/genSettings.ts`.',
 		properties,

@@ -20,9 +20,12 @@ async function main(): Promise<void> {
 	const e = await loadBuiltinEmbedder(dir);
 	const vs = await e.embed(cases.map((c) => c.text));
 	let worst = 0;
-	for (const [i, c] of cases.entries()) c.vector_head.forEach((x, j) => (worst = Math.max(worst, Math.abs(vs[i]![j]! - x))));
+	for (const [i, c] of cases.entries())
+		c.vector_head.forEach((x, j) => (worst = Math.max(worst, Math.abs(vs[i]![j]! - x))));
 	if (worst > 1e-5) throw new Error(`TypeScript vectors differ from Python's by ${worst}`);
-	process.stdout.write(`checkExport: ${e.id} from ${dir}: ${cases.length} texts, max |TS - Python| ${worst.toExponential(1)}\n`);
+	process.stdout.write(
+		`checkExport: ${e.id} from ${dir}: ${cases.length} texts, max |TS - Python| ${worst.toExponential(1)}\n`,
+	);
 }
 
 main().catch((e: unknown) => {

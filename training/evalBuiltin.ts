@@ -35,7 +35,11 @@ import { mulberry32 } from '../src/core/metrics/seededRandom';
 const ARMS: ArmMode[] = ['fts', 'vector', 'hybrid'];
 
 /** Mean and percentile-bootstrap 95% interval of per-query values (1000 resamples, fixed seed). */
-export function bootstrap(values: readonly number[], resamples = 1000, seed = 7): { mean: number; lo: number; hi: number } {
+export function bootstrap(
+	values: readonly number[],
+	resamples = 1000,
+	seed = 7,
+): { mean: number; lo: number; hi: number } {
 	const n = values.length;
 	const r = mulberry32(seed);
 	const means: number[] = [];
@@ -46,14 +50,19 @@ export function bootstrap(values: readonly number[], resamples = 1000, seed = 7)
 	}
 	means.sort((x, y) => x - y);
 	const round = (x: number) => Math.round(x * 1000) / 1000;
-	return { mean: round(values.reduce((s, x) => s + x, 0) / n), lo: round(means[Math.floor(0.025 * resamples)]!), hi: round(means[Math.ceil(0.975 * resamples) - 1]!) };
+	return {
+		mean: round(values.reduce((s, x) => s + x, 0) / n),
+		lo: round(means[Math.floor(0.025 * resamples)]!),
+		hi: round(means[Math.ceil(0.975 * resamples) - 1]!),
+	};
 }
 
 const rr10 = (ranked: readonly string[], gold: readonly string[]) => {
 	const i = ranked.slice(0, 10).findIndex((d) => gold.includes(d));
 	return i < 0 ? 0 : 1 / (i + 1);
 };
-const hitAt = (ranked: readonly string[], gold: readonly string[], k: number) => (ranked.slice(0, k).some((d) => gold.includes(d)) ? 1 : 0);
+const hitAt = (ranked: readonly string[], gold: readonly string[], k: number) =>
+	ranked.slice(0, k).some((d) => gold.includes(d)) ? 1 : 0;
 const minus = (a: readonly number[], b: readonly number[]) => a.map((x, i) => x - b[i]!);
 
 async function tempStore(): Promise<{ store: Store; done: () => Promise<void> }> {
@@ -70,30 +79,75 @@ async function tempStore(): Promise<{ store: Store; done: () => Promise<void> }>
 }
 
 /** Hybrid search over a pool, reranked by `reranker`, as document ids (best first, top 10). */
-async function rerankedIds(store: Store, ws: string, query: string, embedder: Embedder, reranker: LinearReranker, pool: { k: number; multiplier: number }, seen: Record<string, number>): Promise<string[]> {
+async function rerankedIds(
+	store: Store,
+	ws: string,
+	query: string,
+	embedder: Embedder,
+	reranker: LinearReranker,
+	pool: { k: number; multiplier: number },
+	seen: Record<string, number>,
+): Promise<string[]> {
 	const t: Thresholds = { ...DEFAULT_THRESHOLDS, arm_fetch_multiplier: pool.multiplier };
-	const out = await hybridSearch(store.db, query, { tier: 'workspace', workspaceIds: [ws], k: pool.k, arm: 'hybrid', embedder, cosineFloor: null, thresholds: t });
+	const out = await hybridSearch(store.db, query, {
+		tier: 'workspace',
+		workspaceIds: [ws],
+		k: pool.k,
+		arm: 'hybrid',
+		embedder,
+		cosineFloor: null,
+		thresholds: t,
+	});
 	const candidates = out.hits.map((hit) => ({ hit, tier: 'workspace' as const, text: hit.content }));
-	const rr = await rerankCandidates(reranker, query, candidates, { maxCandidates: t.rerank_max_candidates, embedderId: embedder.id, longQueryWords: t.rrf_long_query_words });
+	const rr = await rerankCandidates(reranker, query, candidates, {
+		maxCandidates: t.rerank_max_candidates,
+		embedderId: embedder.id,
+		longQueryWords: t.rrf_long_query_words,
+	});
 	const key = rr.step.status === 'model' ? 'model' : `passthrough: ${rr.step.reason ?? ''}`;
 	seen[key] = (seen[key] ?? 0) + 1;
 	return [...new Set(rr.candidates.map((c) => c.hit.id))].slice(0, 10);
 }
 
-async function cosqa(shared: string, embedder: Embedder, limit: number | undefined, rerankerDir: string | undefined): Promise<unknown> {
-	const corpus = readFileSync(join(shared, 'eval/corpus/cosqa_corpus.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; code: string });
-	const queries = readFileSync(join(shared, 'eval/dev/cosqa_dev.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; query: string; relevant: string[] }).slice(0, limit);
+async function cosqa(
+	shared: string,
+	embedder: Embedder,
+	limit: number | undefined,
+	rerankerDir: string | undefined,
+): Promise<unknown> {
+	const corpus = readFileSync(join(shared, 'eval/corpus/cosqa_corpus.jsonl'), 'utf8')
+		.split('\n')
+		.filter(Boolean)
+		.map((l) => JSON.parse(l) as { id: string; code: string });
+	const queries = readFileSync(join(shared, 'eval/dev/cosqa_dev.jsonl'), 'utf8')
+		.split('\n')
+		.filter(Boolean)
+		.map((l) => JSON.parse(l) as { id: string; query: string; relevant: string[] })
+		.slice(0, limit);
 	const { store, done } = await tempStore();
 	try {
 		const ws = workspaceId('/gmem-builtin-eval/cosqa');
 		const started = performance.now();
-		await ingestDocuments(store.db, corpus.map((c) => ({ id: c.id, text: c.code })), { workspaceId: ws, tier: 'workspace' }, embedder);
+		await ingestDocuments(
+			store.db,
+			corpus.map((c) => ({ id: c.id, text: c.code })),
+			{ workspaceId: ws, tier: 'workspace' },
+			embedder,
+		);
 		const ingestMs = Math.round(performance.now() - started);
 		const per: Record<string, { rr: number[]; r10: number[] }> = {};
 		for (const arm of ARMS) {
 			per[arm] = { rr: [], r10: [] };
 			for (const q of queries) {
-				const out = await hybridSearch(store.db, q.query, { tier: 'workspace', workspaceIds: [ws], k: 10, arm, embedder: arm === 'fts' ? null : embedder, cosineFloor: null, thresholds: DEFAULT_THRESHOLDS });
+				const out = await hybridSearch(store.db, q.query, {
+					tier: 'workspace',
+					workspaceIds: [ws],
+					k: 10,
+					arm,
+					embedder: arm === 'fts' ? null : embedder,
+					cosineFloor: null,
+					thresholds: DEFAULT_THRESHOLDS,
+				});
 				const ids = [...new Set(out.hits.map((h) => h.id))];
 				per[arm]!.rr.push(rr10(ids, q.relevant));
 				per[arm]!.r10.push(hitAt(ids, q.relevant, 10));
@@ -115,15 +169,29 @@ async function cosqa(shared: string, embedder: Embedder, limit: number | undefin
 			}
 		}
 		const names = [...ARMS, ...Object.keys(pools)];
-		const arms = Object.fromEntries(names.map((a) => [a, { mrr10: bootstrap(per[a]!.rr), r10: bootstrap(per[a]!.r10) }]));
-		const diff = (a: string, b = 'fts') => ({ mrr10: bootstrap(minus(per[a]!.rr, per[b]!.rr)), r10: bootstrap(minus(per[a]!.r10, per[b]!.r10)) });
+		const arms = Object.fromEntries(
+			names.map((a) => [a, { mrr10: bootstrap(per[a]!.rr), r10: bootstrap(per[a]!.r10) }]),
+		);
+		const diff = (a: string, b = 'fts') => ({
+			mrr10: bootstrap(minus(per[a]!.rr, per[b]!.rr)),
+			r10: bootstrap(minus(per[a]!.r10, per[b]!.r10)),
+		});
 		return {
 			task: 'cosqa-dev',
 			queries: queries.length,
 			documents: corpus.length,
 			ingest_ms: ingestMs,
 			embedder: embedder.id,
-			reranker: { id: reranker.id, trained_for: weights.embedder, weights: weights.weights, pools: { 'hybrid+rerank': `${10 * m} per arm (multiplier 1), fused`, 'hybrid+rerank@ext': `top ${ext} fused of ${ext * m} per arm` }, status },
+			reranker: {
+				id: reranker.id,
+				trained_for: weights.embedder,
+				weights: weights.weights,
+				pools: {
+					'hybrid+rerank': `${10 * m} per arm (multiplier 1), fused`,
+					'hybrid+rerank@ext': `top ${ext} fused of ${ext * m} per arm`,
+				},
+				status,
+			},
 			arms,
 			vector_minus_fts: diff('vector'),
 			hybrid_minus_fts: diff('hybrid'),
@@ -145,7 +213,11 @@ interface LocRow {
 }
 
 async function localise(shared: string, embedder: Embedder, pkg: string): Promise<unknown> {
-	const rows = readFileSync(join(shared, 'eval/dev/swe_lite_loc_dev.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LocRow).filter((r) => r.repo.split('/')[1] === pkg);
+	const rows = readFileSync(join(shared, 'eval/dev/swe_lite_loc_dev.jsonl'), 'utf8')
+		.split('\n')
+		.filter(Boolean)
+		.map((l) => JSON.parse(l) as LocRow)
+		.filter((r) => r.repo.split('/')[1] === pkg);
 	const pkgDir = join('/usr/lib/python3/dist-packages', pkg);
 	if (!existsSync(pkgDir)) throw new Error(`${pkgDir} is not installed (apt-get install python3-${pkg})`);
 	const present = rows.filter((r) => r.gold_files.some((g) => existsSync(join(pkgDir, '..', g))));
@@ -162,14 +234,36 @@ async function localise(shared: string, embedder: Embedder, pkg: string): Promis
 		for (const arm of ['fts', 'hybrid'] as const) {
 			per[arm] = { r1: [], r5: [], r10: [] };
 			for (const row of present) {
-				const out = await hybridSearch(store.db, row.query, { tier: 'workspace', workspaceIds: [workspaceId(root)], k: 10, files: true, arm, embedder: arm === 'fts' ? null : embedder, cosineFloor: null, thresholds: t });
+				const out = await hybridSearch(store.db, row.query, {
+					tier: 'workspace',
+					workspaceIds: [workspaceId(root)],
+					k: 10,
+					files: true,
+					arm,
+					embedder: arm === 'fts' ? null : embedder,
+					cosineFloor: null,
+					thresholds: t,
+				});
 				const files = out.hits.map((h) => h.path ?? '');
 				for (const k of [1, 5, 10]) per[arm]![`r${k}`]!.push(hitAt(files, row.gold_files, k));
 			}
 		}
 		const summary = (arm: string) => Object.fromEntries(Object.entries(per[arm]!).map(([k, v]) => [k, bootstrap(v)]));
-		const diff = Object.fromEntries(['r1', 'r5', 'r10'].map((k) => [k, bootstrap(minus(per.hybrid![k]!, per.fts![k]!))]));
-		return { task: `swe-lite-loc-${pkg}`, rows: present.length, skipped_rows: rows.length - present.length, files: r?.files_indexed, chunks: r?.chunks, index_ms: indexMs, embedder: embedder.id, fts: summary('fts'), hybrid: summary('hybrid'), hybrid_minus_fts: diff };
+		const diff = Object.fromEntries(
+			['r1', 'r5', 'r10'].map((k) => [k, bootstrap(minus(per.hybrid![k]!, per.fts![k]!))]),
+		);
+		return {
+			task: `swe-lite-loc-${pkg}`,
+			rows: present.length,
+			skipped_rows: rows.length - present.length,
+			files: r?.files_indexed,
+			chunks: r?.chunks,
+			index_ms: indexMs,
+			embedder: embedder.id,
+			fts: summary('fts'),
+			hybrid: summary('hybrid'),
+			hybrid_minus_fts: diff,
+		};
 	} finally {
 		await done();
 		rmSync(root, { recursive: true, force: true });
@@ -181,8 +275,14 @@ async function speed(shared: string, dir: string | undefined): Promise<unknown> 
 	const t0 = performance.now();
 	const embedder = await loadBuiltinEmbedder(dir);
 	const loadMs = Math.round(performance.now() - t0);
-	const texts = readFileSync(join(shared, 'eval/corpus/cosqa_corpus.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { code: string }).code);
-	const queries = readFileSync(join(shared, 'eval/dev/cosqa_dev.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { query: string }).query);
+	const texts = readFileSync(join(shared, 'eval/corpus/cosqa_corpus.jsonl'), 'utf8')
+		.split('\n')
+		.filter(Boolean)
+		.map((l) => (JSON.parse(l) as { code: string }).code);
+	const queries = readFileSync(join(shared, 'eval/dev/cosqa_dev.jsonl'), 'utf8')
+		.split('\n')
+		.filter(Boolean)
+		.map((l) => (JSON.parse(l) as { query: string }).query);
 	const rate = async (xs: string[]) => {
 		const runs: number[] = [];
 		for (let r = 0; r < 5; r++) {
@@ -193,19 +293,38 @@ async function speed(shared: string, dir: string | undefined): Promise<unknown> 
 		return Math.round(runs.sort((a, b) => a - b)[2]!);
 	};
 	const chars = Math.round(texts.reduce((s, t) => s + t.length, 0) / texts.length);
-	return { task: 'speed', load_ms: loadMs, code_texts: texts.length, mean_chars: chars, code_texts_per_s: await rate(texts), query_texts_per_s: await rate(queries), rss_mb: Math.round(process.memoryUsage().rss / 1e6) };
+	return {
+		task: 'speed',
+		load_ms: loadMs,
+		code_texts: texts.length,
+		mean_chars: chars,
+		code_texts_per_s: await rate(texts),
+		query_texts_per_s: await rate(queries),
+		rss_mb: Math.round(process.memoryUsage().rss / 1e6),
+	};
 }
 
 async function main(): Promise<void> {
 	const { values, positionals } = parseArgs({
 		allowPositionals: true,
-		options: { package: { type: 'string', default: 'django' }, limit: { type: 'string' }, shared: { type: 'string', default: process.env.GMEM_SHARED ?? '../shared' }, model: { type: 'string' } },
+		options: {
+			package: { type: 'string', default: 'django' },
+			limit: { type: 'string' },
+			shared: { type: 'string', default: process.env.GMEM_SHARED ?? '../shared' },
+			model: { type: 'string' },
+		},
 	});
 	const shared = resolve(values.shared);
 	const task = positionals[0];
-	if (task === 'speed') return void process.stdout.write(JSON.stringify(await speed(shared, values.model), null, 1) + '\n');
+	if (task === 'speed')
+		return void process.stdout.write(JSON.stringify(await speed(shared, values.model), null, 1) + '\n');
 	const embedder = await loadBuiltinEmbedder(values.model);
-	const out = task === 'cosqa' ? await cosqa(shared, embedder, values.limit ? Number(values.limit) : undefined, values.model) : task === 'loc' ? await localise(shared, embedder, values.package) : null;
+	const out =
+		task === 'cosqa'
+			? await cosqa(shared, embedder, values.limit ? Number(values.limit) : undefined, values.model)
+			: task === 'loc'
+				? await localise(shared, embedder, values.package)
+				: null;
 	if (!out) throw new Error('usage: evalBuiltin.ts cosqa|loc|speed [--package django] [--limit N] [--model DIR]');
 	process.stdout.write(JSON.stringify(out, null, 1) + '\n');
 }

@@ -34,7 +34,9 @@ function readConversations(file: string, weight: number): Example[] {
 		let history: HistoryTurn[];
 		let utterance: string;
 		if (typeof o.utterance === 'string') {
-			history = ((o.history as unknown[]) ?? []).map((h) => (typeof h === 'string' ? { role: 'user', content: h } : (h as HistoryTurn)));
+			history = ((o.history as unknown[]) ?? []).map((h) =>
+				typeof h === 'string' ? { role: 'user', content: h } : (h as HistoryTurn),
+			);
 			utterance = o.utterance;
 		} else {
 			const id = String(o.conversation_id);
@@ -62,7 +64,8 @@ function labelsOf(o: Record<string, unknown>): Record<string, unknown> {
 	const l: Record<string, unknown> = { ...e };
 	if (typeof e.retrieve === 'boolean' && !l.tiers && e.retrieve === false) l.tiers = [];
 	if (typeof e.is_followup === 'boolean') l.depends_on_context = e.is_followup;
-	if (!l.write && typeof l.trigger === 'string' && ['question', 'recall', 'greeting', 'ack'].includes(l.trigger)) l.write = [];
+	if (!l.write && typeof l.trigger === 'string' && ['question', 'recall', 'greeting', 'ack'].includes(l.trigger))
+		l.write = [];
 	return l;
 }
 
@@ -90,12 +93,15 @@ function headData(examples: Example[]): Record<HeadName, HeadData> {
 	for (const e of examples) {
 		const l = e.label;
 		const row = (y: number) => ({ features: e.features, y, weight: e.weight });
-		if (typeof l.depends_on_context === 'boolean' && e.history > 0) heads.followup.rows.push(row(l.depends_on_context ? 1 : 0));
+		if (typeof l.depends_on_context === 'boolean' && e.history > 0)
+			heads.followup.rows.push(row(l.depends_on_context ? 1 : 0));
 		if (typeof l.trigger === 'string') heads.trigger.rows.push(row(TRIGGERS.indexOf(l.trigger as never)));
-		if (typeof l.path === 'string' && l.path !== 'refuse') heads.path.rows.push(row(heads.path.classes.indexOf(l.path)));
+		if (typeof l.path === 'string' && l.path !== 'refuse')
+			heads.path.rows.push(row(heads.path.classes.indexOf(l.path)));
 		const tiers = Array.isArray(l.tiers) ? (l.tiers as string[]) : null;
 		if (tiers && typeof l.path === 'string' && !NO_SEARCH.has(l.path) && !NO_RETRIEVE.has(String(l.trigger))) {
-			for (const t of ['workspace', 'research', 'profile'] as const) heads[`tier_${t}`].rows.push(row(tiers.includes(t) ? 1 : 0));
+			for (const t of ['workspace', 'research', 'profile'] as const)
+				heads[`tier_${t}`].rows.push(row(tiers.includes(t) ? 1 : 0));
 		}
 		const write = Array.isArray(l.write) ? (l.write as string[]) : null;
 		if (write && (l.trigger === 'correction' || l.trigger === 'statement')) {
@@ -112,11 +118,20 @@ function fitHead(name: HeadName, data: HeadData, l2: number, steps: number, minC
 	for (const r of data.rows) for (const f of r.features) counts.set(f, (counts.get(f) ?? 0) + 1);
 	const priors = GATE_PRIORS.filter((p) => p.head === name);
 	for (const p of priors) counts.set(p.feature, Math.max(counts.get(p.feature) ?? 0, minCount));
-	const drop = (process.env.GATE_DROP ?? '').split(',').filter(Boolean).map((d) => d.split('='));
+	const drop = (process.env.GATE_DROP ?? '')
+		.split(',')
+		.filter(Boolean)
+		.map((d) => d.split('='));
 	const dropped = (f: string) => drop.some(([h, prefix]) => h === name && f.startsWith(prefix));
-	const names = [...counts.keys()].filter((f) => (f === 'bias' || (counts.get(f) ?? 0) >= minCount) && !dropped(f)).sort();
+	const names = [...counts.keys()]
+		.filter((f) => (f === 'bias' || (counts.get(f) ?? 0) >= minCount) && !dropped(f))
+		.sort();
 	const index = new Map(names.map((n, i) => [n, i]));
-	const rows = data.rows.map((r) => ({ idx: r.features.map((f) => index.get(f)).filter((i): i is number => i !== undefined), y: r.y, weight: r.weight }));
+	const rows = data.rows.map((r) => ({
+		idx: r.features.map((f) => index.get(f)).filter((i): i is number => i !== undefined),
+		y: r.y,
+		weight: r.weight,
+	}));
 	// Balanced class weights (sqrt, so rare classes count more without dominating).
 	const classN = new Array<number>(k).fill(0);
 	for (const r of rows) classN[r.y] += r.weight;
@@ -127,7 +142,8 @@ function fitHead(name: HeadName, data: HeadData, l2: number, steps: number, minC
 	for (const p of priors) {
 		const i = index.get(p.feature);
 		if (i === undefined) continue;
-		for (const [cls, v] of Object.entries(p.logits)) if (data.classes.includes(cls)) P[i][data.classes.indexOf(cls)] += v;
+		for (const [cls, v] of Object.entries(p.logits))
+			if (data.classes.includes(cls)) P[i][data.classes.indexOf(cls)] += v;
 	}
 	const W = P.map((row) => row.slice());
 	const G = names.map(() => new Array<number>(k).fill(0));
@@ -170,7 +186,16 @@ function fitHead(name: HeadName, data: HeadData, l2: number, steps: number, minC
 }
 
 function parseArgs(argv: string[]) {
-	const o = { l2: 0.02, steps: 600, castWeight: 0.3, cast: '', out: 'src/core/gate/gateWeights.ts', dry: false, minCount: 2, files: [] as string[] };
+	const o = {
+		l2: 0.02,
+		steps: 600,
+		castWeight: 0.3,
+		cast: '',
+		out: 'src/core/gate/gateWeights.ts',
+		dry: false,
+		minCount: 2,
+		files: [] as string[],
+	};
 	for (let i = 0; i < argv.length; i++) {
 		const a = argv[i];
 		if (a === '--l2') o.l2 = Number(argv[++i]);
@@ -186,7 +211,10 @@ function parseArgs(argv: string[]) {
 }
 
 /** Fits every head; exported for the determinism test. */
-export function fitGate(files: readonly string[], opts: { l2: number; steps: number; cast?: string; castWeight: number; minCount: number }): GateWeights {
+export function fitGate(
+	files: readonly string[],
+	opts: { l2: number; steps: number; cast?: string; castWeight: number; minCount: number },
+): GateWeights {
 	const examples = files.flatMap((f) => readConversations(f, 1));
 	if (opts.cast) examples.push(...readConversations(opts.cast, opts.castWeight));
 	const data = headData(examples);
@@ -195,11 +223,24 @@ export function fitGate(files: readonly string[], opts: { l2: number; steps: num
 		if (data[name].rows.length >= 10) heads[name] = fitHead(name, data[name], opts.l2, opts.steps, opts.minCount);
 	}
 	const names = files.map((f) => f.split('/').slice(-2).join('/'));
-	return { version: `fit l2=${opts.l2} steps=${opts.steps} on ${names.join(', ')}${opts.cast ? ` + CAsT 2019 follow-up (weight ${opts.castWeight})` : ''}`, heads };
+	return {
+		version: `fit l2=${opts.l2} steps=${opts.steps} on ${names.join(', ')}${opts.cast ? ` + CAsT 2019 follow-up (weight ${opts.castWeight})` : ''}`,
+		heads,
+	};
 }
 
 export function renderWeights(w: GateWeights): string {
-	const lines = ['/**', ' * GENERATED by training/fitGate.ts — do not edit by hand. Re-fit with `npm run fit:gate`.', ` * ${w.version}`, ' */', "import type { GateWeights } from './gateModel';", '', 'export const GATE_WEIGHTS: GateWeights = {', `\tversion: ${JSON.stringify(w.version)},`, '\theads: {'];
+	const lines = [
+		'/**',
+		' * GENERATED by training/fitGate.ts — do not edit by hand. Re-fit with `npm run fit:gate`.',
+		` * ${w.version}`,
+		' */',
+		"import type { GateWeights } from './gateModel';",
+		'',
+		'export const GATE_WEIGHTS: GateWeights = {',
+		`\tversion: ${JSON.stringify(w.version)},`,
+		'\theads: {',
+	];
 	for (const [name, head] of Object.entries(w.heads)) {
 		lines.push(`\t\t${name}: {`, `\t\t\tclasses: ${JSON.stringify(head.classes)},`, '\t\t\tweights: {');
 		for (const [f, ws] of Object.entries(head.weights)) lines.push(`\t\t\t\t${JSON.stringify(f)}: [${ws.join(', ')}],`);
@@ -214,5 +255,7 @@ if (process.argv[1]?.endsWith('fitGate.ts')) {
 	const w = fitGate(o.files, o);
 	const n = Object.values(w.heads).reduce((a, h) => a + Object.keys(h!.weights).length, 0);
 	if (!o.dry) writeFileSync(o.out, renderWeights(w));
-	process.stderr.write(`${o.dry ? 'would write' : 'wrote'} ${o.out}: ${Object.keys(w.heads).length} heads, ${n} feature rows\n`);
+	process.stderr.write(
+		`${o.dry ? 'would write' : 'wrote'} ${o.out}: ${Object.keys(w.heads).length} heads, ${n} feature rows\n`,
+	);
 }

@@ -28,7 +28,11 @@ const castWeights = (take('--cast-weight') ?? '0.3').split(',').map(Number);
 const showErrors = argv.includes('--errors');
 const files = argv.filter((a) => !a.startsWith('--'));
 
-const io = { cwd: process.cwd(), stderr: (s: string) => process.stderr.write(s), stdout: (s: string) => process.stdout.write(s) } as unknown as CliIo;
+const io = {
+	cwd: process.cwd(),
+	stderr: (s: string) => process.stderr.write(s),
+	stdout: (s: string) => process.stdout.write(s),
+} as unknown as CliIo;
 
 function row(s: GateScore): string {
 	const f = s.fields;
@@ -49,8 +53,18 @@ async function main() {
 		scoreGate(turns, {
 			name,
 			predict: (t) => {
-				const r = decideTurn({ history: t.history, utterance: t.utterance }, { thresholds: { ...DEFAULT_THRESHOLDS, ...JSON.parse(process.env.GATE_TH ?? '{}') }, gateWeights: w });
-				return { retrieve: r.retrieve, tiers: r.tiers, path: r.path, trigger: r.trigger, is_followup: r.followup.is_followup, write: r.write };
+				const r = decideTurn(
+					{ history: t.history, utterance: t.utterance },
+					{ thresholds: { ...DEFAULT_THRESHOLDS, ...JSON.parse(process.env.GATE_TH ?? '{}') }, gateWeights: w },
+				);
+				return {
+					retrieve: r.retrieve,
+					tiers: r.tiers,
+					path: r.path,
+					trigger: r.trigger,
+					is_followup: r.followup.is_followup,
+					write: r.write,
+				};
 			},
 		});
 	console.log(`rules only          ${row(score({ version: 'none', heads: {} }, 'rules'))}`);
@@ -62,6 +76,10 @@ async function main() {
 			console.log(`l2 ${l2} cast ${cw}`.padEnd(20) + row(last));
 		}
 	}
-	if (showErrors && last) for (const e of last.errors) console.log(`  ${e.id} ${e.field}: label ${e.label} got ${e.decided}  ${JSON.stringify(e.utterance.slice(0, 140))}`);
+	if (showErrors && last)
+		for (const e of last.errors)
+			console.log(
+				`  ${e.id} ${e.field}: label ${e.label} got ${e.decided}  ${JSON.stringify(e.utterance.slice(0, 140))}`,
+			);
 }
 void main();

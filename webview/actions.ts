@@ -88,7 +88,8 @@ export function runAction(target: Element, root: ParentNode, deps: ActionDeps): 
 	if (action !== 'retry-menu') {
 		closeMenus(root);
 		// An item of a (now hidden) retry menu hands focus back to the menu's button.
-		if (target.getAttribute('role') === 'menuitem') target.closest('div.retry-menu')?.querySelector<HTMLElement>('[data-action="retry-menu"]')?.focus();
+		if (target.getAttribute('role') === 'menuitem')
+			target.closest('div.retry-menu')?.querySelector<HTMLElement>('[data-action="retry-menu"]')?.focus();
 	}
 	switch (action) {
 		case 'code-copy':
@@ -124,7 +125,8 @@ export function runAction(target: Element, root: ParentNode, deps: ActionDeps): 
 		}
 		case 'retry': {
 			const original = article?.getAttribute('data-retry-target');
-			if (original) messenger.send('chat/retry', { turnId: original, newTurnId: deps.newTurnId(), retrieval: retrievalOf(target) });
+			if (original)
+				messenger.send('chat/retry', { turnId: original, newTurnId: deps.newTurnId(), retrieval: retrievalOf(target) });
 			return;
 		}
 		case 'copy-trace': {

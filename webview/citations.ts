@@ -53,7 +53,14 @@ export function citationTitle(c: Citation): string {
 
 function citationNode(c: Citation, text: string): HTMLElement {
 	if (!c.uri) {
-		return el('span', { className: 'citation citation-memory', attrs: { title: c.label, 'aria-label': `Citation ${c.n}: ${c.label}`, 'data-n': String(c.n) } }, text);
+		return el(
+			'span',
+			{
+				className: 'citation citation-memory',
+				attrs: { title: c.label, 'aria-label': `Citation ${c.n}: ${c.label}`, 'data-n': String(c.n) },
+			},
+			text,
+		);
 	}
 	return el(
 		'a',

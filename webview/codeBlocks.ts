@@ -12,7 +12,14 @@ export function fenceLanguage(className: string): string | null {
 }
 
 function action(name: string, label: string, text: string): HTMLButtonElement {
-	return el('button', { className: `code-action code-${name}`, attrs: { type: 'button', 'data-action': `code-${name}`, 'aria-label': label, title: label } }, text);
+	return el(
+		'button',
+		{
+			className: `code-action code-${name}`,
+			attrs: { type: 'button', 'data-action': `code-${name}`, 'aria-label': label, title: label },
+		},
+		text,
+	);
 }
 
 /** Wraps each `pre` of `root` (not already wrapped) with a toolbar. */
@@ -25,7 +32,10 @@ export function addCodeToolbars(root: ParentNode): void {
 		block.append(
 			el(
 				'div',
-				{ className: 'code-toolbar', attrs: { role: 'toolbar', 'aria-label': `Code block${language ? ` (${language})` : ''} actions` } },
+				{
+					className: 'code-toolbar',
+					attrs: { role: 'toolbar', 'aria-label': `Code block${language ? ` (${language})` : ''} actions` },
+				},
 				el('span', { className: 'code-lang' }, language ?? ''),
 				action('copy', 'Copy code', 'Copy'),
 				action('insert', 'Insert code at the cursor', 'Insert'),

@@ -46,9 +46,16 @@ export class Header {
 	setHistory(list: HistoryListParams, now = Date.now()): void {
 		const conversations = [...list.conversations].sort((a, b) => b.at - a.at);
 		this.history.replaceChildren(
-			...conversations.map((c) => el('option', { attrs: { value: c.id, title: `${c.title} — ${c.turns} turn${c.turns === 1 ? '' : 's'}` } }, historyOptionLabel(c, now))),
+			...conversations.map((c) =>
+				el(
+					'option',
+					{ attrs: { value: c.id, title: `${c.title} — ${c.turns} turn${c.turns === 1 ? '' : 's'}` } },
+					historyOptionLabel(c, now),
+				),
+			),
 		);
-		if (!conversations.some((c) => c.id === list.activeId)) this.history.prepend(el('option', { attrs: { value: '' } }, CURRENT));
+		if (!conversations.some((c) => c.id === list.activeId))
+			this.history.prepend(el('option', { attrs: { value: '' } }, CURRENT));
 		this.history.value = conversations.some((c) => c.id === list.activeId) ? list.activeId : '';
 		this.history.disabled = conversations.length === 0;
 	}

@@ -22,7 +22,24 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 
-const LANGUAGES = { bash, c, cpp, csharp, css, diff, go, java, javascript, json, python, rust, sql, typescript, xml, yaml };
+const LANGUAGES = {
+	bash,
+	c,
+	cpp,
+	csharp,
+	css,
+	diff,
+	go,
+	java,
+	javascript,
+	json,
+	python,
+	rust,
+	sql,
+	typescript,
+	xml,
+	yaml,
+};
 for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
 // Fence names highlight.js does not alias itself (it knows ts, js, py, sh, rs, cs, html, yml…).
 hljs.registerAliases(['tsx', 'mts', 'cts'], { languageName: 'typescript' });

@@ -44,7 +44,8 @@ function main(): void {
 	const saveSoon = new Throttle(save, 250);
 	let generatorLabel = '';
 
-	const indexOfReply = (turnId: string | null) => state.entries.findIndex((e) => e.kind !== 'user' && e.turnId === turnId);
+	const indexOfReply = (turnId: string | null) =>
+		state.entries.findIndex((e) => e.kind !== 'user' && e.turnId === turnId);
 	const add = (entry: PanelEntry) => {
 		state.entries.push(entry);
 		transcript.append(entry, state.tracesOpen);
@@ -75,26 +76,37 @@ function main(): void {
 		settle(entry);
 		return entry;
 	};
-	const activeStreams = () => state.entries.filter((e): e is StreamingEntry => e.kind === 'streaming' && !e.interrupted);
+	const activeStreams = () =>
+		state.entries.filter((e): e is StreamingEntry => e.kind === 'streaming' && !e.interrupted);
 
-	const composer = new Composer(required('#composer', 'form'), required('#input', 'vscode-textarea'), required('#send', 'vscode-button'), {
-		send: (text) => {
-			const turnId = newTurnId();
-			state.lastSent = text;
-			add({ kind: 'user', turnId, text, at: Date.now() });
-			messenger.send('chat/send', { turnId, text });
+	const composer = new Composer(
+		required('#composer', 'form'),
+		required('#input', 'vscode-textarea'),
+		required('#send', 'vscode-button'),
+		{
+			send: (text) => {
+				const turnId = newTurnId();
+				state.lastSent = text;
+				add({ kind: 'user', turnId, text, at: Date.now() });
+				messenger.send('chat/send', { turnId, text });
+			},
+			lastSent: () => state.lastSent,
+			draftChanged: (text) => {
+				state.draft = text;
+				save();
+			},
 		},
-		lastSent: () => state.lastSent,
-		draftChanged: (text) => {
-			state.draft = text;
-			save();
-		},
-	});
+	);
 
-	const header = new Header(required('#generator', 'span'), required('#history', 'select'), required('#new-conversation', 'vscode-button'), {
-		open: (id) => messenger.send('history/open', { id }),
-		newConversation: () => messenger.send('history/new', {}),
-	});
+	const header = new Header(
+		required('#generator', 'span'),
+		required('#history', 'select'),
+		required('#new-conversation', 'vscode-button'),
+		{
+			open: (id) => messenger.send('history/open', { id }),
+			newConversation: () => messenger.send('history/new', {}),
+		},
+	);
 
 	wireActions(container, {
 		messenger,
@@ -116,7 +128,15 @@ function main(): void {
 
 	messenger.on('chat/start', (p) => {
 		generatorLabel = p.generator || generatorLabel;
-		settle({ kind: 'streaming', turnId: p.turnId, markdown: '', generator: p.generator, progress: '', at: Date.now(), ...(p.retryOf ? { retryOf: p.retryOf } : {}) });
+		settle({
+			kind: 'streaming',
+			turnId: p.turnId,
+			markdown: '',
+			generator: p.generator,
+			progress: '',
+			at: Date.now(),
+			...(p.retryOf ? { retryOf: p.retryOf } : {}),
+		});
 	});
 	messenger.on('chat/progress', (p) => {
 		const entry = stream(p.turnId);
@@ -155,7 +175,15 @@ function main(): void {
 		if (entry?.kind !== 'assistant' || !entry.trace) return;
 		settle({ ...entry, trace: { ...entry.trace, steps: [...entry.trace.steps, ...p.steps] } });
 	});
-	messenger.on('chat/error', (p) => settle({ kind: 'error', turnId: p.turnId, message: p.message, at: Date.now(), ...(p.retryable ? { retryable: true } : {}) }));
+	messenger.on('chat/error', (p) =>
+		settle({
+			kind: 'error',
+			turnId: p.turnId,
+			message: p.message,
+			at: Date.now(),
+			...(p.retryable ? { retryable: true } : {}),
+		}),
+	);
 	messenger.on('chat/clear', () => {
 		state.entries = [];
 		transcript.render(state.entries, state.tracesOpen);

@@ -14,8 +14,34 @@ const md = new MarkdownIt({ html: false, linkify: true, typographer: false, brea
 
 /** Tags a reply may contain after sanitising; no images (tracking pixels), forms or media. */
 export const ALLOWED_TAGS = [
-	'p', 'br', 'hr', 'strong', 'em', 's', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'a',
-	'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'sub', 'sup', 'span',
+	'p',
+	'br',
+	'hr',
+	'strong',
+	'em',
+	's',
+	'code',
+	'pre',
+	'blockquote',
+	'ul',
+	'ol',
+	'li',
+	'a',
+	'h1',
+	'h2',
+	'h3',
+	'h4',
+	'h5',
+	'h6',
+	'table',
+	'thead',
+	'tbody',
+	'tr',
+	'th',
+	'td',
+	'sub',
+	'sup',
+	'span',
 ];
 
 /** The DOMPurify configuration; exported so tests can assert on it. */

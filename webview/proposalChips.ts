@@ -12,7 +12,12 @@ import { el } from './dom';
 
 type Send = <K extends 'memory/approve' | 'memory/discard'>(type: K, params: WebviewToHost[K]) => void;
 
-const KIND_WORDS = { qa: 'Q&A', correction: 'correction', instruction: 'standing instruction', profile: 'profile fact' } as const;
+const KIND_WORDS = {
+	qa: 'Q&A',
+	correction: 'correction',
+	instruction: 'standing instruction',
+	profile: 'profile fact',
+} as const;
 const TIER_WORDS = { research: 'research memory', profile: 'profile' } as const;
 
 export class ProposalChips {
@@ -25,7 +30,10 @@ export class ProposalChips {
 		private readonly transcript: HTMLElement,
 		private readonly send: Send,
 	) {
-		this.orphans = el('section', { className: 'memory-orphans', attrs: { 'aria-label': 'Memories awaiting approval', hidden: '' } });
+		this.orphans = el('section', {
+			className: 'memory-orphans',
+			attrs: { 'aria-label': 'Memories awaiting approval', hidden: '' },
+		});
 		transcript.after(this.orphans);
 		// Replies are re-rendered (reload, settle, state restore): put the chips back under them.
 		new MutationObserver(() => this.apply()).observe(transcript, { childList: true });
@@ -34,7 +42,8 @@ export class ProposalChips {
 	/** The host's current list. */
 	set(proposals: readonly ProposalView[]): void {
 		this.proposals = [...proposals];
-		for (const id of [...this.drafts.keys()]) if (!this.proposals.some((p) => p.id === id && p.state === 'pending')) this.drafts.delete(id);
+		for (const id of [...this.drafts.keys()])
+			if (!this.proposals.some((p) => p.id === id && p.state === 'pending')) this.drafts.delete(id);
 		this.apply();
 	}
 
@@ -45,7 +54,10 @@ export class ProposalChips {
 			shown.add(p.id);
 			const reply = this.replyNode(p.turnId);
 			const existing = this.chipNode(p.id);
-			const node = existing && existing.dataset.state === p.state && existing.dataset.note === (p.note ?? '') ? existing : this.chip(p);
+			const node =
+				existing && existing.dataset.state === p.state && existing.dataset.note === (p.note ?? '')
+					? existing
+					: this.chip(p);
 			if (reply) {
 				if (node.parentElement !== reply) {
 					const actions = reply.querySelector('.msg-actions');
@@ -55,17 +67,41 @@ export class ProposalChips {
 			} else if (p.state === 'pending') orphanNodes.push(node);
 			else node.remove();
 		}
-		for (const stale of document.querySelectorAll<HTMLElement>('div.memory-chip')) if (!shown.has(stale.dataset.proposal ?? '')) stale.remove();
-		this.orphans.replaceChildren(...(orphanNodes.length ? [el('h3', { text: 'Awaiting your approval' }), ...orphanNodes] : []));
+		for (const stale of document.querySelectorAll<HTMLElement>('div.memory-chip'))
+			if (!shown.has(stale.dataset.proposal ?? '')) stale.remove();
+		this.orphans.replaceChildren(
+			...(orphanNodes.length ? [el('h3', { text: 'Awaiting your approval' }), ...orphanNodes] : []),
+		);
 		this.orphans.hidden = orphanNodes.length === 0;
 	}
 
 	private chip(p: ProposalView): HTMLElement {
-		const title = p.state === 'pending' ? 'Remember this?' : p.state === 'approved' ? 'Remembered' : p.state === 'discarded' ? 'Not remembered' : 'Not saved';
+		const title =
+			p.state === 'pending'
+				? 'Remember this?'
+				: p.state === 'approved'
+					? 'Remembered'
+					: p.state === 'discarded'
+						? 'Not remembered'
+						: 'Not saved';
 		const node = el(
 			'div',
-			{ className: `memory-chip memory-chip-${p.state}`, attrs: { 'data-proposal': p.id, 'data-state': p.state, 'data-note': p.note ?? '', role: 'group', 'aria-label': `${title} ${KIND_WORDS[p.kind]}` } },
-			el('div', { className: 'memory-chip-title' }, el('strong', { text: title }), ` · ${KIND_WORDS[p.kind]} → ${TIER_WORDS[p.tier]}`),
+			{
+				className: `memory-chip memory-chip-${p.state}`,
+				attrs: {
+					'data-proposal': p.id,
+					'data-state': p.state,
+					'data-note': p.note ?? '',
+					role: 'group',
+					'aria-label': `${title} ${KIND_WORDS[p.kind]}`,
+				},
+			},
+			el(
+				'div',
+				{ className: 'memory-chip-title' },
+				el('strong', { text: title }),
+				` · ${KIND_WORDS[p.kind]} → ${TIER_WORDS[p.tier]}`,
+			),
 		);
 		const draft = this.drafts.get(p.id);
 		if (p.state === 'pending' && draft !== undefined) node.append(...this.editor(p, draft));
@@ -91,7 +127,10 @@ export class ProposalChips {
 	}
 
 	private editor(p: ProposalView, draft: string): HTMLElement[] {
-		const area = el('textarea', { className: 'memory-chip-edit', attrs: { rows: '3', 'aria-label': 'Memory text to store' } });
+		const area = el('textarea', {
+			className: 'memory-chip-edit',
+			attrs: { rows: '3', 'aria-label': 'Memory text to store' },
+		});
 		area.value = draft;
 		area.addEventListener('input', () => this.drafts.set(p.id, area.value));
 		setTimeout(() => area.focus(), 0);
@@ -113,7 +152,14 @@ export class ProposalChips {
 	}
 
 	private button(action: string, text: string, label: string, onClick: () => void): HTMLButtonElement {
-		const b = el('button', { className: `msg-action memory-chip-${action}`, attrs: { type: 'button', 'data-chip': action, title: label, 'aria-label': label } }, text);
+		const b = el(
+			'button',
+			{
+				className: `msg-action memory-chip-${action}`,
+				attrs: { type: 'button', 'data-chip': action, title: label, 'aria-label': label },
+			},
+			text,
+		);
 		b.addEventListener('click', (e) => {
 			e.stopPropagation();
 			onClick();
@@ -127,7 +173,8 @@ export class ProposalChips {
 	}
 
 	private replyNode(turnId: string): HTMLElement | null {
-		for (const n of this.transcript.querySelectorAll<HTMLElement>('article.msg-assistant')) if (n.dataset.turn === turnId) return n;
+		for (const n of this.transcript.querySelectorAll<HTMLElement>('article.msg-assistant'))
+			if (n.dataset.turn === turnId) return n;
 		return null;
 	}
 }

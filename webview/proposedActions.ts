@@ -11,7 +11,10 @@ import { el } from './dom';
 export function proposedActionsNode(actions: readonly ProposedAction[]): HTMLElement {
 	return el(
 		'div',
-		{ className: 'msg-proposals', attrs: { role: 'group', 'aria-label': 'Proposed actions (nothing runs until you click)' } },
+		{
+			className: 'msg-proposals',
+			attrs: { role: 'group', 'aria-label': 'Proposed actions (nothing runs until you click)' },
+		},
 		...actions.map((a) =>
 			el(
 				'div',
@@ -19,7 +22,16 @@ export function proposedActionsNode(actions: readonly ProposedAction[]): HTMLEle
 				el('code', { className: 'proposal-detail' }, a.detail),
 				el(
 					'button',
-					{ className: 'msg-action proposal-run', attrs: { type: 'button', 'data-action': 'run-proposed', 'data-action-id': a.id, title: a.confirm ? `${a.label} (asks for confirmation first)` : a.label, 'aria-label': `${a.label}: ${a.detail}` } },
+					{
+						className: 'msg-action proposal-run',
+						attrs: {
+							type: 'button',
+							'data-action': 'run-proposed',
+							'data-action-id': a.id,
+							title: a.confirm ? `${a.label} (asks for confirmation first)` : a.label,
+							'aria-label': `${a.label}: ${a.detail}`,
+						},
+					},
 					a.label,
 				),
 				el('span', { className: 'proposal-status', attrs: { role: 'status' } }),
@@ -30,8 +42,12 @@ export function proposedActionsNode(actions: readonly ProposedAction[]): HTMLEle
 
 /** Shows an action's outcome; a run action's button is disabled (the host refuses a second run anyway). */
 export function applyActionStatus(root: ParentNode, p: ActionStatusParams): void {
-	const article = Array.from(root.querySelectorAll<HTMLElement>('article.msg-assistant')).find((a) => a.getAttribute('data-turn') === p.turnId);
-	const row = Array.from(article?.querySelectorAll<HTMLElement>('.proposal') ?? []).find((r) => r.getAttribute('data-action-id') === p.actionId);
+	const article = Array.from(root.querySelectorAll<HTMLElement>('article.msg-assistant')).find(
+		(a) => a.getAttribute('data-turn') === p.turnId,
+	);
+	const row = Array.from(article?.querySelectorAll<HTMLElement>('.proposal') ?? []).find(
+		(r) => r.getAttribute('data-action-id') === p.actionId,
+	);
 	if (!row) return;
 	const status = row.querySelector<HTMLElement>('.proposal-status');
 	if (status) status.textContent = `${p.status}: ${p.message}`;

@@ -46,17 +46,44 @@ function author(generator: string | undefined, ...badges: (string | null)[]): HT
 		{ className: 'msg-author' },
 		el('span', {}, 'Gated Memory'),
 		generator ? el('span', { className: 'msg-generator' }, generator) : null,
-		...badges.filter((b): b is string => !!b).map((b) => el('vscode-badge', { className: `msg-status msg-status-${b.split(' ')[0]}` }, b)),
+		...badges
+			.filter((b): b is string => !!b)
+			.map((b) => el('vscode-badge', { className: `msg-status msg-status-${b.split(' ')[0]}` }, b)),
 	);
 }
 
-function actionButton(action: string, label: string, text: string, attrs: Record<string, string> = {}): HTMLButtonElement {
-	return el('button', { className: `msg-action ${action}`, attrs: { type: 'button', 'data-action': action, 'aria-label': label, title: label, ...attrs } }, text);
+function actionButton(
+	action: string,
+	label: string,
+	text: string,
+	attrs: Record<string, string> = {},
+): HTMLButtonElement {
+	return el(
+		'button',
+		{
+			className: `msg-action ${action}`,
+			attrs: { type: 'button', 'data-action': action, 'aria-label': label, title: label, ...attrs },
+		},
+		text,
+	);
 }
 
 function retryMenu(): HTMLElement {
 	const item = (retrieval: string, text: string) =>
-		el('button', { className: 'menu-item', attrs: { type: 'button', role: 'menuitem', tabindex: '-1', 'data-action': 'retry', 'data-retrieval': retrieval } }, text);
+		el(
+			'button',
+			{
+				className: 'menu-item',
+				attrs: {
+					type: 'button',
+					role: 'menuitem',
+					tabindex: '-1',
+					'data-action': 'retry',
+					'data-retrieval': retrieval,
+				},
+			},
+			text,
+		);
 	return el(
 		'div',
 		{ className: 'retry-menu' },
@@ -77,7 +104,14 @@ export function assistantNode(entry: AssistantEntry, tracesOpen: boolean): HTMLE
 	fillReplyBody(body, entry.markdown, entry.citations);
 	return el(
 		'article',
-		{ className: 'msg msg-assistant', attrs: { 'data-turn': entry.turnId, 'data-retry-target': retryTarget(entry), 'aria-label': 'Gated Memory replied' } },
+		{
+			className: 'msg msg-assistant',
+			attrs: {
+				'data-turn': entry.turnId,
+				'data-retry-target': retryTarget(entry),
+				'aria-label': 'Gated Memory replied',
+			},
+		},
 		author(entry.generator, entry.status === 'stopped' ? 'stopped' : null, retryNote(entry) || null),
 		body,
 		entry.actions?.length ? proposedActionsNode(entry.actions) : null,
@@ -99,26 +133,64 @@ export function streamingNode(entry: StreamingEntry): HTMLElement {
 	if (entry.interrupted) {
 		return el(
 			'article',
-			{ className: 'msg msg-assistant msg-interrupted', attrs: { 'data-turn': entry.turnId, 'data-retry-target': target, 'aria-label': 'Gated Memory reply, interrupted' } },
+			{
+				className: 'msg msg-assistant msg-interrupted',
+				attrs: {
+					'data-turn': entry.turnId,
+					'data-retry-target': target,
+					'aria-label': 'Gated Memory reply, interrupted',
+				},
+			},
 			author(entry.generator, 'interrupted'),
 			body,
 			el(
 				'div',
 				{ className: 'msg-actions' },
-				el('vscode-button', { className: 'retry', attrs: { 'data-action': 'retry', 'data-retrieval': 'auto', 'aria-label': 'Retry this reply', secondary: '' } }, 'Retry'),
+				el(
+					'vscode-button',
+					{
+						className: 'retry',
+						attrs: {
+							'data-action': 'retry',
+							'data-retrieval': 'auto',
+							'aria-label': 'Retry this reply',
+							secondary: '',
+						},
+					},
+					'Retry',
+				),
 			),
 		);
 	}
 	return el(
 		'article',
-		{ className: 'msg msg-streaming', attrs: { 'data-turn': entry.turnId, 'aria-label': 'Gated Memory is replying', 'aria-busy': 'true' } },
+		{
+			className: 'msg msg-streaming',
+			attrs: { 'data-turn': entry.turnId, 'aria-label': 'Gated Memory is replying', 'aria-busy': 'true' },
+		},
 		author(entry.generator, entry.retryOf ? 'retry' : null),
-		el('div', { className: 'msg-progress', attrs: { role: 'status' } }, entry.progress || (entry.markdown ? '' : 'Thinking…')),
+		el(
+			'div',
+			{ className: 'msg-progress', attrs: { role: 'status' } },
+			entry.progress || (entry.markdown ? '' : 'Thinking…'),
+		),
 		body,
 		el(
 			'div',
 			{ className: 'msg-actions' },
-			el('vscode-button', { className: 'stop', attrs: { 'data-action': 'stop', 'aria-label': 'Stop generating', title: 'Stop generating (Escape)', secondary: '' } }, 'Stop'),
+			el(
+				'vscode-button',
+				{
+					className: 'stop',
+					attrs: {
+						'data-action': 'stop',
+						'aria-label': 'Stop generating',
+						title: 'Stop generating (Escape)',
+						secondary: '',
+					},
+				},
+				'Stop',
+			),
 		),
 	);
 }

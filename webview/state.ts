@@ -92,7 +92,10 @@ export function mergeRestored(host: readonly TranscriptEntry[], local: readonly 
 	const answered = new Set(host.filter((e) => e.kind !== 'user').map((e) => e.turnId));
 	const asked = new Set(host.filter((e) => e.kind === 'user').map((e) => e.turnId));
 	const inFlight = local.filter(
-		(e): e is StreamingEntry => e.kind === 'streaming' && !answered.has(e.turnId) && (asked.has(e.turnId) || (e.retryOf !== undefined && asked.has(e.retryOf))),
+		(e): e is StreamingEntry =>
+			e.kind === 'streaming' &&
+			!answered.has(e.turnId) &&
+			(asked.has(e.turnId) || (e.retryOf !== undefined && asked.has(e.retryOf))),
 	);
 	return [...host, ...inFlight];
 }

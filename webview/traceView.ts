@@ -21,7 +21,8 @@ export function formatMicros(us: number): string {
 
 /** A JSON value in at most `limit` characters. */
 export function formatValue(value: JsonValue, limit = 60): string {
-	const text = typeof value === 'number' ? formatNumber(value) : typeof value === 'string' ? value : JSON.stringify(value);
+	const text =
+		typeof value === 'number' ? formatNumber(value) : typeof value === 'string' ? value : JSON.stringify(value);
 	return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
 }
 
@@ -64,7 +65,8 @@ export function traceSummary(trace: DecisionTrace): string {
 	const parts: string[] = [];
 	const found = retrievalTotals(trace);
 	if (!d.retrieve) parts.push('no lookup');
-	else if (found.hits > 0) parts.push(`retrieved ${found.hits} from ${found.tiers.join(' + ')} in ${Math.round(found.ms)} ms`);
+	else if (found.hits > 0)
+		parts.push(`retrieved ${found.hits} from ${found.tiers.join(' + ')} in ${Math.round(found.ms)} ms`);
 	else parts.push(`search ${d.tiers.join(' + ') || 'nothing'} · nothing retrieved`);
 	const followup = trace.steps.some((s) => s.kind === 'gate' && s.gate === 'followup' && s.fired);
 	parts.push(followup ? `follow-up ${formatNumber(d.followup_score)}` : d.trigger);
@@ -78,7 +80,9 @@ export function traceSummary(trace: DecisionTrace): string {
 export function tierLines(trace: DecisionTrace): string[] {
 	const d = trace.decision;
 	return (['workspace', 'research', 'profile'] as const).map((tier) => {
-		const searches = trace.steps.filter((s): s is Extract<TraceStep, { kind: 'retrieval' }> => s.kind === 'retrieval' && s.tier === tier);
+		const searches = trace.steps.filter(
+			(s): s is Extract<TraceStep, { kind: 'retrieval' }> => s.kind === 'retrieval' && s.tier === tier,
+		);
 		if (searches.length) {
 			const hits = searches.reduce((n, s) => n + s.hits.length, 0);
 			const ms = searches.reduce((n, s) => n + s.ms, 0);
@@ -93,32 +97,73 @@ export function tierLines(trace: DecisionTrace): string[] {
 }
 
 function badge(label: string, value: string): HTMLElement {
-	return el('vscode-badge', { className: 'trace-badge', attrs: { title: label, 'aria-label': `${label}: ${value}` } }, `${label}: ${value}`);
+	return el(
+		'vscode-badge',
+		{ className: 'trace-badge', attrs: { title: label, 'aria-label': `${label}: ${value}` } },
+		`${label}: ${value}`,
+	);
 }
 
-export function stepLine(step: TraceStep): { name: string; detail: string; effect: string; us: string; fired: boolean } {
+export function stepLine(step: TraceStep): {
+	name: string;
+	detail: string;
+	effect: string;
+	us: string;
+	fired: boolean;
+} {
 	switch (step.kind) {
 		case 'gate': {
 			const vs = step.threshold === null ? '' : ` vs threshold ${formatNumber(step.threshold)}`;
-			return { name: step.gate, detail: `${formatValue(step.value)}${vs}`, effect: step.effect, us: formatMicros(step.us), fired: step.fired };
+			return {
+				name: step.gate,
+				detail: `${formatValue(step.value)}${vs}`,
+				effect: step.effect,
+				us: formatMicros(step.us),
+				fired: step.fired,
+			};
 		}
 		case 'hook':
-			return { name: `hook ${step.point}/${step.name}`, detail: step.status, effect: step.error ?? (step.changed.join(', ') || 'no change'), us: formatMicros(step.us), fired: step.changed.length > 0 };
+			return {
+				name: `hook ${step.point}/${step.name}`,
+				detail: step.status,
+				effect: step.error ?? (step.changed.join(', ') || 'no change'),
+				us: formatMicros(step.us),
+				fired: step.changed.length > 0,
+			};
 		case 'retrieval':
-			return { name: `retrieval ${step.tier}`, detail: `${step.hits.length} hits, k=${step.k}, floor ${step.floor === null ? 'none' : formatNumber(step.floor)}, ${step.arm_mode}`, effect: step.searched_query, us: formatMicros(step.ms * 1000), fired: step.hits.length > 0 };
+			return {
+				name: `retrieval ${step.tier}`,
+				detail: `${step.hits.length} hits, k=${step.k}, floor ${step.floor === null ? 'none' : formatNumber(step.floor)}, ${step.arm_mode}`,
+				effect: step.searched_query,
+				us: formatMicros(step.ms * 1000),
+				fired: step.hits.length > 0,
+			};
 		case 'rerank':
 			return {
 				name: 'rerank',
 				detail: `${step.status}, ${step.pairs} pairs`,
 				// The model that ran; an order-only reranker's scores are not probabilities, so the floors stayed on cosine.
-				effect: step.reason ?? [step.model, step.order_only ? 'order only; floors on cosine' : ''].filter(Boolean).join(': '),
+				effect:
+					step.reason ?? [step.model, step.order_only ? 'order only; floors on cosine' : ''].filter(Boolean).join(': '),
 				us: formatMicros(step.ms * 1000),
 				fired: step.status === 'model',
 			};
 		case 'evidence':
-			return { name: 'evidence', detail: `${step.selected.length} selected, ${step.dropped.length} dropped, ${step.tokens}/${step.budget} tokens`, effect: step.reason, us: '', fired: !step.abstained };
+			return {
+				name: 'evidence',
+				detail: `${step.selected.length} selected, ${step.dropped.length} dropped, ${step.tokens}/${step.budget} tokens`,
+				effect: step.reason,
+				us: '',
+				fired: !step.abstained,
+			};
 		case 'generation':
-			return { name: 'generation', detail: `${step.generator}${step.model ? ` (${step.model})` : ''}: ${step.status}`, effect: step.error ?? '', us: formatMicros(step.ms * 1000), fired: step.status === 'ok' };
+			return {
+				name: 'generation',
+				detail: `${step.generator}${step.model ? ` (${step.model})` : ''}: ${step.status}`,
+				effect: step.error ?? '',
+				us: formatMicros(step.ms * 1000),
+				fired: step.status === 'ok',
+			};
 		case 'note':
 			return { name: `${step.stage} (${step.level})`, detail: '', effect: step.message, us: '', fired: false };
 	}
@@ -126,9 +171,15 @@ export function stepLine(step: TraceStep): { name: string; detail: string; effec
 
 /** One retrieved hit in words: "src/a.ts:1-3 parseConfig · fts #1 (2.31) · vector — · fused 0.0164". */
 export function hitLine(hit: TraceHit): string {
-	const lines = hit.start_line === null ? '' : hit.end_line !== null && hit.end_line !== hit.start_line ? `:${hit.start_line}-${hit.end_line}` : `:${hit.start_line}`;
+	const lines =
+		hit.start_line === null
+			? ''
+			: hit.end_line !== null && hit.end_line !== hit.start_line
+				? `:${hit.start_line}-${hit.end_line}`
+				: `:${hit.start_line}`;
 	const where = `${hit.path ?? hit.id}${lines}${hit.symbol ? ` ${hit.symbol}` : ''}`;
-	const arm = (name: string, a: TraceHit['arms']['fts']) => (a ? `${name} #${a.rank} (${formatNumber(a.score)})` : `${name} —`);
+	const arm = (name: string, a: TraceHit['arms']['fts']) =>
+		a ? `${name} #${a.rank} (${formatNumber(a.score)})` : `${name} —`;
 	const rerank = hit.rerank ? ` · rerank ${formatNumber(hit.rerank.score)} (${hit.rerank.status})` : '';
 	return `${where} · ${arm('fts', hit.arms.fts)} · ${arm('vector', hit.arms.vector)} · fused ${hit.fused.toFixed(4)}${rerank}`;
 }
@@ -146,7 +197,10 @@ export function chunkLocations(steps: readonly TraceStep[]): (id: string) => str
 	for (const step of steps) {
 		if (step.kind !== 'retrieval') continue;
 		for (const h of step.hits) {
-			const lines = h.start_line === null ? '' : `:${h.start_line}${h.end_line !== null && h.end_line !== h.start_line ? `-${h.end_line}` : ''}`;
+			const lines =
+				h.start_line === null
+					? ''
+					: `:${h.start_line}${h.end_line !== null && h.end_line !== h.start_line ? `-${h.end_line}` : ''}`;
 			byId.set(h.chunk_id, `${h.path ?? h.id}${lines}`);
 		}
 	}
@@ -154,7 +208,10 @@ export function chunkLocations(steps: readonly TraceStep[]): (id: string) => str
 }
 
 /** The evidence step's kept and dropped chunks in words: "kept src/a.ts:1-3", "dropped src/b.ts:4-9 — floor". */
-export function evidenceLines(step: Extract<TraceStep, { kind: 'evidence' }>, where: (id: string) => string): { kept: boolean; text: string }[] {
+export function evidenceLines(
+	step: Extract<TraceStep, { kind: 'evidence' }>,
+	where: (id: string) => string,
+): { kept: boolean; text: string }[] {
 	return [
 		...step.selected.map((id) => ({ kept: true, text: `kept ${where(id)}` })),
 		...step.dropped.map((d) => ({ kept: false, text: `dropped ${where(d.id)} — ${d.reason}` })),
@@ -177,13 +234,19 @@ function timeline(steps: TraceStep[]): HTMLElement {
 				line.us ? el('span', { className: 'step-time' }, line.us) : null,
 				line.effect ? el('span', { className: 'step-effect' }, line.effect) : null,
 				step.kind === 'retrieval' && step.hits.length
-					? el('ol', { className: 'step-hits', attrs: { 'aria-label': 'Retrieved chunks, best first' } }, ...step.hits.map((h) => el('li', { className: 'step-hit' }, hitLine(h))))
+					? el(
+							'ol',
+							{ className: 'step-hits', attrs: { 'aria-label': 'Retrieved chunks, best first' } },
+							...step.hits.map((h) => el('li', { className: 'step-hit' }, hitLine(h))),
+						)
 					: null,
 				step.kind === 'evidence' && (step.selected.length || step.dropped.length)
 					? el(
 							'ul',
 							{ className: 'step-evidence-items', attrs: { 'aria-label': 'Evidence kept and dropped' } },
-							...evidenceLines(step, where).map((line) => el('li', { className: `step-evidence-item ${line.kept ? 'kept' : 'dropped'}` }, line.text)),
+							...evidenceLines(step, where).map((line) =>
+								el('li', { className: `step-evidence-item ${line.kept ? 'kept' : 'dropped'}` }, line.text),
+							),
 						)
 					: null,
 			),
@@ -213,7 +276,12 @@ export function renderTrace(trace: DecisionTrace, open: boolean): HTMLElement {
 	// Attributes rather than properties, so the headline is also readable from the DOM (tests, a11y tools).
 	const collapsible = el('vscode-collapsible', {
 		className: 'trace',
-		attrs: { 'data-turn': trace.turn_id ?? '', heading: 'Trace', description: traceSummary(trace), title: traceHeadline(trace) },
+		attrs: {
+			'data-turn': trace.turn_id ?? '',
+			heading: 'Trace',
+			description: traceSummary(trace),
+			title: traceHeadline(trace),
+		},
 	});
 	collapsible.open = open;
 	const timings = trace.timings.map((t) => `${t.stage} ${formatMicros(t.us)}`).join(' · ');

@@ -27,14 +27,29 @@ function entryNode(entry: PanelEntry, tracesOpen: boolean): HTMLElement {
 		case 'error':
 			return el(
 				'article',
-				{ className: 'msg msg-error', attrs: { 'data-turn': entry.turnId ?? '', 'data-retry-target': entry.turnId ?? '', 'aria-label': 'Error' } },
+				{
+					className: 'msg msg-error',
+					attrs: { 'data-turn': entry.turnId ?? '', 'data-retry-target': entry.turnId ?? '', 'aria-label': 'Error' },
+				},
 				el('div', { className: 'msg-author' }, 'Error'),
 				el('div', { className: 'msg-text' }, entry.message),
 				entry.retryable && entry.turnId
 					? el(
 							'div',
 							{ className: 'msg-actions' },
-							el('vscode-button', { className: 'retry', attrs: { 'data-action': 'retry', 'data-retrieval': 'auto', 'aria-label': 'Retry this message', secondary: '' } }, 'Retry'),
+							el(
+								'vscode-button',
+								{
+									className: 'retry',
+									attrs: {
+										'data-action': 'retry',
+										'data-retrieval': 'auto',
+										'aria-label': 'Retry this message',
+										secondary: '',
+									},
+								},
+								'Retry',
+							),
 						)
 					: null,
 			);
@@ -105,7 +120,9 @@ export class Transcript {
 
 	/** Opens or closes every trace. */
 	setTracesOpen(open: boolean): void {
-		for (const node of this.container.querySelectorAll<HTMLElementTagNameMap['vscode-collapsible']>('vscode-collapsible.trace')) {
+		for (const node of this.container.querySelectorAll<HTMLElementTagNameMap['vscode-collapsible']>(
+			'vscode-collapsible.trace',
+		)) {
 			node.open = open;
 		}
 	}
@@ -122,7 +139,9 @@ export class Transcript {
 
 	/** The assistant/streaming/error node answering `turnId` (user messages share the id). */
 	private replyNode(turnId: string): HTMLElement | undefined {
-		for (const node of this.container.querySelectorAll<HTMLElement>('article.msg-assistant, article.msg-streaming, article.msg-error')) {
+		for (const node of this.container.querySelectorAll<HTMLElement>(
+			'article.msg-assistant, article.msg-streaming, article.msg-error',
+		)) {
 			if (node.dataset.turn === turnId) return node;
 		}
 		return undefined;

@@ -98,7 +98,11 @@ export class ChatController {
 
 	/** The state the panel should show after (re)loading. */
 	restoreState(): StateRestoreParams {
-		const state: StateRestoreParams = { entries: this.session.entries, restricted: this.deps.isRestricted(), generator: this.generatorInfo };
+		const state: StateRestoreParams = {
+			entries: this.session.entries,
+			restricted: this.deps.isRestricted(),
+			generator: this.generatorInfo,
+		};
 		if (this.history) state.history = this.history.summary(this.session.id);
 		return state;
 	}
@@ -161,7 +165,11 @@ export class ChatController {
 		const userTurnId = this.userTurnOf(turnId);
 		const before = userTurnId === null ? null : this.session.historyBefore(userTurnId);
 		if (userTurnId === null || before === null) {
-			this.post('chat/error', { turnId: newTurnId, message: 'That message is no longer in this conversation, so it cannot be retried.', retryable: false });
+			this.post('chat/error', {
+				turnId: newTurnId,
+				message: 'That message is no longer in this conversation, so it cannot be retried.',
+				retryable: false,
+			});
 			return;
 		}
 		await this.answer({
@@ -205,7 +213,11 @@ export class ChatController {
 		if (id === this.session.id) return this.sendState();
 		const entries = this.history?.entries(id) ?? null;
 		if (!entries) {
-			this.post('chat/error', { turnId: null, message: 'That conversation is no longer kept (at most 50 are).', retryable: false });
+			this.post('chat/error', {
+				turnId: null,
+				message: 'That conversation is no longer kept (at most 50 are).',
+				retryable: false,
+			});
 			this.postHistory();
 			return;
 		}
@@ -242,7 +254,9 @@ export class ChatController {
 				),
 			)
 			.filter((o) => !o.ok).length;
-		this.deps.log.debug(`decision core warm-up: ${samples.length} turns, ${failures} failed, ${(performance.now() - t0).toFixed(1)} ms`);
+		this.deps.log.debug(
+			`decision core warm-up: ${samples.length} turns, ${failures} failed, ${(performance.now() - t0).toFixed(1)} ms`,
+		);
 	}
 
 	/** Runs the pipeline for one job and records/posts what it gives. Never rejects. */
@@ -274,7 +288,8 @@ export class ChatController {
 				},
 				{
 					progress: (message) => live() && this.post('chat/progress', { turnId: job.replyTurnId, message }),
-					start: (label) => live() && this.post('chat/start', { turnId: job.replyTurnId, generator: label, ...retryFields }),
+					start: (label) =>
+						live() && this.post('chat/start', { turnId: job.replyTurnId, generator: label, ...retryFields }),
 					delta: (text) => live() && this.post('chat/delta', { turnId: job.replyTurnId, text }),
 				},
 			);
@@ -287,8 +302,22 @@ export class ChatController {
 			}
 			const proposed = outcome.actions?.length ? { actions: outcome.actions.map((a) => a.action) } : {};
 			this.actionBook.remember(job.replyTurnId, outcome.actions);
-			const extra = { citations: outcome.citations, status: outcome.status, generator: outcome.generator, ...retryFields, ...(job.retryOf ? { retrieval: job.retrieval } : {}), ...proposed };
-			const entry = this.session.addAssistant(job.replyTurnId, job.utterance, outcome.markdown, outcome.trace, outcome.historyText, extra);
+			const extra = {
+				citations: outcome.citations,
+				status: outcome.status,
+				generator: outcome.generator,
+				...retryFields,
+				...(job.retryOf ? { retrieval: job.retrieval } : {}),
+				...proposed,
+			};
+			const entry = this.session.addAssistant(
+				job.replyTurnId,
+				job.utterance,
+				outcome.markdown,
+				outcome.trace,
+				outcome.historyText,
+				extra,
+			);
 			this.post('chat/reply', { turnId: entry.turnId, markdown: entry.markdown, trace: entry.trace, ...extra });
 			await this.saveHistory();
 			const steps = await outcome.persist();
@@ -301,7 +330,12 @@ export class ChatController {
 		} catch (e) {
 			// runPipeline never rejects; this guards the controller's own bookkeeping.
 			this.deps.log.error(e instanceof Error ? e : new Error(errorMessage(e)));
-			if (live()) this.post('chat/error', { turnId: job.replyTurnId, message: `This turn failed: ${errorMessage(e)}. Your message is kept.`, retryable: true });
+			if (live())
+				this.post('chat/error', {
+					turnId: job.replyTurnId,
+					message: `This turn failed: ${errorMessage(e)}. Your message is kept.`,
+					retryable: true,
+				});
 		} finally {
 			if (this.inflight.get(job.replyTurnId) === abort) this.inflight.delete(job.replyTurnId);
 		}
@@ -318,7 +352,18 @@ export class ChatController {
 
 	private ports(): PipelinePorts {
 		const d = this.deps;
-		return { log: d.log, retrieve: d.retrieve, memory: d.memory, persist: d.persist, toUri: d.toUri, hooks: d.hooks, decide: d.decide, generationStallMs: d.generationStallMs, live: d.live, hostNotes: d.hostNotes };
+		return {
+			log: d.log,
+			retrieve: d.retrieve,
+			memory: d.memory,
+			persist: d.persist,
+			toUri: d.toUri,
+			hooks: d.hooks,
+			decide: d.decide,
+			generationStallMs: d.generationStallMs,
+			live: d.live,
+			hostNotes: d.hostNotes,
+		};
 	}
 
 	private async currentGenerator(): Promise<Generator> {
@@ -350,7 +395,9 @@ export class ChatController {
 		for (const controller of this.inflight.values()) controller.abort();
 		this.inflight.clear();
 		if (!this.history || this.session.entries.length === 0) return Promise.resolve();
-		return this.history.save(this.session.id, this.session.entries, (this.deps.now ?? Date.now)()).catch((e: unknown) => this.deps.log.warn(`conversation history not saved: ${errorMessage(e)}`));
+		return this.history
+			.save(this.session.id, this.session.entries, (this.deps.now ?? Date.now)())
+			.catch((e: unknown) => this.deps.log.warn(`conversation history not saved: ${errorMessage(e)}`));
 	}
 
 	private async saveHistory(): Promise<void> {

@@ -4,7 +4,12 @@
  * panel showed is stored — no settings, no keys. Entries are validated on load, so a corrupt or
  * older state loses that conversation, never the extension. No `vscode`: the Memento is a port.
  */
-import { isTranscriptEntry, type ConversationSummary, type HistoryListParams, type TranscriptEntry } from '../core/protocol';
+import {
+	isTranscriptEntry,
+	type ConversationSummary,
+	type HistoryListParams,
+	type TranscriptEntry,
+} from '../core/protocol';
 
 /** The part of `vscode.Memento` used here. */
 export interface StatePort {
@@ -63,7 +68,10 @@ export function fit(list: StoredConversation[], maxChars: number): StoredConvers
 	let total = sizes.reduce((a, b) => a + b, 0);
 	const out = [...list];
 	for (let i = out.length - 1; i > 0 && total > maxChars; i--) {
-		const slim = { ...out[i], entries: out[i].entries.map((e) => (e.kind === 'assistant' && e.trace ? { ...e, trace: null } : e)) };
+		const slim = {
+			...out[i],
+			entries: out[i].entries.map((e) => (e.kind === 'assistant' && e.trace ? { ...e, trace: null } : e)),
+		};
 		const size = JSON.stringify(slim).length;
 		total -= sizes[i] - size;
 		sizes[i] = size;

@@ -85,7 +85,8 @@ export class ConversationSession {
 		const turns: HistoryTurn[] = [];
 		for (const e of entries) {
 			if (e.kind === 'user') turns.push({ role: 'user', content: e.text });
-			else if (e.kind === 'assistant') turns.push({ role: 'assistant', content: this.historyText.get(e.turnId) ?? e.markdown });
+			else if (e.kind === 'assistant')
+				turns.push({ role: 'assistant', content: this.historyText.get(e.turnId) ?? e.markdown });
 		}
 		return turns.slice(-HISTORY_WINDOW);
 	}
@@ -103,11 +104,15 @@ export class ConversationSession {
 
 	/** The last `turns` user/assistant messages for a model prompt (replies as shown, each cut to `maxChars`). */
 	chatWindow(turns: number, maxChars = 4000, before?: string): ChatMessage[] {
-		const end = before === undefined ? this.entriesList.length : this.entriesList.findIndex((e) => e.kind === 'user' && e.turnId === before);
+		const end =
+			before === undefined
+				? this.entriesList.length
+				: this.entriesList.findIndex((e) => e.kind === 'user' && e.turnId === before);
 		const out: ChatMessage[] = [];
 		for (const e of this.entriesList.slice(0, end < 0 ? this.entriesList.length : end)) {
 			if (e.kind === 'user') out.push({ role: 'user', content: cut(e.text, maxChars) });
-			else if (e.kind === 'assistant') out.push({ role: 'assistant', content: cut(this.recorded.get(e.turnId) ?? e.markdown, maxChars) });
+			else if (e.kind === 'assistant')
+				out.push({ role: 'assistant', content: cut(this.recorded.get(e.turnId) ?? e.markdown, maxChars) });
 		}
 		return turns > 0 ? out.slice(-turns) : [];
 	}
@@ -162,7 +167,13 @@ export class ConversationSession {
 
 	/** Records a failure shown in place of a reply. */
 	addError(turnId: string | null, message: string, retryable?: boolean): TranscriptEntry {
-		const entry: TranscriptEntry = { kind: 'error', turnId, message, at: this.now(), ...(retryable === undefined ? {} : { retryable }) };
+		const entry: TranscriptEntry = {
+			kind: 'error',
+			turnId,
+			message,
+			at: this.now(),
+			...(retryable === undefined ? {} : { retryable }),
+		};
 		this.push(entry);
 		return entry;
 	}

@@ -7,7 +7,12 @@
  * (so an HTTP call closes its connection) and the wait ends at once with a retryable
  * GenerationError, whatever the generator does afterwards. No `vscode` import.
  */
-import { GenerationError, type GenerationRequest, type GenerationResult, type Generator } from '../generation/generator';
+import {
+	GenerationError,
+	type GenerationRequest,
+	type GenerationResult,
+	type Generator,
+} from '../generation/generator';
 
 /**
  * 150 s of silence. A budget on silence, not on the whole reply: a slow model that keeps streaming
@@ -23,7 +28,11 @@ export const GENERATION_STALL_MS = 150_000;
  * without a delta: then rejects with a retryable GenerationError (`unavailable`) that says so.
  * Deltas that arrive after the budget ended are dropped (the panel already shows the error).
  */
-export function generateWithin(generator: Generator, request: GenerationRequest, stallMs: number = GENERATION_STALL_MS): Promise<GenerationResult> {
+export function generateWithin(
+	generator: Generator,
+	request: GenerationRequest,
+	stallMs: number = GENERATION_STALL_MS,
+): Promise<GenerationResult> {
 	const inner = new AbortController();
 	const forward = () => inner.abort();
 	if (request.signal.aborted) inner.abort();
@@ -36,7 +45,13 @@ export function generateWithin(generator: Generator, request: GenerationRequest,
 			timer = setTimeout(() => {
 				stalled = true;
 				inner.abort();
-				reject(new GenerationError('unavailable', `${generator.info.label} sent nothing for ${Math.round(stallMs / 1000)} s, so the turn stopped waiting. Your message is kept — Retry when the model answers again.`, true));
+				reject(
+					new GenerationError(
+						'unavailable',
+						`${generator.info.label} sent nothing for ${Math.round(stallMs / 1000)} s, so the turn stopped waiting. Your message is kept — Retry when the model answers again.`,
+						true,
+					),
+				);
 			}, stallMs);
 		};
 		arm();

@@ -7,7 +7,12 @@
  * No `vscode` import.
  */
 import type { Thresholds } from '../core/thresholds';
-import { listInstructionFiles, readInstructionFile, type InstructionLimits, type ParsedInstructionFile } from '../indexing/instructionFiles';
+import {
+	listInstructionFiles,
+	readInstructionFile,
+	type InstructionLimits,
+	type ParsedInstructionFile,
+} from '../indexing/instructionFiles';
 import { syncInstructionFiles, type InstructionSyncReport } from '../retrieval/instructionRecall';
 import type { Store } from '../store/openStore';
 import { workspaceId } from '../store/location';

@@ -47,7 +47,11 @@ export interface MemoryFreshness {
  * Checks the anchors of these memories against the current workspace chunks (two queries for the
  * whole batch), re-anchors moved ones and marks stale ones. Memories without anchors are absent.
  */
-export async function checkRecalled(db: Queryable, workspaceIds: readonly string[], docIds: readonly string[]): Promise<Map<string, MemoryFreshness>> {
+export async function checkRecalled(
+	db: Queryable,
+	workspaceIds: readonly string[],
+	docIds: readonly string[],
+): Promise<Map<string, MemoryFreshness>> {
 	const out = new Map<string, MemoryFreshness>();
 	const anchors = await anchorsForDocIds(db, workspaceIds, docIds);
 	if (!anchors.length) return out;
@@ -55,8 +59,11 @@ export async function checkRecalled(db: Queryable, workspaceIds: readonly string
 	const rows = await currentChunksIn(db, workspaceIds, paths);
 	// A file with no chunks now: look for its content elsewhere (renamed file) unless already known gone.
 	const present = new Set(rows.map((c) => `${c.workspace_id}\0${c.path}`));
-	const lost = anchors.filter((a) => a.content_hash !== null && a.review !== 'stale' && !present.has(`${a.workspace_id}\0${a.path}`));
-	if (lost.length) rows.push(...(await chunksWithHashes(db, workspaceIds, [...new Set(lost.map((a) => a.content_hash!))])));
+	const lost = anchors.filter(
+		(a) => a.content_hash !== null && a.review !== 'stale' && !present.has(`${a.workspace_id}\0${a.path}`),
+	);
+	if (lost.length)
+		rows.push(...(await chunksWithHashes(db, workspaceIds, [...new Set(lost.map((a) => a.content_hash!))])));
 	const chunks = rows.map((c) => ({ ...c, startLine: c.start_line, endLine: c.end_line, contentHash: c.content_hash }));
 	const moved: { id: string; now: NonNullable<AnchorCheck['now']> }[] = [];
 	const stale: string[] = [];
@@ -105,23 +112,50 @@ export function freshRecall(inner: MemoryPort, deps: FreshnessDeps): MemoryPort 
 				const idle = provenance.get(hit.id)?.idle_days ?? 0;
 				if (decay > 0 && idle >= decay) {
 					dropped.add(i);
-					notes.push({ kind: 'note', stage: 'decay', level: 'info', message: `memory ${hit.id} demoted: not recalled for ${idle} days (gatedMemory.memory.decayDays ${decay}); kept, listed in Inspect Memory State` });
+					notes.push({
+						kind: 'note',
+						stage: 'decay',
+						level: 'info',
+						message: `memory ${hit.id} demoted: not recalled for ${idle} days (gatedMemory.memory.decayDays ${decay}); kept, listed in Inspect Memory State`,
+					});
 					return;
 				}
 				const f = fresh.get(hit.id);
 				if (f && isStale(f.verdict)) {
 					dropped.add(i);
-					const why = f.checks.filter((c) => isStale(c.check.status)).map((c) => c.check.reason).join('; ');
-					notes.push({ kind: 'note', stage: 'staleness', level: 'warn', message: `stale memory ${hit.id} not used as current: ${why} (review it in Inspect Memory State)` });
+					const why = f.checks
+						.filter((c) => isStale(c.check.status))
+						.map((c) => c.check.reason)
+						.join('; ');
+					notes.push({
+						kind: 'note',
+						stage: 'staleness',
+						level: 'warn',
+						message: `stale memory ${hit.id} not used as current: ${why} (review it in Inspect Memory State)`,
+					});
 					return;
 				}
 				if (f?.verdict === 'moved') {
-					const where = f.checks.filter((c) => c.check.status === 'moved').map((c) => c.check.reason).join('; ');
+					const where = f.checks
+						.filter((c) => c.check.status === 'moved')
+						.map((c) => c.check.reason)
+						.join('; ');
 					notes.push({ kind: 'note', stage: 'staleness', level: 'info', message: `memory ${hit.id}: ${where}` });
 				}
-				notes.push({ kind: 'note', stage: 'recall', level: 'info', message: whyRecalled(query, step, hit, provenance.get(hit.id)) });
+				notes.push({
+					kind: 'note',
+					stage: 'recall',
+					level: 'info',
+					message: whyRecalled(query, step, hit, provenance.get(hit.id)),
+				});
 			});
-			if (fresh.size) notes.push({ kind: 'note', stage: 'staleness', level: 'info', message: `staleness check: ${fresh.size} memor${fresh.size === 1 ? 'y' : 'ies'} citing code, ${ms.toFixed(1)} ms` });
+			if (fresh.size)
+				notes.push({
+					kind: 'note',
+					stage: 'staleness',
+					level: 'info',
+					message: `staleness check: ${fresh.size} memor${fresh.size === 1 ? 'y' : 'ies'} citing code, ${ms.toFixed(1)} ms`,
+				});
 			const used = docIds.filter((_, i) => !dropped.has(i));
 			await touchRecalled(store.db, ids, used);
 			let n = 0;
@@ -132,22 +166,45 @@ export function freshRecall(inner: MemoryPort, deps: FreshnessDeps): MemoryPort 
 }
 
 /** "why recalled": the query, the arms with rank and score, the floor, the age and the source turn. */
-export function whyRecalled(query: string, step: RetrievalStep, hit: TraceHit, p: { source_turn: string | null; created_at: string; age_days: number } | undefined): string {
+export function whyRecalled(
+	query: string,
+	step: RetrievalStep,
+	hit: TraceHit,
+	p: { source_turn: string | null; created_at: string; age_days: number } | undefined,
+): string {
 	const arms: string[] = [];
 	if (hit.arms.fts) arms.push(`full-text #${hit.arms.fts.rank} (${hit.arms.fts.score.toFixed(2)})`);
-	if (hit.arms.vector) arms.push(`vector #${hit.arms.vector.rank} (cosine ${hit.arms.vector.score.toFixed(2)}${step.floor !== null ? `, floor ${step.floor.toFixed(2)}` : ''})`);
-	const age = p ? `written ${p.created_at} (${p.age_days === 0 ? 'today' : `${p.age_days} day${p.age_days === 1 ? '' : 's'} ago`})${p.source_turn ? ` in turn ${p.source_turn}` : ''}` : 'provenance unknown';
+	if (hit.arms.vector)
+		arms.push(
+			`vector #${hit.arms.vector.rank} (cosine ${hit.arms.vector.score.toFixed(2)}${step.floor !== null ? `, floor ${step.floor.toFixed(2)}` : ''})`,
+		);
+	const age = p
+		? `written ${p.created_at} (${p.age_days === 0 ? 'today' : `${p.age_days} day${p.age_days === 1 ? '' : 's'} ago`})${p.source_turn ? ` in turn ${p.source_turn}` : ''}`
+		: 'provenance unknown';
 	return `recalled ${hit.id} for "${query.slice(0, 80)}": found by ${arms.join(' + ') || 'no arm'}; ${age}`;
 }
 
 /** The workspace chunks a turn's reply used (its evidence step's selection), as anchors. */
-export async function anchorsFromTrace(db: Queryable, workspaceIds: readonly string[], steps: readonly TraceStep[]): Promise<NewAnchor[]> {
+export async function anchorsFromTrace(
+	db: Queryable,
+	workspaceIds: readonly string[],
+	steps: readonly TraceStep[],
+): Promise<NewAnchor[]> {
 	const selected = new Set(steps.flatMap((s) => (s.kind === 'evidence' ? s.selected : [])));
-	const hits = steps.flatMap((s) => (s.kind === 'retrieval' && s.tier === 'workspace' ? s.hits : [])).filter((h) => selected.has(h.chunk_id) && h.path !== null);
+	const hits = steps
+		.flatMap((s) => (s.kind === 'retrieval' && s.tier === 'workspace' ? s.hits : []))
+		.filter((h) => selected.has(h.chunk_id) && h.path !== null);
 	const anchors: NewAnchor[] = [];
 	for (const h of hits.slice(0, 5)) {
 		const c = await chunkById(db, workspaceIds, h.chunk_id);
-		if (c) anchors.push({ path: c.path, symbol: c.symbol, startLine: c.start_line, endLine: c.end_line, contentHash: c.content_hash });
+		if (c)
+			anchors.push({
+				path: c.path,
+				symbol: c.symbol,
+				startLine: c.start_line,
+				endLine: c.end_line,
+				contentHash: c.content_hash,
+			});
 	}
 	return anchors;
 }
@@ -170,6 +227,14 @@ export function anchoredPersist(inner: PersistFn, deps: FreshnessDeps): PersistF
 		);
 		if (!memory) return written;
 		await insertAnchors(store.db, owner, { id: memory.id, docId: memory.doc_id }, anchors);
-		return ok([...steps, { kind: 'note', stage: 'persist', level: 'info', message: `anchored to ${anchors.map((a) => `${a.path}:${a.startLine}-${a.endLine}${a.symbol ? ` (${a.symbol})` : ''}`).join(', ')}` }]);
+		return ok([
+			...steps,
+			{
+				kind: 'note',
+				stage: 'persist',
+				level: 'info',
+				message: `anchored to ${anchors.map((a) => `${a.path}:${a.startLine}-${a.endLine}${a.symbol ? ` (${a.symbol})` : ''}`).join(', ')}`,
+			},
+		]);
 	};
 }

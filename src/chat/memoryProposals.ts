@@ -14,9 +14,21 @@ import type { Trigger, WriteTier } from '../core/types';
 import { redactSecrets } from '../indexing/secretScan';
 import type { Embedder } from '../models/embedder';
 import { contentHash } from '../retrieval/ingest';
-import { normalise, parseProfileStatement, persistTurn, type TurnWrite, type WriteReport } from '../retrieval/memoryWriter';
+import {
+	normalise,
+	parseProfileStatement,
+	persistTurn,
+	type TurnWrite,
+	type WriteReport,
+} from '../retrieval/memoryWriter';
 import type { Store } from '../store/openStore';
-import { decideProposal, insertProposal, pendingProposals, proposalById, type ProposalRow } from '../store/proposalRepo';
+import {
+	decideProposal,
+	insertProposal,
+	pendingProposals,
+	proposalById,
+	type ProposalRow,
+} from '../store/proposalRepo';
 import { errorMessage, type Logger } from './logger';
 import type { ProposalSink } from './memoryWriteGate';
 import type { PersistRequest } from './turnPersistence';
@@ -85,11 +97,27 @@ export class MemoryProposals implements ProposalSink {
 			if (tier === 'profile' && parseProfileStatement(recordQuestion, trigger) === null) continue;
 			const recordAnswer = record.tier === 'research' ? clean(record.answer) : answer;
 			const text = proposalText(tier, trigger, recordQuestion, recordAnswer);
-			const id = await insertProposal(store.db, { workspaceId, conversationId: r.conversationId, turnId: r.turnId, tier, trigger, question: recordQuestion, answer: recordAnswer, text });
+			const id = await insertProposal(store.db, {
+				workspaceId,
+				conversationId: r.conversationId,
+				turnId: r.turnId,
+				tier,
+				trigger,
+				question: recordQuestion,
+				answer: recordAnswer,
+				text,
+			});
 			made.push(`${tier} (proposal ${id})`);
 		}
 		if (made.length) this.changed();
-		return [note('info', made.length ? `awaiting approval (gatedMemory.memory.writes: confirm): ${made.join(', ')}; nothing written yet` : 'nothing to propose')];
+		return [
+			note(
+				'info',
+				made.length
+					? `awaiting approval (gatedMemory.memory.writes: confirm): ${made.join(', ')}; nothing written yet`
+					: 'nothing to propose',
+			),
+		];
 	}
 
 	/** Pending proposals of this window's workspaces plus this session's decisions, oldest first. */
@@ -103,17 +131,32 @@ export class MemoryProposals implements ProposalSink {
 
 	/** Approve: writes the proposal (or `edited`, when the user changed it) through the write path. Never rejects. */
 	async approve(id: string, edited?: string): Promise<ProposalDecision> {
-		if (this.deps.isRestricted()) return this.refuse(id, 'Restricted Mode: nothing is written to memory. Trust this workspace to approve memories.');
+		if (this.deps.isRestricted())
+			return this.refuse(
+				id,
+				'Restricted Mode: nothing is written to memory. Trust this workspace to approve memories.',
+			);
 		try {
 			const store = await this.deps.openStore();
 			const row = await proposalById(store.db, this.deps.workspaceIds(), id);
 			if (!row) return this.refuse(id, 'That proposal is not in this workspace’s store any more.');
-			if (row.status !== 'pending') return { ok: false, message: `That proposal was already ${row.status}.`, turnId: row.turn_id, steps: [] };
+			if (row.status !== 'pending')
+				return { ok: false, message: `That proposal was already ${row.status}.`, turnId: row.turn_id, steps: [] };
 			const text = edited === undefined ? null : edited.trim();
 			if (text === '') return this.refuse(id, 'An edited memory cannot be empty: edit it again or discard it.', row);
-			if (text !== null && text.length > MAX_MEMORY_TEXT) return this.refuse(id, `An edited memory is at most ${MAX_MEMORY_TEXT} characters (this one has ${text.length}).`, row);
+			if (text !== null && text.length > MAX_MEMORY_TEXT)
+				return this.refuse(
+					id,
+					`An edited memory is at most ${MAX_MEMORY_TEXT} characters (this one has ${text.length}).`,
+					row,
+				);
 			const isEdit = text !== null && text !== row.text;
-			const report = await persistTurn(store.db, await this.deps.embedder(), this.deps.thresholds(), turnWrite(row, isEdit ? text : null));
+			const report = await persistTurn(
+				store.db,
+				await this.deps.embedder(),
+				this.deps.thresholds(),
+				turnWrite(row, isEdit ? text : null),
+			);
 			const outcome = describe(report);
 			const storedText = isEdit ? clean(text) : row.text;
 			await decideProposal(store.db, row.id, { status: 'approved', storedText, outcome });
@@ -122,7 +165,12 @@ export class MemoryProposals implements ProposalSink {
 			return { ok: true, message, turnId: row.turn_id, steps: [note('info', `approved by the user: ${message}`)] };
 		} catch (e) {
 			this.deps.log.error(`approving memory proposal ${id} failed: ${errorMessage(e)}`);
-			return { ok: false, message: `not saved to memory: ${errorMessage(e)}. The proposal is kept; try again.`, turnId: null, steps: [] };
+			return {
+				ok: false,
+				message: `not saved to memory: ${errorMessage(e)}. The proposal is kept; try again.`,
+				turnId: null,
+				steps: [],
+			};
 		}
 	}
 
@@ -132,11 +180,17 @@ export class MemoryProposals implements ProposalSink {
 			const store = await this.deps.openStore();
 			const row = await proposalById(store.db, this.deps.workspaceIds(), id);
 			if (!row) return this.refuse(id, 'That proposal is not in this workspace’s store any more.');
-			if (row.status !== 'pending') return { ok: false, message: `That proposal was already ${row.status}.`, turnId: row.turn_id, steps: [] };
+			if (row.status !== 'pending')
+				return { ok: false, message: `That proposal was already ${row.status}.`, turnId: row.turn_id, steps: [] };
 			await decideProposal(store.db, row.id, { status: 'discarded', storedText: null, outcome: null });
 			const message = `discarded: nothing written to ${row.tier === 'research' ? 'research memory' : 'the profile'}`;
 			this.record(row, 'discarded', message, row.text);
-			return { ok: true, message, turnId: row.turn_id, steps: [note('info', `proposal ${row.id} ${message} (the user's choice)`)] };
+			return {
+				ok: true,
+				message,
+				turnId: row.turn_id,
+				steps: [note('info', `proposal ${row.id} ${message} (the user's choice)`)],
+			};
 		} catch (e) {
 			this.deps.log.error(`discarding memory proposal ${id} failed: ${errorMessage(e)}`);
 			return { ok: false, message: `could not discard: ${errorMessage(e)}`, turnId: null, steps: [] };
@@ -161,7 +215,8 @@ export class MemoryProposals implements ProposalSink {
 
 /** The trigger a typed record stands for (proposals keep the trigger the write path's parsers read). */
 function triggerOf(record: PersistRecord): Trigger {
-	if (record.tier === 'research') return record.kind === 'correction' ? 'correction' : record.kind === 'qa' ? 'question' : 'statement';
+	if (record.tier === 'research')
+		return record.kind === 'correction' ? 'correction' : record.kind === 'qa' ? 'question' : 'statement';
 	return record.kind === 'instruction' ? 'instruction' : 'statement';
 }
 
@@ -169,9 +224,14 @@ function triggerOf(record: PersistRecord): Trigger {
 export function turnWrite(row: ProposalRow, edited: string | null): TurnWrite {
 	const trigger = row.trigger as Trigger;
 	const base = { workspaceId: row.workspace_id, turnId: row.turn_id, trigger, write: [row.tier] };
-	if (edited === null) return { ...base, question: row.question, answer: row.trigger === 'correction' ? '' : row.answer };
+	if (edited === null)
+		return { ...base, question: row.question, answer: row.trigger === 'correction' ? '' : row.answer };
 	if (row.tier === 'research') return { ...base, question: edited, answer: '' };
-	const parsed = parseProfileStatement(edited, trigger) ?? { key: `note:${contentHash(normalise(edited)).slice(0, 12)}`, value: edited, kind: 'fact' as const };
+	const parsed = parseProfileStatement(edited, trigger) ?? {
+		key: `note:${contentHash(normalise(edited)).slice(0, 12)}`,
+		value: edited,
+		kind: 'fact' as const,
+	};
 	return { ...base, question: edited, answer: '', profile: [parsed] };
 }
 
@@ -184,7 +244,14 @@ function describe(r: WriteReport): string {
 }
 
 function viewOf(row: ProposalRow): ProposalView {
-	return { id: row.id, turnId: row.turn_id, tier: row.tier, kind: proposalKind(row.tier, row.trigger), text: row.text, state: 'pending' };
+	return {
+		id: row.id,
+		turnId: row.turn_id,
+		tier: row.tier,
+		kind: proposalKind(row.tier, row.trigger),
+		text: row.text,
+		state: 'pending',
+	};
 }
 
 function note(level: 'info' | 'warn' | 'error', message: string): TraceStep {

@@ -31,7 +31,9 @@ export function gatedPersist(inner: PersistFn, deps: { mode: () => WriteMode; pr
 		const tiers = [...new Set(request.records.map((r) => r.tier))].join(' and ');
 		if (mode === 'off') {
 			const written = await inner({ ...request, records: [] });
-			return written.ok ? ok([note(`memory writes are off (gatedMemory.memory.writes): ${tiers} not written`), ...written.value]) : written;
+			return written.ok
+				? ok([note(`memory writes are off (gatedMemory.memory.writes): ${tiers} not written`), ...written.value])
+				: written;
 		}
 		// Proposals first: if the store is down, the conversation write fails the same way and the
 		// pipeline notes it once; nothing reaches research memory or the profile either way.
@@ -53,7 +55,12 @@ export function gatedRecall(inner: MemoryPort, reads: () => readonly ReadTier[])
 			const allowed = reads();
 			const kept = tiers.filter((t) => allowed.includes(t));
 			const dropped = tiers.filter((t) => !allowed.includes(t));
-			const notes: TraceStep[] = dropped.map((t) => ({ kind: 'note', stage: 'retrieval', level: 'info', message: `${t} not recalled: gatedMemory.memory.reads leaves it out` }));
+			const notes: TraceStep[] = dropped.map((t) => ({
+				kind: 'note',
+				stage: 'retrieval',
+				level: 'info',
+				message: `${t} not recalled: gatedMemory.memory.reads leaves it out`,
+			}));
 			if (!kept.length) return ok({ chunks: [], steps: notes });
 			const r = await inner.recall(query, kept, result, thresholds);
 			return r.ok ? ok({ chunks: r.value.chunks, steps: [...r.value.steps, ...notes] }) : r;
@@ -63,8 +70,15 @@ export function gatedRecall(inner: MemoryPort, reads: () => readonly ReadTier[])
 		},
 		...(inner.fileInstructions
 			? {
-					fileInstructions: async (query: string, paths: readonly string[], result: Parameters<NonNullable<MemoryPort['fileInstructions']>>[2], thresholds: Parameters<NonNullable<MemoryPort['fileInstructions']>>[3]) =>
-						reads().includes('instructions') ? inner.fileInstructions!(query, paths, result, thresholds) : ok({ instructions: [], steps: [] }),
+					fileInstructions: async (
+						query: string,
+						paths: readonly string[],
+						result: Parameters<NonNullable<MemoryPort['fileInstructions']>>[2],
+						thresholds: Parameters<NonNullable<MemoryPort['fileInstructions']>>[3],
+					) =>
+						reads().includes('instructions')
+							? inner.fileInstructions!(query, paths, result, thresholds)
+							: ok({ instructions: [], steps: [] }),
 				}
 			: {}),
 	};

@@ -33,7 +33,12 @@ export interface ModelSettings {
 }
 
 /** Defaults: the built-in embedder and the built-in linear reranker (both ship in the .vsix: no download). */
-export const DEFAULT_MODEL_SETTINGS: ModelSettings = { embedder: 'builtin', reranker: 'builtin', hubEndpoint: DEFAULT_HUB, localPath: '' };
+export const DEFAULT_MODEL_SETTINGS: ModelSettings = {
+	embedder: 'builtin',
+	reranker: 'builtin',
+	hubEndpoint: DEFAULT_HUB,
+	localPath: '',
+};
 
 /** The embedder in force for this turn or this indexing run. */
 export type ActiveEmbedder =
@@ -88,14 +93,18 @@ export class ModelsRuntime {
 	/** ONNX models the settings ask for whose files are neither in the local folder nor the cache. */
 	missing(): ModelManifest[] {
 		const s = this.sync();
-		const wanted = [s.embedder === 'minilm' ? this.manifests.embedder : null, s.reranker === 'minilm' ? this.manifests.reranker : null];
+		const wanted = [
+			s.embedder === 'minilm' ? this.manifests.embedder : null,
+			s.reranker === 'minilm' ? this.manifests.reranker : null,
+		];
 		return wanted.filter((m): m is ModelManifest => !!m && this.mgr().status(m).where === 'absent');
 	}
 
 	/** The query-side embedder and the indexing worker's spec; never downloads, never throws. */
 	async activeEmbedder(): Promise<ActiveEmbedder> {
 		const active = await this.resolveEmbedder();
-		const said = active.status === 'ready' ? `embedder: ${active.id} (${active.label})` : `no embedder: ${active.reason}`;
+		const said =
+			active.status === 'ready' ? `embedder: ${active.id} (${active.label})` : `no embedder: ${active.reason}`;
 		if (said !== this.lastSaid) this.options.log.info((this.lastSaid = said));
 		return active;
 	}
@@ -114,7 +123,12 @@ export class ModelsRuntime {
 				id: embedderId(m),
 				label: `${m.name} (${st.where === 'local' ? 'local folder' : 'downloaded'})`,
 				embedder: fitToWidth(this.embedderHandle, EMBEDDING_DIM),
-				worker: { kind: 'onnx', id: embedderId(m), spec: specFor(m, st.dir), settings: { intraOpThreads: 1, batchSize: 32 } },
+				worker: {
+					kind: 'onnx',
+					id: embedderId(m),
+					spec: specFor(m, st.dir),
+					settings: { intraOpThreads: 1, batchSize: 32 },
+				},
 			};
 		} catch (e) {
 			return none(`embedder unavailable: ${errorMessage(e)}`);
@@ -127,19 +141,25 @@ export class ModelsRuntime {
 	 */
 	activeReranker(): ActiveReranker {
 		const s = this.sync();
-		if (s.reranker === 'none') return { status: 'none', reason: 'reranker off (gatedMemory.models.reranker is "none")' };
+		if (s.reranker === 'none')
+			return { status: 'none', reason: 'reranker off (gatedMemory.models.reranker is "none")' };
 		if (s.reranker === 'builtin') {
 			this.linearReranker ??= new LinearReranker({ dir: this.options.builtinDir });
 			return { status: 'ready', id: this.linearReranker.id, reranker: this.linearReranker };
 		}
 		const m = this.manifests.reranker;
-		if (this.mgr().status(m).where === 'absent') return { status: 'none', reason: `${m.name} is not downloaded (${MISSING_HINT})` };
+		if (this.mgr().status(m).where === 'absent')
+			return { status: 'none', reason: `${m.name} is not downloaded (${MISSING_HINT})` };
 		this.rerankerHandle ??= new OnnxReranker(this.inference(), m, this.presentOnly(m), { threads: 1, batchSize: 36 });
 		return { status: 'ready', id: m.name, reranker: this.rerankerHandle };
 	}
 
 	/** Downloads one model (the caller has the user's consent); progress goes to `onProgress`. */
-	async download(manifest: ModelManifest, signal: AbortSignal, onProgress?: (p: ModelProgress) => void): Promise<{ ok: true; dir: string } | { ok: false; error: ModelError }> {
+	async download(
+		manifest: ModelManifest,
+		signal: AbortSignal,
+		onProgress?: (p: ModelProgress) => void,
+	): Promise<{ ok: true; dir: string } | { ok: false; error: ModelError }> {
 		this.sync();
 		this.progressSink = onProgress;
 		try {
@@ -169,16 +189,27 @@ export class ModelsRuntime {
 		this.rerankerHandle = null;
 		this.builtin = null;
 		this.linearReranker = null;
-		await client?.dispose().catch((e: unknown) => this.options.log.warn(`model worker did not stop cleanly on dispose: ${errorMessage(e)}`));
+		await client
+			?.dispose()
+			.catch((e: unknown) => this.options.log.warn(`model worker did not stop cleanly on dispose: ${errorMessage(e)}`));
 	}
 
 	private async activeBuiltin(): Promise<ActiveEmbedder> {
 		const m = builtinModule();
-		if (!m) return none('the built-in embedder is not in this build yet: lexical-only (set gatedMemory.models.embedder to "minilm" for a downloaded model)');
+		if (!m)
+			return none(
+				'the built-in embedder is not in this build yet: lexical-only (set gatedMemory.models.embedder to "minilm" for a downloaded model)',
+			);
 		this.builtin ??= m.loadBuiltinEmbedder(this.options.builtinDir);
 		this.builtin.catch(() => (this.builtin = null));
 		const e = await this.builtin;
-		return { status: 'ready', id: e.id, label: 'built-in', embedder: fitToWidth(e, EMBEDDING_DIM), worker: { kind: 'builtin', dir: this.options.builtinDir } };
+		return {
+			status: 'ready',
+			id: e.id,
+			label: 'built-in',
+			embedder: fitToWidth(e, EMBEDDING_DIM),
+			worker: { kind: 'builtin', dir: this.options.builtinDir },
+		};
 	}
 
 	/** Rebuilds the services when a setting they depend on changed. */
@@ -192,7 +223,12 @@ export class ModelsRuntime {
 			this.manager = null;
 			this.embedderHandle = null;
 			this.rerankerHandle = null;
-			if (old) void old.dispose().catch((e: unknown) => this.options.log.warn(`model worker (old settings) did not stop cleanly: ${errorMessage(e)}`));
+			if (old)
+				void old
+					.dispose()
+					.catch((e: unknown) =>
+						this.options.log.warn(`model worker (old settings) did not stop cleanly: ${errorMessage(e)}`),
+					);
 		}
 		return s;
 	}
@@ -220,7 +256,9 @@ export class ModelsRuntime {
 	private presentOnly(m: ModelManifest): ModelLocator {
 		return async () => {
 			const st = this.mgr().status(m);
-			return st.where === 'absent' ? err({ code: 'missing', message: `${m.name} is not downloaded (${MISSING_HINT})` }) : ok(st.dir);
+			return st.where === 'absent'
+				? err({ code: 'missing', message: `${m.name} is not downloaded (${MISSING_HINT})` })
+				: ok(st.dir);
 		};
 	}
 }

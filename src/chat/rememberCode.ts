@@ -41,9 +41,18 @@ export const MAX_NOTE_CHARS = 4000;
 /** Validates a note; returns the reason it cannot be stored, or null. */
 export function noteProblem(text: string, from?: CodeLocation): string | null {
 	if (!text.trim()) return 'nothing to remember: the note is empty';
-	if (text.length > MAX_NOTE_CHARS) return `a memory is at most ${MAX_NOTE_CHARS} characters (this one has ${text.length}); select less or summarise it`;
-	if (from && (!Number.isInteger(from.startLine) || !Number.isInteger(from.endLine) || from.startLine < 1 || from.endLine < from.startLine)) return `bad line range ${from.startLine}-${from.endLine}`;
-	if (from && (from.path.startsWith('/') || from.path.split('/').includes('..'))) return `not a workspace-relative path: ${from.path}`;
+	if (text.length > MAX_NOTE_CHARS)
+		return `a memory is at most ${MAX_NOTE_CHARS} characters (this one has ${text.length}); select less or summarise it`;
+	if (
+		from &&
+		(!Number.isInteger(from.startLine) ||
+			!Number.isInteger(from.endLine) ||
+			from.startLine < 1 ||
+			from.endLine < from.startLine)
+	)
+		return `bad line range ${from.startLine}-${from.endLine}`;
+	if (from && (from.path.startsWith('/') || from.path.split('/').includes('..')))
+		return `not a workspace-relative path: ${from.path}`;
 	return null;
 }
 
@@ -52,29 +61,68 @@ function locationText(from: CodeLocation): string {
 }
 
 /** Stores one explicit note. Rejects on a bad note (with the reason) or a store error. */
-export async function rememberNote(db: Queryable, embedder: Embedder | null, thresholds: Thresholds, r: RememberRequest): Promise<RememberOutcome> {
+export async function rememberNote(
+	db: Queryable,
+	embedder: Embedder | null,
+	thresholds: Thresholds,
+	r: RememberRequest,
+): Promise<RememberOutcome> {
 	const problem = noteProblem(r.text, r.from);
 	if (problem) throw new Error(problem);
 	const text = r.text.trim();
 	if (r.as === 'instruction') {
 		const value = r.from ? `${text} (from ${locationText(r.from)})` : text;
-		const report = await persistTurn(db, embedder, thresholds, { workspaceId: r.workspaceId, turnId: r.turnId, trigger: 'instruction', write: ['profile'], question: value, answer: '' });
-		return { report, anchors: [], message: `standing instruction ${report.profile[0]?.changed === false ? 'already known' : 'saved'}: ${value.slice(0, 120)}` };
+		const report = await persistTurn(db, embedder, thresholds, {
+			workspaceId: r.workspaceId,
+			turnId: r.turnId,
+			trigger: 'instruction',
+			write: ['profile'],
+			question: value,
+			answer: '',
+		});
+		return {
+			report,
+			anchors: [],
+			message: `standing instruction ${report.profile[0]?.changed === false ? 'already known' : 'saved'}: ${value.slice(0, 120)}`,
+		};
 	}
 	const content = r.from ? `${text}\n(from ${locationText(r.from)})` : text;
-	const report = await persistTurn(db, embedder, thresholds, { workspaceId: r.workspaceId, turnId: r.turnId, trigger: 'statement', write: ['research'], question: content, answer: '' });
+	const report = await persistTurn(db, embedder, thresholds, {
+		workspaceId: r.workspaceId,
+		turnId: r.turnId,
+		trigger: 'statement',
+		write: ['research'],
+		question: content,
+		answer: '',
+	});
 	const anchors: NewAnchor[] = [];
 	if (r.from && report.research?.action === 'inserted') {
 		const covering = await chunksCovering(db, r.workspaceId, r.from.path, r.from.startLine, r.from.endLine);
 		anchors.push(
 			...(covering.length
-				? covering.slice(0, 5).map((c) => ({ path: c.path, symbol: c.symbol, startLine: c.start_line, endLine: c.end_line, contentHash: c.content_hash }))
+				? covering.slice(0, 5).map((c) => ({
+						path: c.path,
+						symbol: c.symbol,
+						startLine: c.start_line,
+						endLine: c.end_line,
+						contentHash: c.content_hash,
+					}))
 				: // Not indexed (yet): keep the place without a hash; the check then only knows whether it still exists.
-					[{ path: r.from.path, symbol: null, startLine: r.from.startLine, endLine: r.from.endLine, contentHash: null }]),
+					[
+						{
+							path: r.from.path,
+							symbol: null,
+							startLine: r.from.startLine,
+							endLine: r.from.endLine,
+							contentHash: null,
+						},
+					]),
 		);
 		const [row] = await memoriesByDocIds(db, r.workspaceId, [report.research.doc_id]);
 		if (row) await insertAnchors(db, r.workspaceId, { id: row.id, docId: row.doc_id }, anchors);
 	}
-	const where = anchors.length ? `, anchored to ${anchors.map((a) => `${a.path}:${a.startLine}-${a.endLine}${a.symbol ? ` (${a.symbol})` : ''}`).join(', ')}` : '';
+	const where = anchors.length
+		? `, anchored to ${anchors.map((a) => `${a.path}:${a.startLine}-${a.endLine}${a.symbol ? ` (${a.symbol})` : ''}`).join(', ')}`
+		: '';
 	return { report, anchors, message: `research memory ${report.research?.action ?? 'not written'}${where}` };
 }

@@ -55,7 +55,13 @@ export function decisionHeadline(result: GateResult, searched = false): string {
 	}
 	const tiers = result.tiers.map((t) => describeTier(t, result)).join(' + ');
 	if (searched) {
-		const names = result.tiers.map((t) => (t === 'workspace' ? `the workspace (k=${result.policy.rag_k})` : t === 'research' ? `research memory (k=${result.policy.qa_k})` : 'the profile'));
+		const names = result.tiers.map((t) =>
+			t === 'workspace'
+				? `the workspace (k=${result.policy.rag_k})`
+				: t === 'research'
+					? `research memory (k=${result.policy.qa_k})`
+					: 'the profile',
+		);
 		return `**Searched** ${names.join(' + ')}.`;
 	}
 	return `**Would search** ${tiers} (no store is connected here).`;
@@ -75,13 +81,19 @@ function quote(utterance: string): string {
 export function decisionBody(result: GateResult, restricted: boolean, searched = false): string {
 	const lines = [decisionHeadline(result, searched), ''];
 	const details: string[] = [];
-	if (result.path === 'tool') details.push('Answer path: **tool** — live editor state (diagnostics, editor, git, symbols, terminal); what each source gave, or why not, is in the trace.');
+	if (result.path === 'tool')
+		details.push(
+			'Answer path: **tool** — live editor state (diagnostics, editor, git, symbols, terminal); what each source gave, or why not, is in the trace.',
+		);
 	else details.push(`Answer path: **${result.path}**.`);
 	if (result.write.length) details.push(`Would remember this turn in ${result.write.join(' + ')}.`);
 	if (result.followup.is_followup) details.push(`Reads as a follow-up (score ${result.followup.score.toFixed(2)}).`);
 	if (restricted) details.push('Restricted Mode: chat over the conversation only — no indexing, no model download.');
 	for (const d of details) lines.push(`- ${d}`);
-	lines.push('', `*Route \`${result.route}\` · trigger ${result.trigger} · intent ${result.intent} · mode ${result.mode}.*`);
+	lines.push(
+		'',
+		`*Route \`${result.route}\` · trigger ${result.trigger} · intent ${result.intent} · mode ${result.mode}.*`,
+	);
 	return lines.join('\n');
 }
 

@@ -12,7 +12,9 @@ import { DEFAULT_MODEL_SETTINGS, type ModelSettings } from './modelsRuntime';
  * `gatedMemory.models.*` from a reader of configuration values (VS Code's `get`, or package.json's
  * contributed defaults in a test): unknown values fall back to the defaults.
  */
-export function parseModelSettings(read: (key: 'embedder' | 'reranker' | 'hubEndpoint' | 'localPath') => unknown): ModelSettings {
+export function parseModelSettings(
+	read: (key: 'embedder' | 'reranker' | 'hubEndpoint' | 'localPath') => unknown,
+): ModelSettings {
 	const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 	const embedder = str(read('embedder'));
 	const reranker = str(read('reranker'));
@@ -28,6 +30,16 @@ export function parseModelSettings(read: (key: 'embedder' | 'reranker' | 'hubEnd
  * The configuration of a turn's workspace search when its models are ready: the settings' models,
  * the decision's k and floor, and the pool sizes retrieveWorkspace uses (retrievalPlan).
  */
-export function extensionRetrievalConfig(settings: ModelSettings, policy: Pick<PolicyDecision, 'rag_k' | 'rag_min_similarity'>, t: Thresholds): RetrievalConfig {
-	return retrievalConfig({ embedder: settings.embedder, reranker: settings.reranker, k: policy.rag_k, floor: policy.rag_min_similarity, thresholds: t });
+export function extensionRetrievalConfig(
+	settings: ModelSettings,
+	policy: Pick<PolicyDecision, 'rag_k' | 'rag_min_similarity'>,
+	t: Thresholds,
+): RetrievalConfig {
+	return retrievalConfig({
+		embedder: settings.embedder,
+		reranker: settings.reranker,
+		k: policy.rag_k,
+		floor: policy.rag_min_similarity,
+		thresholds: t,
+	});
 }

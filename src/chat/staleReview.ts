@@ -33,7 +33,14 @@ export async function keepMemory(db: Queryable, workspaceId: string, docId: stri
 }
 
 /** Update: `text` replaces the memory (superseding it), anchored to the code the old one cited, as it is now. */
-export async function updateMemory(db: Queryable, embedder: Embedder | null, thresholds: Thresholds, workspaceId: string, docId: string, text: string): Promise<string> {
+export async function updateMemory(
+	db: Queryable,
+	embedder: Embedder | null,
+	thresholds: Thresholds,
+	workspaceId: string,
+	docId: string,
+	text: string,
+): Promise<string> {
 	const t = text.trim();
 	if (!t) throw new Error('the new text is empty');
 	if (t.length > MAX_NOTE_CHARS) throw new Error(`a memory is at most ${MAX_NOTE_CHARS} characters`);
@@ -49,8 +56,21 @@ export async function updateMemory(db: Queryable, embedder: Embedder | null, thr
 		supersedes: [docId],
 	});
 	if (!report.research) return 'Nothing was written.';
-	const anchors: NewAnchor[] = (fresh?.checks ?? []).flatMap(({ check }) => (check.now ? [{ path: check.now.path, symbol: check.now.symbol, startLine: check.now.startLine, endLine: check.now.endLine, contentHash: check.now.contentHash }] : []));
+	const anchors: NewAnchor[] = (fresh?.checks ?? []).flatMap(({ check }) =>
+		check.now
+			? [
+					{
+						path: check.now.path,
+						symbol: check.now.symbol,
+						startLine: check.now.startLine,
+						endLine: check.now.endLine,
+						contentHash: check.now.contentHash,
+					},
+				]
+			: [],
+	);
 	const [row] = await memoriesByDocIds(db, workspaceId, [report.research.doc_id]);
-	if (row && anchors.length && report.research.action === 'inserted') await insertAnchors(db, workspaceId, { id: row.id, docId: row.doc_id }, anchors);
+	if (row && anchors.length && report.research.action === 'inserted')
+		await insertAnchors(db, workspaceId, { id: row.id, docId: row.doc_id }, anchors);
 	return `Updated: ${report.research.doc_id} ${report.research.action}${report.superseded.length ? `, superseding ${report.superseded.join(', ')}` : ''}${old.length && !anchors.length ? ' (its code is gone: not anchored)' : ''}.`;
 }

@@ -27,11 +27,21 @@ export interface Recalled {
  * host's store). An expected failure (store down, locked) is an `err` with its message; a throw is a bug.
  */
 export interface MemoryPort {
-	recall(query: string, tiers: ('research' | 'profile')[], result: GateResult, thresholds: Thresholds): Promise<Result<Recalled>>;
+	recall(
+		query: string,
+		tiers: ('research' | 'profile')[],
+		result: GateResult,
+		thresholds: Thresholds,
+	): Promise<Result<Recalled>>;
 	/** The user's standing instructions ("keep answers short"), applied on every turn. */
 	instructions(): Promise<Result<string[]>>;
 	/** The instruction files' sections this turn applies (src/retrieval/instructionRecall.ts), with their trace notes. */
-	fileInstructions?(query: string, paths: readonly string[], result: GateResult, thresholds: Thresholds): Promise<Result<{ instructions: string[]; steps: TraceStep[] }>>;
+	fileInstructions?(
+		query: string,
+		paths: readonly string[],
+		result: GateResult,
+		thresholds: Thresholds,
+	): Promise<Result<{ instructions: string[]; steps: TraceStep[] }>>;
 }
 
 /** What the retrieval half found for a turn. */
@@ -69,23 +79,41 @@ export async function gatherEvidence(
 	const tiers = result.retrieve ? result.tiers : [];
 	const searchWorkspace = tiers.includes('workspace');
 	const memoryTiers = tiers.filter((t): t is 'research' | 'profile' => t === 'research' || t === 'profile');
-	const searched = [...(searchWorkspace && ports.retrieve ? ['workspace'] : []), ...(memoryTiers.length && ports.memory ? [`${memoryTiers.join(' and ')} memory`] : [])];
+	const searched = [
+		...(searchWorkspace && ports.retrieve ? ['workspace'] : []),
+		...(memoryTiers.length && ports.memory ? [`${memoryTiers.join(' and ')} memory`] : []),
+	];
 	if (searched.length) progress(`Searching ${searched.join(' and ')}…`);
 	// The tiers are independent reads: they run at once (on a server pool, on separate
 	// connections), and their evidence and trace steps are joined in the pipeline's order after.
 	const instructionNotes: TraceStep[] = [];
 	const [workspace, recalled, instructions] = await Promise.all([
 		searchWorkspace && ports.retrieve
-			? safely(ports.log, 'workspace retrieval', () => ports.retrieve!(query, result, thresholds), (message): RetrievalReply => ({ status: 'error', message, steps: [] }))
+			? safely(
+					ports.log,
+					'workspace retrieval',
+					() => ports.retrieve!(query, result, thresholds),
+					(message): RetrievalReply => ({ status: 'error', message, steps: [] }),
+				)
 			: null,
 		memoryTiers.length && ports.memory
-			? safely(ports.log, 'memory recall', () => ports.memory!.recall(query, memoryTiers, result, thresholds), (message): Recalled => ({ chunks: [], steps: [note('error', `memory recall failed: ${message}`)] }))
+			? safely(
+					ports.log,
+					'memory recall',
+					() => ports.memory!.recall(query, memoryTiers, result, thresholds),
+					(message): Recalled => ({ chunks: [], steps: [note('error', `memory recall failed: ${message}`)] }),
+				)
 			: null,
 		ports.memory && wantInstructions
-			? safely(ports.log, 'standing instructions', () => ports.memory!.instructions(), (message): string[] => {
-					instructionNotes.push(note('warn', `standing instructions not read: ${message}`));
-					return [];
-				})
+			? safely(
+					ports.log,
+					'standing instructions',
+					() => ports.memory!.instructions(),
+					(message): string[] => {
+						instructionNotes.push(note('warn', `standing instructions not read: ${message}`));
+						return [];
+					},
+				)
 			: [],
 	]);
 	if (workspace) {
@@ -106,11 +134,22 @@ export async function gatherEvidence(
 	// Instruction-file sections are gated on this turn's message and the files its evidence is from.
 	if (ports.memory?.fileInstructions && wantInstructions) {
 		const paths = out.evidence.flatMap((e) => (e.path ? [e.path] : []));
-		const files = await safely(ports.log, 'instruction files', () => ports.memory!.fileInstructions!(query, paths, result, thresholds), (message) => ({ instructions: [] as string[], steps: [note('warn', `instruction files not read: ${message}`)] }));
+		const files = await safely(
+			ports.log,
+			'instruction files',
+			() => ports.memory!.fileInstructions!(query, paths, result, thresholds),
+			(message) => ({ instructions: [] as string[], steps: [note('warn', `instruction files not read: ${message}`)] }),
+		);
 		out.instructions = [...instructions, ...files.instructions];
 		out.steps.push(...files.steps);
 	}
-	if (out.instructions.length) out.steps.push(note('info', `applied ${out.instructions.length} standing instruction${out.instructions.length === 1 ? '' : 's'}`));
+	if (out.instructions.length)
+		out.steps.push(
+			note(
+				'info',
+				`applied ${out.instructions.length} standing instruction${out.instructions.length === 1 ? '' : 's'}`,
+			),
+		);
 	return out;
 }
 
@@ -119,7 +158,12 @@ function note(level: 'info' | 'warn' | 'error', message: string): TraceStep {
 }
 
 /** Unwraps a port's Result (an `err` is an expected failure: logged as a warning, noted in the trace) or survives its throw (a bug: logged as an error). */
-async function safely<T>(log: Logger, what: string, run: () => Promise<T | Result<T>>, fallback: (message: string) => T): Promise<T> {
+async function safely<T>(
+	log: Logger,
+	what: string,
+	run: () => Promise<T | Result<T>>,
+	fallback: (message: string) => T,
+): Promise<T> {
 	try {
 		const out = await run();
 		if (!isResult(out)) return out;
@@ -134,5 +178,11 @@ async function safely<T>(log: Logger, what: string, run: () => Promise<T | Resul
 }
 
 function isResult<T>(x: T | Result<T>): x is Result<T> {
-	return typeof x === 'object' && x !== null && 'ok' in x && typeof (x as { ok: unknown }).ok === 'boolean' && ('value' in x || 'error' in x);
+	return (
+		typeof x === 'object' &&
+		x !== null &&
+		'ok' in x &&
+		typeof (x as { ok: unknown }).ok === 'boolean' &&
+		('value' in x || 'error' in x)
+	);
 }

@@ -60,19 +60,35 @@ export async function persistReply(ports: PersistPorts, p: PersistedTurn): Promi
 	}
 	let records = recordsFor(p);
 	if (ports.hooks && ports.hooks.count('before_persist') > 0) {
-		records = ports.hooks.run('before_persist', { turn: { id: p.turn.turnId, history: p.turn.history, utterance: p.turn.utterance, context: p.turn.context }, records }, { steps }).records;
+		records = ports.hooks.run(
+			'before_persist',
+			{
+				turn: { id: p.turn.turnId, history: p.turn.history, utterance: p.turn.utterance, context: p.turn.context },
+				records,
+			},
+			{ steps },
+		).records;
 	}
 	if (!ports.persist) return steps;
 	try {
 		const trace = { ...p.trace, steps: [...p.trace.steps, ...steps] };
-		const written = await ports.persist({ conversationId: p.turn.conversationId, turnId: p.turn.turnId, utterance: p.turn.utterance, answer: p.answer, records, trace });
+		const written = await ports.persist({
+			conversationId: p.turn.conversationId,
+			turnId: p.turn.turnId,
+			utterance: p.turn.utterance,
+			answer: p.answer,
+			records,
+			trace,
+		});
 		if (written.ok) steps.push(...written.value);
 		else {
 			ports.log.warn(`persisting turn ${p.turn.turnId} failed: ${written.error}`);
 			steps.push({ kind: 'note', stage: 'persist', level: 'error', message: `not saved to memory: ${written.error}` });
 		}
 	} catch (e) {
-		ports.log.error(`persisting turn ${p.turn.turnId} threw (a bug: the store port returns err for store failures): ${errorMessage(e)}`);
+		ports.log.error(
+			`persisting turn ${p.turn.turnId} threw (a bug: the store port returns err for store failures): ${errorMessage(e)}`,
+		);
 		steps.push({ kind: 'note', stage: 'persist', level: 'error', message: `not saved to memory: ${errorMessage(e)}` });
 	}
 	return steps;

@@ -13,7 +13,13 @@ import type { Thresholds } from '../core/thresholds';
 import type { DecisionTrace, TraceStep } from '../core/trace';
 import type { GateResult, HistoryTurn, TurnContext, TurnInput } from '../core/types';
 import { citationsFor, stripInvalidCitations } from '../generation/citations';
-import { GenerationError, type AssembledPrompt, type ChatMessage, type GenerationResult, type Generator } from '../generation/generator';
+import {
+	GenerationError,
+	type AssembledPrompt,
+	type ChatMessage,
+	type GenerationResult,
+	type Generator,
+} from '../generation/generator';
 import { assemblePrompt } from '../generation/promptAssembly';
 import { generateWithin, GENERATION_STALL_MS } from './generationBudget';
 import type { ActionPlan } from './liveState/actionProposal';
@@ -96,7 +102,14 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 	const restricted = turn.context.restricted === true;
 	const release = retrievalOverrideHook(ports, turn.retrieval);
 	const outcome = runTurn(
-		{ turnId: turn.turnId, utterance: turn.utterance, history: turn.history, context: turn.context, thresholds: turn.thresholds, hooks: release.hooks },
+		{
+			turnId: turn.turnId,
+			utterance: turn.utterance,
+			history: turn.history,
+			context: turn.context,
+			thresholds: turn.thresholds,
+			hooks: release.hooks,
+		},
 		ports.log,
 		ports.decide,
 	);
@@ -111,22 +124,45 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 	const evidenceOnly = generator.info.kind === 'evidence';
 	const planned = planLiveTurn(turn.utterance, result, restricted);
 	const [found, live] = await Promise.all([
-		gatherEvidence(ports, turn.utterance, planned.searchResult, turn.thresholds, restricted, (m) => sink.progress(m), !evidenceOnly),
-		gatherLiveTurn(ports.live, planned, { utterance: turn.utterance, thresholds: turn.thresholds, signal: turn.signal, restricted }),
+		gatherEvidence(
+			ports,
+			turn.utterance,
+			planned.searchResult,
+			turn.thresholds,
+			restricted,
+			(m) => sink.progress(m),
+			!evidenceOnly,
+		),
+		gatherLiveTurn(ports.live, planned, {
+			utterance: turn.utterance,
+			thresholds: turn.thresholds,
+			signal: turn.signal,
+			restricted,
+		}),
 	]);
 	steps.push(...live.steps, ...found.steps);
 	found.evidence.unshift(...live.evidence);
 	if (turn.signal.aborted) return stoppedEarly(ports, turn, result, traceNow(), generator.info.label);
 
 	// A search ran when a tier answered at all (a host without a store searches nothing).
-	const searched = found.workspace !== null || found.evidence.length > 0 || found.steps.some((s) => s.kind === 'retrieval');
+	const searched =
+		found.workspace !== null || found.evidence.length > 0 || found.steps.some((s) => s.kind === 'retrieval');
 	const workspaceDown = unsearchedWorkspace(found.workspace);
 	// Evidence-only mode with no evidence to quote: the decision (and why the workspace could not be searched) is the reply.
 	if (evidenceOnly && found.evidence.length === 0 && (!searched || workspaceDown)) {
-		const decided = workspaceDown ? `${retrievalBody(workspaceDown)}\n\n${decisionBody(result, restricted, true)}` : describeDecision(result, turn.utterance, restricted);
+		const decided = workspaceDown
+			? `${retrievalBody(workspaceDown)}\n\n${decisionBody(result, restricted, true)}`
+			: describeDecision(result, turn.utterance, restricted);
 		const markdown = live.markdown ? `${live.markdown}\n\n${decided}` : decided;
 		steps.push({ kind: 'generation', generator: generator.info.label, model: 'evidence-only', status: 'ok', ms: 0 });
-		return reply(ports, turn, result, traceNow(), { markdown, citations: [], status: 'done', generator: generator.info.label, historyText: decisionBody(result, restricted, searched), actions: live.plans });
+		return reply(ports, turn, result, traceNow(), {
+			markdown,
+			citations: [],
+			status: 'done',
+			generator: generator.info.label,
+			historyText: decisionBody(result, restricted, searched),
+			actions: live.plans,
+		});
 	}
 
 	let prompt = assemblePrompt({
@@ -139,9 +175,20 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 	});
 	if (prompt.utteranceCut) {
 		const total = turn.utterance.length.toLocaleString('en-US');
-		steps.push({ kind: 'note', stage: 'prompt', level: 'warn', message: `your message is ${total} characters: its middle (${prompt.utteranceCut.toLocaleString('en-US')} characters) was left out of the prompt, marked where it was cut` });
+		steps.push({
+			kind: 'note',
+			stage: 'prompt',
+			level: 'warn',
+			message: `your message is ${total} characters: its middle (${prompt.utteranceCut.toLocaleString('en-US')} characters) was left out of the prompt, marked where it was cut`,
+		});
 	}
-	if (prompt.dropped.length) steps.push({ kind: 'note', stage: 'prompt', level: 'info', message: `left out of the prompt: ${prompt.dropped.map((d) => `${d.source} (${d.reason})`).join('; ')}` });
+	if (prompt.dropped.length)
+		steps.push({
+			kind: 'note',
+			stage: 'prompt',
+			level: 'info',
+			message: `left out of the prompt: ${prompt.dropped.map((d) => `${d.source} (${d.reason})`).join('; ')}`,
+		});
 	prompt = beforeGeneration(ports, turn, result, prompt, found, steps);
 	steps.push({
 		kind: 'note',
@@ -154,26 +201,61 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 	const t0 = performance.now();
 	let generated: GenerationResult;
 	try {
-		const request = { prompt, signal: turn.signal, onDelta: (text: string) => sink.delta(text), maxTokens: turn.thresholds.generation_max_tokens };
+		const request = {
+			prompt,
+			signal: turn.signal,
+			onDelta: (text: string) => sink.delta(text),
+			maxTokens: turn.thresholds.generation_max_tokens,
+		};
 		generated = await generateWithin(generator, request, ports.generationStallMs ?? GENERATION_STALL_MS);
 	} catch (e) {
 		const err = e instanceof GenerationError ? e : new GenerationError('unavailable', errorMessage(e), false);
 		ports.log.warn(`generation failed (${err.code}): ${err.message}`);
-		steps.push({ kind: 'generation', generator: generator.info.label, status: 'error', error: `${err.code}: ${err.message}`, ms: Math.round(performance.now() - t0) });
+		steps.push({
+			kind: 'generation',
+			generator: generator.info.label,
+			status: 'error',
+			error: `${err.code}: ${err.message}`,
+			ms: Math.round(performance.now() - t0),
+		});
 		return { kind: 'error', message: err.message, retryable: err.retryable, trace: traceNow(), result };
 	}
 	const stopped = generated.finish === 'cancelled' || turn.signal.aborted;
-	steps.push({ kind: 'generation', generator: generator.info.label, model: generated.model, status: stopped ? 'cancelled' : 'ok', ms: Math.round(generated.ms) });
-	if (generated.finish === 'length') steps.push({ kind: 'note', stage: 'generation', level: 'warn', message: `reply cut at generation_max_tokens (${turn.thresholds.generation_max_tokens})` });
+	steps.push({
+		kind: 'generation',
+		generator: generator.info.label,
+		model: generated.model,
+		status: stopped ? 'cancelled' : 'ok',
+		ms: Math.round(generated.ms),
+	});
+	if (generated.finish === 'length')
+		steps.push({
+			kind: 'note',
+			stage: 'generation',
+			level: 'warn',
+			message: `reply cut at generation_max_tokens (${turn.thresholds.generation_max_tokens})`,
+		});
 
 	let text = generated.text;
 	if (ports.hooks && ports.hooks.count('after_generation') > 0) {
-		text = ports.hooks.run('after_generation', { turn: turnInput(turn), route: result.route, response: text }, { steps }).response;
+		text = ports.hooks.run(
+			'after_generation',
+			{ turn: turnInput(turn), route: result.route, response: text },
+			{ steps },
+		).response;
 	}
 	const cleaned = stripInvalidCitations(text, prompt.evidence);
-	if (cleaned.removed.length) steps.push({ kind: 'note', stage: 'generation', level: 'warn', message: `removed citation markers with no evidence: ${cleaned.removed.map((n) => `[${n}]`).join(' ')}` });
+	if (cleaned.removed.length)
+		steps.push({
+			kind: 'note',
+			stage: 'generation',
+			level: 'warn',
+			message: `removed citation markers with no evidence: ${cleaned.removed.map((n) => `[${n}]`).join(' ')}`,
+		});
 	const citations = citationsFor(cleaned.text, prompt.evidence, (p) => ports.toUri?.(p) ?? null);
-	const parts = [cleaned.text.trim() || (stopped ? '*Stopped before any text arrived.*' : '*The model returned no text.*')];
+	const parts = [
+		cleaned.text.trim() || (stopped ? '*Stopped before any text arrived.*' : '*The model returned no text.*'),
+	];
 	if (live.markdown) parts.push(live.markdown);
 	if (evidenceOnly) parts.push(decisionBody(result, restricted, true));
 	// A model answered without the workspace (not indexed, search failed): say so under its answer.
@@ -190,7 +272,10 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 }
 
 /** Registers the retry's one-shot `policy_override` (shown in the trace as a hook step). */
-function retrievalOverrideHook(ports: PipelinePorts, retrieval: RetrievalOverride): { hooks: HookRegistry | undefined; dispose: () => void } {
+function retrievalOverrideHook(
+	ports: PipelinePorts,
+	retrieval: RetrievalOverride,
+): { hooks: HookRegistry | undefined; dispose: () => void } {
 	if (retrieval === 'auto') return { hooks: ports.hooks, dispose: () => undefined };
 	const hooks = ports.hooks ?? new HookRegistry();
 	const dispose =
@@ -207,20 +292,51 @@ function retrievalOverrideHook(ports: PipelinePorts, retrieval: RetrievalOverrid
 }
 
 /** Runs `before_generation` hooks over the system prompt and evidence blocks; adopts their edits. */
-function beforeGeneration(ports: PipelinePorts, turn: PipelineTurn, result: GateResult, prompt: AssembledPrompt, found: TurnEvidence, steps: TraceStep[]): AssembledPrompt {
+function beforeGeneration(
+	ports: PipelinePorts,
+	turn: PipelineTurn,
+	result: GateResult,
+	prompt: AssembledPrompt,
+	found: TurnEvidence,
+	steps: TraceStep[],
+): AssembledPrompt {
 	if (!ports.hooks || ports.hooks.count('before_generation') === 0) return prompt;
 	const system = prompt.messages[0]?.role === 'system' ? prompt.messages[0].content : '';
 	const blocks = prompt.evidence.map((e) => e.text);
-	const out = ports.hooks.run('before_generation', { turn: turnInput(turn), route: result.route, system_prompt: system, context_blocks: blocks }, { steps });
+	const out = ports.hooks.run(
+		'before_generation',
+		{ turn: turnInput(turn), route: result.route, system_prompt: system, context_blocks: blocks },
+		{ steps },
+	);
 	let next = prompt;
 	if (JSON.stringify(out.context_blocks) !== JSON.stringify(blocks)) {
 		// Blocks edited or dropped by a hook: re-assemble from them (extra blocks keep the last one's source).
 		const evidence = out.context_blocks.map((text, i) => {
-			const e = prompt.evidence[Math.min(i, prompt.evidence.length - 1)] ?? { tier: 'workspace' as const, path: null, startLine: null, endLine: null };
-			const item: EvidenceItem = { source: e.tier, path: e.path, startLine: e.startLine, endLine: e.endLine, symbol: null, text, citation: 'source' in e ? e.source : 'hook' };
+			const e = prompt.evidence[Math.min(i, prompt.evidence.length - 1)] ?? {
+				tier: 'workspace' as const,
+				path: null,
+				startLine: null,
+				endLine: null,
+			};
+			const item: EvidenceItem = {
+				source: e.tier,
+				path: e.path,
+				startLine: e.startLine,
+				endLine: e.endLine,
+				symbol: null,
+				text,
+				citation: 'source' in e ? e.source : 'hook',
+			};
 			return item;
 		});
-		next = assemblePrompt({ utterance: turn.utterance, history: turn.chat, evidence, instructions: found.instructions, budgetTokens: turn.thresholds.prompt_evidence_budget_tokens, route: result.route });
+		next = assemblePrompt({
+			utterance: turn.utterance,
+			history: turn.chat,
+			evidence,
+			instructions: found.instructions,
+			budgetTokens: turn.thresholds.prompt_evidence_budget_tokens,
+			route: result.route,
+		});
 	}
 	if (out.system_prompt !== system && next.messages[0]?.role === 'system') {
 		next = { ...next, messages: [{ role: 'system', content: out.system_prompt }, ...next.messages.slice(1)] };
@@ -232,9 +348,21 @@ function turnInput(turn: PipelineTurn): TurnInput {
 	return { id: turn.turnId, history: turn.history, utterance: turn.utterance, context: turn.context };
 }
 
-function stoppedEarly(ports: PipelinePorts, turn: PipelineTurn, result: GateResult, trace: DecisionTrace, label: string): PipelineOutcome {
+function stoppedEarly(
+	ports: PipelinePorts,
+	turn: PipelineTurn,
+	result: GateResult,
+	trace: DecisionTrace,
+	label: string,
+): PipelineOutcome {
 	trace.steps.push({ kind: 'generation', generator: label, status: 'cancelled', ms: 0 });
-	return reply(ports, turn, result, trace, { markdown: '*Stopped before any text arrived.*', citations: [], status: 'stopped', generator: label, historyText: '' });
+	return reply(ports, turn, result, trace, {
+		markdown: '*Stopped before any text arrived.*',
+		citations: [],
+		status: 'stopped',
+		generator: label,
+		historyText: '',
+	});
 }
 
 function reply(
@@ -242,7 +370,14 @@ function reply(
 	turn: PipelineTurn,
 	result: GateResult,
 	trace: DecisionTrace,
-	r: { markdown: string; citations: Citation[]; status: ReplyStatus; generator: string; historyText: string; actions?: ActionPlan[] },
+	r: {
+		markdown: string;
+		citations: Citation[];
+		status: ReplyStatus;
+		generator: string;
+		historyText: string;
+		actions?: ActionPlan[];
+	},
 ): PipelineOutcome {
 	return {
 		kind: 'reply',

@@ -24,9 +24,7 @@ export interface TurnRequest {
 }
 
 /** A decided turn (reply Markdown + the core's result) or a failure to report. */
-export type TurnOutcome =
-	| { ok: true; result: GateResult; ms: number }
-	| { ok: false; message: string };
+export type TurnOutcome = { ok: true; result: GateResult; ms: number } | { ok: false; message: string };
 
 /** Longest message accepted; longer input is refused with a message rather than decided slowly. */
 export const MAX_UTTERANCE_CHARS = 20_000;

@@ -36,7 +36,13 @@ async function writeTurn(deps: TurnStoreDeps, r: PersistRequest): Promise<TraceS
 	const store = await deps.openStore();
 	const steps: TraceStep[] = [];
 	if (r.records.length) {
-		const report = await persistRecords(store.db, await deps.embedder(), deps.thresholds(), { workspaceId, turnId: r.turnId }, r.records);
+		const report = await persistRecords(
+			store.db,
+			await deps.embedder(),
+			deps.thresholds(),
+			{ workspaceId, turnId: r.turnId },
+			r.records,
+		);
 		const parts: string[] = [];
 		if (report.research) parts.push(`research ${report.research.action} ${report.research.doc_id}`);
 		if (report.superseded.length) parts.push(`superseded ${report.superseded.join(', ')}`);
@@ -46,7 +52,12 @@ async function writeTurn(deps: TurnStoreDeps, r: PersistRequest): Promise<TraceS
 	const common = { workspaceId, conversationId: r.conversationId, turnId: r.turnId };
 	await recordTurn(store.db, { ...common, role: 'user', content: r.utterance, trace: null });
 	// The final trace: the turn's steps, the hooks' and what was just written.
-	await recordTurn(store.db, { ...common, role: 'assistant', content: r.answer, trace: { ...r.trace, steps: [...r.trace.steps, ...steps] } });
+	await recordTurn(store.db, {
+		...common,
+		role: 'assistant',
+		content: r.answer,
+		trace: { ...r.trace, steps: [...r.trace.steps, ...steps] },
+	});
 	return steps;
 }
 
@@ -58,7 +69,14 @@ export function storeMemory(deps: Omit<TurnStoreDeps, 'thresholds'>): MemoryPort
 				const ids = [...deps.workspaceIds()];
 				if (!ids.length) return { chunks: [], steps: [note('info', 'no workspace folder open: no memory to recall')] };
 				const store = await deps.openStore();
-				return recallMemories(store.db, { query, tiers, workspaceIds: ids, result, embedder: await deps.embedder(), thresholds });
+				return recallMemories(store.db, {
+					query,
+					tiers,
+					workspaceIds: ids,
+					result,
+					embedder: await deps.embedder(),
+					thresholds,
+				});
 			}),
 		instructions: () =>
 			storeResult(async () => {
@@ -73,7 +91,13 @@ export function storeMemory(deps: Omit<TurnStoreDeps, 'thresholds'>): MemoryPort
 				if (!ids.length) return { instructions: [], steps: [] };
 				const store = await deps.openStore();
 				const inPlay = [...new Set([...paths, ...pathsInMessage(query)])];
-				const o = { query, paths: inPlay, embedder: await deps.embedder(), floor: result.policy.qa_min_similarity, max: thresholds.instruction_sections_per_turn };
+				const o = {
+					query,
+					paths: inPlay,
+					embedder: await deps.embedder(),
+					floor: result.policy.qa_min_similarity,
+					max: thresholds.instruction_sections_per_turn,
+				};
 				const r = await selectFileInstructions(store.db, ids, o);
 				return { instructions: r.applied.map(instructionText), steps: r.steps };
 			}),

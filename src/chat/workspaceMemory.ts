@@ -130,7 +130,11 @@ export class WorkspaceMemory {
 		if (active.status !== 'ready') return null;
 		const folders = this.options.folders();
 		const store = await this.openStore();
-		const cov = await coverage(store, folders.map((f) => workspaceId(f)), active.id);
+		const cov = await coverage(
+			store,
+			folders.map((f) => workspaceId(f)),
+			active.id,
+		);
 		if (!cov.chunks || cov.embedded === cov.chunks) return null;
 		this.options.log.info(`re-embedding ${cov.chunks - cov.embedded} of ${cov.chunks} chunks with ${active.id}`);
 		return this.indexFolders(folders, run);
@@ -183,7 +187,11 @@ export class WorkspaceMemory {
 			const old = this.client;
 			this.client = null;
 			this.options.log.info('embedder changed: restarting the indexing worker');
-			await old.dispose().catch((e: unknown) => this.options.log.warn(`indexing worker (old embedder) did not stop cleanly: ${errorMessage(e)}`));
+			await old
+				.dispose()
+				.catch((e: unknown) =>
+					this.options.log.warn(`indexing worker (old embedder) did not stop cleanly: ${errorMessage(e)}`),
+				);
 		}
 		this.clientEmbedder = key;
 		this.client ??= new IndexWorkerClient({
@@ -212,7 +220,11 @@ export class WorkspaceMemory {
 	async restartIndexer(): Promise<void> {
 		const old = this.client;
 		this.client = null;
-		await old?.dispose().catch((e: unknown) => this.options.log.warn(`indexing worker did not stop cleanly on restart: ${errorMessage(e)}`));
+		await old
+			?.dispose()
+			.catch((e: unknown) =>
+				this.options.log.warn(`indexing worker did not stop cleanly on restart: ${errorMessage(e)}`),
+			);
 	}
 
 	/** Offers the download of models a turn wanted (once per model per session). */
@@ -231,7 +243,8 @@ export class WorkspaceMemory {
 	 */
 	async retrieve(query: string, result: GateResult, thresholds: Thresholds): Promise<RetrievalReply> {
 		const steps: TraceStep[] = [];
-		const note = (message: string, level: 'info' | 'warn' = 'info') => steps.push({ kind: 'note', stage: 'retrieval', level, message });
+		const note = (message: string, level: 'info' | 'warn' = 'info') =>
+			steps.push({ kind: 'note', stage: 'retrieval', level, message });
 		try {
 			const store = await this.openStore();
 			const ids = this.options.folders().map((f) => workspaceId(f));
@@ -248,14 +261,16 @@ export class WorkspaceMemory {
 			else if (cov.embedded === 0) {
 				this.options.onStaleVectors?.();
 				note(`lexical-only: no chunk has ${active.id} vectors yet (re-embedding runs in the background)`);
-			}
-			else {
+			} else {
 				try {
 					const [qv] = await active.embedder.embed([query]);
 					embedder = precomputed(active.embedder, qv);
 					note(`vector arm: ${active.id} (${active.label}), ${cov.embedded} of ${cov.chunks} chunks embedded`);
 					if (cov.embedded < cov.chunks) this.options.onStaleVectors?.();
-					if (cov.embedded < cov.chunks) note(`re-embedding with ${active.id} is not finished: ${cov.chunks - cov.embedded} chunks without its vectors are searched lexical-only`);
+					if (cov.embedded < cov.chunks)
+						note(
+							`re-embedding with ${active.id} is not finished: ${cov.chunks - cov.embedded} chunks without its vectors are searched lexical-only`,
+						);
 				} catch (e) {
 					note(`lexical-only: the query could not be embedded with ${active.id} (${errorMessage(e)})`, 'warn');
 				}
@@ -276,7 +291,12 @@ export class WorkspaceMemory {
 			});
 			steps.push(...out.steps);
 			const notes = out.notes;
-			const models: ModelsUsed = { embedder: embedder?.id ?? null, reranker: out.rerank.status, embedded: cov.embedded, chunks: cov.chunks };
+			const models: ModelsUsed = {
+				embedder: embedder?.id ?? null,
+				reranker: out.rerank.status,
+				embedded: cov.embedded,
+				chunks: cov.chunks,
+			};
 			if (!out.evidence.selected.length) return { status: 'no_match', notes, steps, models };
 			return { status: 'evidence', chunks: byRank(out.evidence.selected), notes, steps, models };
 		} catch (e) {
@@ -294,15 +314,28 @@ export class WorkspaceMemory {
 		const store = this.store;
 		this.client = null;
 		this.store = null;
-		await client?.dispose().catch((e: unknown) => this.options.log.warn(`indexing worker did not stop cleanly on dispose: ${errorMessage(e)}`));
+		await client
+			?.dispose()
+			.catch((e: unknown) =>
+				this.options.log.warn(`indexing worker did not stop cleanly on dispose: ${errorMessage(e)}`),
+			);
 		// A store that never opened has nothing to close (its open error was reported to the turn that asked).
-		if (store) await store.then((s) => s.close(), () => undefined).catch((e: unknown) => this.options.log.warn(`store did not close cleanly: ${errorMessage(e)}`));
+		if (store)
+			await store
+				.then(
+					(s) => s.close(),
+					() => undefined,
+				)
+				.catch((e: unknown) => this.options.log.warn(`store did not close cleanly: ${errorMessage(e)}`));
 	}
 }
 
 async function hasWorkspaceRows(store: Store, ids: readonly string[]): Promise<boolean> {
 	// EXISTS stops at the first row; a count would scan every document of the folders on each turn.
-	const rows = await store.db.query<{ found: boolean }>("SELECT EXISTS (SELECT 1 FROM documents WHERE scope = $2 AND tier = 'workspace' AND workspace_id = ANY($1::text[])) AS found", [ids, store.scope]);
+	const rows = await store.db.query<{ found: boolean }>(
+		"SELECT EXISTS (SELECT 1 FROM documents WHERE scope = $2 AND tier = 'workspace' AND workspace_id = ANY($1::text[])) AS found",
+		[ids, store.scope],
+	);
 	return rows[0]?.found === true;
 }
 
@@ -334,6 +367,13 @@ function byRank(selected: readonly SelectedEvidence[]): EvidenceItem[] {
 		.sort((a, b) => a.rank - b.rank)
 		.map((s) => {
 			const h = s.candidate.hit;
-			return { source: s.candidate.tier, path: h.path, startLine: h.start_line, endLine: h.end_line, symbol: h.symbol, text: s.candidate.text };
+			return {
+				source: s.candidate.tier,
+				path: h.path,
+				startLine: h.start_line,
+				endLine: h.end_line,
+				symbol: h.symbol,
+				text: s.candidate.text,
+			};
 		});
 }

@@ -2,7 +2,11 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './cliTypes';
 
-export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, allowPositionals = true) {
+export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options']>>(
+	argv: string[],
+	options: T,
+	allowPositionals = true,
+) {
 	try {
 		return parseArgs({ args: argv, options, allowPositionals, strict: true });
 	} catch (e) {

@@ -79,9 +79,18 @@ export class ChatHost {
 		this.folder = resolve(options.workspace);
 		const settings: ModelSettings = { ...DEFAULT_MODEL_SETTINGS, ...options.models };
 		this.models = new ModelsRuntime({ log: options.log, cacheDir: defaultModelCacheDir(), settings: () => settings });
-		this.memory = new WorkspaceMemory({ log: options.log, location: () => options.location, folders: () => [this.folder], models: this.models });
+		this.memory = new WorkspaceMemory({
+			log: options.log,
+			location: () => options.location,
+			folders: () => [this.folder],
+			models: this.models,
+		});
 		const ids = () => [workspaceId(this.folder)];
-		const base = { openStore: () => this.memory.openStore(), embedder: () => this.memory.embedder(), workspaceIds: ids };
+		const base = {
+			openStore: () => this.memory.openStore(),
+			embedder: () => this.memory.embedder(),
+			workspaceIds: ids,
+		};
 		this.controller = new ChatController({
 			log: options.log,
 			thresholds: () => options.thresholds,
@@ -117,7 +126,12 @@ export class ChatHost {
 		await this.useWorkspace(root);
 		const store = await this.memory.openStore();
 		const active = await this.memory.activeEmbedder();
-		const indexer = new Indexer({ db: store.db, embedder: active.status === 'ready' ? active.embedder : null, thresholds: this.options.thresholds, workspaceIdOf: () => workspaceId(root) });
+		const indexer = new Indexer({
+			db: store.db,
+			embedder: active.status === 'ready' ? active.embedder : null,
+			thresholds: this.options.thresholds,
+			workspaceIdOf: () => workspaceId(root),
+		});
 		try {
 			const [r] = await indexer.indexFolders([root]);
 			return r;
@@ -148,7 +162,14 @@ export class ChatHost {
 		const entry = this.controller.session.entries.find((e) => e.turnId === turnId && e.kind !== 'user');
 		const decision = this.lastDecision;
 		if (entry?.kind === 'assistant') {
-			return { turn: turnId, reply: entry.markdown, citations: entry.citations ?? [], status: entry.status ?? 'done', decision, trace: entry.trace };
+			return {
+				turn: turnId,
+				reply: entry.markdown,
+				citations: entry.citations ?? [],
+				status: entry.status ?? 'done',
+				decision,
+				trace: entry.trace,
+			};
 		}
 		const message = entry?.kind === 'error' ? entry.message : 'no reply (empty message)';
 		return { turn: turnId, reply: '', citations: [], status: 'error', decision, trace: null, error: message };
@@ -161,6 +182,11 @@ export class ChatHost {
 }
 
 /** The store location for `--db` / `--scope` (the other store commands' resolver). */
-export function chatStoreLocation(db: string | undefined, scope: string | undefined, env: NodeJS.ProcessEnv, cwd: string): StoreLocation {
+export function chatStoreLocation(
+	db: string | undefined,
+	scope: string | undefined,
+	env: NodeJS.ProcessEnv,
+	cwd: string,
+): StoreLocation {
 	return resolveStoreLocation(db, env, cwd, scope);
 }

@@ -9,7 +9,14 @@ import { LinearReranker } from '../models/linearReranker';
 import { createModelServices } from '../models/modelServices';
 import type { Reranker } from '../models/reranker';
 import type { ArmMode } from '../retrieval/hybridSearch';
-import { DEFAULT_RERANKER, defaultFloor, RERANKER_CHOICES, retrievalConfig, type RerankerChoice, type RetrievalConfig } from '../retrieval/retrievalPlan';
+import {
+	DEFAULT_RERANKER,
+	defaultFloor,
+	RERANKER_CHOICES,
+	retrievalConfig,
+	type RerankerChoice,
+	type RetrievalConfig,
+} from '../retrieval/retrievalPlan';
 import type { ChunkTier } from '../store/chunkRepo';
 import { UsageError, type CliIo } from './cliTypes';
 import { embedderChoice } from './storeCli';
@@ -18,15 +25,23 @@ import { embedderChoice } from './storeCli';
 export function rerankerChoice(choice: string | undefined, noRerank = false): RerankerChoice {
 	if (noRerank) return 'none';
 	const name = choice ?? DEFAULT_RERANKER;
-	if (!(RERANKER_CHOICES as readonly string[]).includes(name)) throw new UsageError(`--reranker must be one of ${RERANKER_CHOICES.join(', ')} (got "${name}")`);
+	if (!(RERANKER_CHOICES as readonly string[]).includes(name))
+		throw new UsageError(`--reranker must be one of ${RERANKER_CHOICES.join(', ')} (got "${name}")`);
 	return name as RerankerChoice;
 }
 
 /** The reranker a choice names: the built-in linear one, the ms-marco cross-encoder (never downloaded), or none. */
-export function openCliReranker(choice: RerankerChoice, io: CliIo): { reranker: Reranker | null; dispose: () => Promise<void> } {
+export function openCliReranker(
+	choice: RerankerChoice,
+	io: CliIo,
+): { reranker: Reranker | null; dispose: () => Promise<void> } {
 	if (choice === 'none') return { reranker: null, dispose: async () => undefined };
 	if (choice === 'builtin') return { reranker: new LinearReranker(), dispose: async () => undefined };
-	const services = createModelServices({ embedder: null, allowDownload: false, ...(io.env.GMEM_MODEL_DIR ? { localModelDir: io.env.GMEM_MODEL_DIR } : {}) });
+	const services = createModelServices({
+		embedder: null,
+		allowDownload: false,
+		...(io.env.GMEM_MODEL_DIR ? { localModelDir: io.env.GMEM_MODEL_DIR } : {}),
+	});
 	return { reranker: services.reranker, dispose: () => services.dispose() };
 }
 

@@ -10,9 +10,25 @@ import { latencySummary } from '../core/metrics/percentiles';
 import { parseCommandArgs } from './args';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { loadConfig } from './commands/gateCommand';
-import { alwaysRetrieveArm, CHARS_PER_TOKEN, gatedArm, predictorArm, type AbArm, type ArmContext, type ArmTurn } from './evalAbArms';
+import {
+	alwaysRetrieveArm,
+	CHARS_PER_TOKEN,
+	gatedArm,
+	predictorArm,
+	type AbArm,
+	type ArmContext,
+	type ArmTurn,
+} from './evalAbArms';
 import { baselinePredictors } from './evalGate';
-import { conversationCount, fixed3, formatTable, JSON_OUT_OPTION, readLabelledTurns, emitEvaluation, type LabelledTurn } from './evalShared';
+import {
+	conversationCount,
+	fixed3,
+	formatTable,
+	JSON_OUT_OPTION,
+	readLabelledTurns,
+	emitEvaluation,
+	type LabelledTurn,
+} from './evalShared';
 import { PIPELINE_ALWAYS, PIPELINE_GATED, replayPipeline, type PipelineArmContext } from './evalAbPipeline';
 import { readCorpus, withCorpusStore } from './evalStore';
 import type { Logger } from '../chat/logger';
@@ -122,7 +138,9 @@ export interface AbEvaluation {
 
 /** One row per measure, one column per arm. */
 export function formatAbTable(e: AbEvaluation): string {
-	const emb = e.embedder ? `${e.embedder.id}${e.embedder.semantic ? '' : ' (hashing TEST embedder, NOT semantic)'}` : 'none (lexical only)';
+	const emb = e.embedder
+		? `${e.embedder.id}${e.embedder.semantic ? '' : ' (hashing TEST embedder, NOT semantic)'}`
+		: 'none (lexical only)';
 	const head =
 		`A/B: ${e.file} with ${e.corpus}\n${e.turns} user turns in ${e.conversations} conversations; ${e.bad_lines} bad lines; k ${e.k}; ` +
 		`store: ${e.store}\nembedder: ${emb}; reranker: passthrough (none configured); tokens ≈ characters / ${e.chars_per_token}\n\n`;
@@ -136,7 +154,10 @@ export function formatAbTable(e: AbEvaluation): string {
 		row('evidence chunks', (s) => String(s.evidence_chunks)),
 		row('evidence tokens (chars/4)', (s) => String(s.evidence_tokens)),
 		row('retrieval ms total', (s) => s.retrieval_ms.total.toFixed(1)),
-		row('retrieval ms p50 / p95 per retrieving turn', (s) => `${s.retrieval_ms.p50.toFixed(1)} / ${s.retrieval_ms.p95.toFixed(1)}`),
+		row(
+			'retrieval ms p50 / p95 per retrieving turn',
+			(s) => `${s.retrieval_ms.p50.toFixed(1)} / ${s.retrieval_ms.p95.toFixed(1)}`,
+		),
 		row('recall of turns needing retrieval', (s) => of(s.needed.retrieved, s.needed.turns)),
 		row('needing turns given evidence', (s) => of(s.needed.with_evidence, s.needed.turns)),
 		row('labelled relevant doc in the prompt', (s) => of(s.relevant.found, s.relevant.turns)),
@@ -153,8 +174,11 @@ export function formatAbTable(e: AbEvaluation): string {
  */
 function pipelineModels(embedder: string | undefined, io: CliIo): Partial<ModelSettings> {
 	const name = embedder ?? (io.env.GMEM_EMBEDDER || 'builtin');
-	if (name === 'builtin' || name === 'minilm' || name === 'none') return { embedder: name, ...(io.env.GMEM_MODEL_DIR ? { localPath: io.env.GMEM_MODEL_DIR } : {}) };
-	io.stderr(`gmem eval ab: the pipeline arms run the extension's models; --embedder ${name} is not one, so they use the built-in embedder\n`);
+	if (name === 'builtin' || name === 'minilm' || name === 'none')
+		return { embedder: name, ...(io.env.GMEM_MODEL_DIR ? { localPath: io.env.GMEM_MODEL_DIR } : {}) };
+	io.stderr(
+		`gmem eval ab: the pipeline arms run the extension's models; --embedder ${name} is not one, so they use the built-in embedder\n`,
+	);
 	return {};
 }
 
@@ -173,7 +197,11 @@ function corpusPath(value: string | undefined, file: string, io: CliIo): { path:
 }
 
 /** Replays every turn through every arm, in file order. */
-async function replay(arms: readonly AbArm[], turns: readonly LabelledTurn[], io: CliIo): Promise<Map<string, ArmTurn[]>> {
+async function replay(
+	arms: readonly AbArm[],
+	turns: readonly LabelledTurn[],
+	io: CliIo,
+): Promise<Map<string, ArmTurn[]>> {
 	const out = new Map<string, ArmTurn[]>(arms.map((a) => [a.name, []]));
 	for (const arm of arms) {
 		for (const turn of turns) out.get(arm.name)!.push(await arm.runTurn(turn));
@@ -212,7 +240,12 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 		const outcomes = await replay(arms, turns, io);
 		const names = arms.map((a) => a.name);
 		if (!values['no-pipeline']) {
-			const pctx: PipelineArmContext = { es, thresholds, models: pipelineModels(values.embedder, io), log: stderrWarnings(io) };
+			const pctx: PipelineArmContext = {
+				es,
+				thresholds,
+				models: pipelineModels(values.embedder, io),
+				log: stderrWarnings(io),
+			};
 			for (const name of [PIPELINE_ALWAYS, PIPELINE_GATED] as const) {
 				outcomes.set(name, await replayPipeline(pctx, name, turns));
 				names.push(name);
@@ -239,7 +272,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 /** The `ab` subcommand of `gmem eval`. */
 export const abEval: CliCommand = {
 	name: 'ab',
-	summary: 'gated vs always-retrieve replay: retrievals saved, evidence tokens, latency, recall of needed turns, needless evidence',
+	summary:
+		'gated vs always-retrieve replay: retrievals saved, evidence tokens, latency, recall of needed turns, needless evidence',
 	usage: USAGE,
 	run,
 };

@@ -64,7 +64,13 @@ function inject(hit: SearchHit, tier: ChunkTier): InjectedChunk {
 	return { doc_id: hit.id, tier, tokens: Math.ceil(hit.content.length / CHARS_PER_TOKEN) };
 }
 
-async function search(ctx: ArmContext, query: string, tier: ChunkTier, k: number, cosineFloor: number | null): Promise<SearchHit[]> {
+async function search(
+	ctx: ArmContext,
+	query: string,
+	tier: ChunkTier,
+	k: number,
+	cosineFloor: number | null,
+): Promise<SearchHit[]> {
 	const out = await hybridSearch(ctx.es.store.db, query, {
 		tier,
 		workspaceIds: [ctx.es.workspaceId],
@@ -107,7 +113,9 @@ export function predictorArm(ctx: ArmContext, predictor: Predictor): AbArm {
 
 /** The policy's k and MiniLM-unit floor for a chunk tier. */
 function tierBudget(r: GateResult, tier: ChunkTier): { k: number; floor: number } {
-	return tier === 'workspace' ? { k: r.policy.rag_k, floor: r.policy.rag_min_similarity } : { k: r.policy.qa_k, floor: r.policy.qa_min_similarity };
+	return tier === 'workspace'
+		? { k: r.policy.rag_k, floor: r.policy.rag_min_similarity }
+		: { k: r.policy.qa_k, floor: r.policy.qa_min_similarity };
 }
 
 /** The product's pipeline: gate, per-tier search with the policy's k and floors, evidence stage. */
@@ -116,7 +124,10 @@ export function gatedArm(ctx: ArmContext): AbArm {
 	return {
 		name: 'gated-memory',
 		runTurn: async (turn) => {
-			const r = decideTurn({ id: turn.id, history: turn.history, utterance: turn.utterance }, { thresholds: ctx.thresholds });
+			const r = decideTurn(
+				{ id: turn.id, history: turn.history, utterance: turn.utterance },
+				{ thresholds: ctx.thresholds },
+			);
 			if (!r.retrieve) return { retrieved: false, searches: 0, evidence: [], ms: 0 };
 			const started = performance.now();
 			const tiers = r.tiers.filter(isChunkTier);
@@ -127,9 +138,18 @@ export function gatedArm(ctx: ArmContext): AbArm {
 				floors[tier] = floor;
 				if (k === 0) continue;
 				const cosine = info ? calibratedFloor(info, floor).floor : null;
-				for (const hit of await search(ctx, turn.utterance, tier, k, cosine)) candidates.push({ hit, tier, text: hit.content });
+				for (const hit of await search(ctx, turn.utterance, tier, k, cosine))
+					candidates.push({ hit, tier, text: hit.content });
 			}
-			const stage = await runEvidenceStage({ query: turn.utterance, candidates, reranker: null, embedder: info, cosineFloors: floors, k: ctx.k, thresholds: ctx.thresholds });
+			const stage = await runEvidenceStage({
+				query: turn.utterance,
+				candidates,
+				reranker: null,
+				embedder: info,
+				cosineFloors: floors,
+				k: ctx.k,
+				thresholds: ctx.thresholds,
+			});
 			const evidence = stage.evidence.selected.map((s) => ({
 				doc_id: s.candidate.hit.id,
 				tier: s.candidate.tier as ChunkTier,

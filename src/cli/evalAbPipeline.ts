@@ -37,17 +37,34 @@ export interface PipelineArmContext {
 }
 
 /** Replays every turn through one pipeline arm; resolves to one outcome per turn, in order. */
-export async function replayPipeline(ctx: PipelineArmContext, name: typeof PIPELINE_GATED | typeof PIPELINE_ALWAYS, turns: readonly LabelledTurn[]): Promise<ArmTurn[]> {
+export async function replayPipeline(
+	ctx: PipelineArmContext,
+	name: typeof PIPELINE_GATED | typeof PIPELINE_ALWAYS,
+	turns: readonly LabelledTurn[],
+): Promise<ArmTurn[]> {
 	const hooks = new HookRegistry();
 	let blocks: string[] = [];
-	hooks.register('before_generation', 'eval: evidence that reached the prompt', (p) => void (blocks = [...p.context_blocks]));
+	hooks.register(
+		'before_generation',
+		'eval: evidence that reached the prompt',
+		(p) => void (blocks = [...p.context_blocks]),
+	);
 	if (name === PIPELINE_ALWAYS) {
 		hooks.register('policy_override', 'eval: always retrieve', (p) => {
 			for (const t of ['workspace', 'research'] as const) if (!p.tiers.includes(t)) p.tiers.push(t);
 			if (p.path !== 'refuse') p.path = 'rag';
 		});
 	}
-	const host = new ChatHost({ location: ctx.es.location, workspace: ctx.es.folder, thresholds: ctx.thresholds, generator: new EvidenceOnlyGenerator(), log: ctx.log, hooks, readOnly: true, models: ctx.models });
+	const host = new ChatHost({
+		location: ctx.es.location,
+		workspace: ctx.es.folder,
+		thresholds: ctx.thresholds,
+		generator: new EvidenceOnlyGenerator(),
+		log: ctx.log,
+		hooks,
+		readOnly: true,
+		models: ctx.models,
+	});
 	const out: ArmTurn[] = [];
 	try {
 		let conversation: string | null = null;
@@ -99,6 +116,9 @@ function evidenceIds(trace: DecisionTrace): { doc_id: string; tier: ChunkTier }[
 		if (s.tier === 'research') research.push(...s.hits.map((h) => ({ doc_id: h.id, tier: 'research' as const })));
 	}
 	const evidence = trace.steps.find((s) => s.kind === 'evidence');
-	const workspace = evidence && evidence.kind === 'evidence' ? evidence.selected.map((c) => ({ doc_id: byChunk.get(c)?.id ?? c, tier: 'workspace' as const })) : [];
+	const workspace =
+		evidence && evidence.kind === 'evidence'
+			? evidence.selected.map((c) => ({ doc_id: byChunk.get(c)?.id ?? c, tier: 'workspace' as const }))
+			: [];
 	return [...workspace, ...research];
 }

@@ -39,7 +39,11 @@ export function sharedDir(root: string, env: NodeJS.ProcessEnv): string {
  * Computes the fast subset. `skipped` lists in plain words what could not run (CAsT when the
  * shared folder is missing), so callers print it rather than skipping silently.
  */
-export async function collectRegressionMetrics(root: string, t: Thresholds, io: CliIo): Promise<{ metrics: Record<string, number>; skipped: string[] }> {
+export async function collectRegressionMetrics(
+	root: string,
+	t: Thresholds,
+	io: CliIo,
+): Promise<{ metrics: Record<string, number>; skipped: string[] }> {
 	const metrics: Record<string, number> = {};
 	const gate = (await evaluateGateFile(join(root, FAST_SUBSET.conversations), t, [], io)).rules[0]!;
 	metrics['gate.retrieve_accuracy'] = gate.fields.retrieve.accuracy;
@@ -57,7 +61,13 @@ export async function collectRegressionMetrics(root: string, t: Thresholds, io: 
 	metrics['gate_test.followup_balanced_accuracy'] = held.followup.balanced_accuracy;
 	metrics['gate_test.trigger_accuracy'] = held.fields.trigger.accuracy;
 	metrics['gate_test.refusal_recall'] = held.refusal.labelled ? held.refusal.refused / held.refusal.labelled : 1;
-	const coding = await evaluateFollowupFile(join(root, FAST_SUBSET.followupFixture), FAST_SUBSET.followupFixture, t, undefined, io);
+	const coding = await evaluateFollowupFile(
+		join(root, FAST_SUBSET.followupFixture),
+		FAST_SUBSET.followupFixture,
+		t,
+		undefined,
+		io,
+	);
 	metrics['followup.coding.balanced_accuracy'] = coding.rules['gated-memory']!.balanced_accuracy;
 	metrics['followup.coding.mcc'] = coding.rules['gated-memory']!.mcc;
 	const skipped: string[] = [];
@@ -84,7 +94,11 @@ export interface Regression {
  * Compares current metrics with the baseline. Pure. A baseline metric absent from `current` is
  * not a regression only when `optional` names it (the CAsT metrics without ../shared).
  */
-export function findRegressions(current: Record<string, number>, baseline: Baseline, optional: (metric: string) => boolean = () => false): Regression[] {
+export function findRegressions(
+	current: Record<string, number>,
+	baseline: Baseline,
+	optional: (metric: string) => boolean = () => false,
+): Regression[] {
 	const out: Regression[] = [];
 	for (const [metric, base] of Object.entries(baseline.metrics)) {
 		const now = current[metric];

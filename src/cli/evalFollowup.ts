@@ -6,7 +6,13 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { scoreFollowup } from '../core/followup/followupScorer';
-import { binaryMetrics, emptyConfusion, tally, type BinaryMetrics, type Confusion } from '../core/metrics/binaryMetrics';
+import {
+	binaryMetrics,
+	emptyConfusion,
+	tally,
+	type BinaryMetrics,
+	type Confusion,
+} from '../core/metrics/binaryMetrics';
 import type { Thresholds } from '../core/thresholds';
 import type { HistoryTurn } from '../core/types';
 import { parseCommandArgs } from './args';
@@ -64,7 +70,13 @@ export function parseFollowupRow(text: string): FollowupRow {
 		throw new Error(`history[${i}] must be a string or {"role": "user"|"assistant", "content": string}`);
 	});
 	const str = (x: unknown): string | null => (typeof x === 'string' ? x : typeof x === 'number' ? String(x) : null);
-	return { id: str(o.id), conversationId: str(o.conversation_id), history, utterance: o.utterance, label: o.depends_on_context };
+	return {
+		id: str(o.id),
+		conversationId: str(o.conversation_id),
+		history,
+		utterance: o.utterance,
+		label: o.depends_on_context,
+	};
 }
 
 /** True when the row belongs to the requested half (by the trailing number of its conversation id). */
@@ -91,7 +103,13 @@ export interface FollowupEvaluation {
  * Reads `path`, scores every later turn with every rule; bad lines are reported on stderr (named
  * by `file`, the path as the user gave it) and skipped.
  */
-export async function evaluateFollowupFile(path: string, file: string, t: Thresholds, half: string | undefined, io: CliIo): Promise<FollowupEvaluation> {
+export async function evaluateFollowupFile(
+	path: string,
+	file: string,
+	t: Thresholds,
+	half: string | undefined,
+	io: CliIo,
+): Promise<FollowupEvaluation> {
 	const confusions = new Map<string, Confusion>(RULES.map(([name]) => [name, emptyConfusion()]));
 	let turns = 0;
 	let positives = 0;
@@ -116,12 +134,22 @@ export async function evaluateFollowupFile(path: string, file: string, t: Thresh
 		for (const [name, rule] of RULES) tally(confusions.get(name)!, rule(row, t), row.label);
 	}
 	const rules = Object.fromEntries([...confusions].map(([name, c]) => [name, binaryMetrics(c)]));
-	return { file, half: half ?? null, turns, positives, first_turns_skipped: first, bad_lines: bad, followup_threshold: t.followup_threshold, rules };
+	return {
+		file,
+		half: half ?? null,
+		turns,
+		positives,
+		first_turns_skipped: first,
+		bad_lines: bad,
+		followup_threshold: t.followup_threshold,
+		rules,
+	};
 }
 
 /** The human-readable table. */
 export function formatFollowupTable(e: FollowupEvaluation): string {
-	const head = `follow-up detection: ${e.file}${e.half ? ` (${e.half} conversations)` : ''}\n` +
+	const head =
+		`follow-up detection: ${e.file}${e.half ? ` (${e.half} conversations)` : ''}\n` +
 		`${e.turns} later turns (${e.positives} follow-ups, ${e.turns - e.positives} stand-alone); ` +
 		`${e.first_turns_skipped} first turns skipped; ${e.bad_lines} bad lines; followup_threshold ${e.followup_threshold}\n\n`;
 	const cols = ['rule', 'recall', 'specificity', 'precision', 'bal.acc', 'MCC', 'TP', 'FP', 'TN', 'FN'];
@@ -131,7 +159,8 @@ export function formatFollowupTable(e: FollowupEvaluation): string {
 		...[m.tp, m.fp, m.tn, m.fn].map(String),
 	]);
 	const widths = cols.map((c, i) => Math.max(c.length, ...rows.map((r) => r[i]!.length)));
-	const fmt = (r: string[]): string => r.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ');
+	const fmt = (r: string[]): string =>
+		r.map((x, i) => (i === 0 ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ');
 	return head + [fmt(cols), ...rows.map(fmt)].join('\n') + '\n';
 }
 
@@ -168,10 +197,48 @@ export const followupEval: CliCommand = {
 // Kept faithful to its flaws: starters use startsWith and elaboration uses substring matching.
 // ---------------------------------------------------------------------------------------------
 
-const SEED_PRONOUNS = /\b(it|its|this|that|these|those|they|them|the same|the above|the previous|the one|the other|mentioned|said|described)\b/;
-const SEED_STARTERS = ['what if', 'what about', 'how about', 'and then', 'but then', 'but what', 'but why', 'but how', 'and how', 'so then', 'so if', 'then how', 'ok but', 'okay but', 'yeah but', 'also', 'additionally', 'moreover', 'furthermore', 'alternatively', 'on the other hand'];
-const SEED_VARIABLE_REF = /\bthe (function|method|class|variable|table|column|field|param|endpoint|query|result|output|error|issue|bug|problem|solution)\b/;
-const SEED_ELABORATION = ['elaborate', 'more detail', 'tell me more', 'explain further', 'go deeper', 'expand on', 'clarify', 'more about', 'in more depth', 'specifically', 'in particular', 'what do you mean', 'break that down'];
+const SEED_PRONOUNS =
+	/\b(it|its|this|that|these|those|they|them|the same|the above|the previous|the one|the other|mentioned|said|described)\b/;
+const SEED_STARTERS = [
+	'what if',
+	'what about',
+	'how about',
+	'and then',
+	'but then',
+	'but what',
+	'but why',
+	'but how',
+	'and how',
+	'so then',
+	'so if',
+	'then how',
+	'ok but',
+	'okay but',
+	'yeah but',
+	'also',
+	'additionally',
+	'moreover',
+	'furthermore',
+	'alternatively',
+	'on the other hand',
+];
+const SEED_VARIABLE_REF =
+	/\bthe (function|method|class|variable|table|column|field|param|endpoint|query|result|output|error|issue|bug|problem|solution)\b/;
+const SEED_ELABORATION = [
+	'elaborate',
+	'more detail',
+	'tell me more',
+	'explain further',
+	'go deeper',
+	'expand on',
+	'clarify',
+	'more about',
+	'in more depth',
+	'specifically',
+	'in particular',
+	'what do you mean',
+	'break that down',
+];
 const SEED_SHORT = /^(why|how|when|where|and|so|really|seriously)\??\s*$/;
 
 /** Seed 000's `_compute_structural_followup_score`, for the comparison row only. */

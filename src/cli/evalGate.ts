@@ -4,14 +4,31 @@
  * Scoring is pure (`scoreGate`); only reading the file and printing are I/O.
  */
 import { decideTurn } from '../core/decide';
-import { binaryMetrics, emptyConfusion, tally, type BinaryMetrics, type Confusion } from '../core/metrics/binaryMetrics';
+import {
+	binaryMetrics,
+	emptyConfusion,
+	tally,
+	type BinaryMetrics,
+	type Confusion,
+} from '../core/metrics/binaryMetrics';
 import { cell, emptyMultiConfusion, multiMetrics, tallyMulti, type MultiConfusion } from '../core/metrics/confusion';
 import type { Thresholds } from '../core/thresholds';
 import { ANSWER_PATHS, TRIGGERS } from '../core/types';
 import { parseCommandArgs } from './args';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { loadConfig } from './commands/gateCommand';
-import { conversationCount, fixed3, formatTable, readLabelledTurns, emitEvaluation, JSON_OUT_OPTION, JSON_OUT_USAGE, type LabelledTurn, type Predictor, type TurnPrediction } from './evalShared';
+import {
+	conversationCount,
+	fixed3,
+	formatTable,
+	readLabelledTurns,
+	emitEvaluation,
+	JSON_OUT_OPTION,
+	JSON_OUT_USAGE,
+	type LabelledTurn,
+	type Predictor,
+	type TurnPrediction,
+} from './evalShared';
 import { SEED_BASELINE } from './seedBaseline';
 
 const USAGE = `usage: gmem eval gate FILE.jsonl [--config FILE] [--baseline seed] [--json]
@@ -41,7 +58,15 @@ export interface GateScore {
 	rule: string;
 	turns: number;
 	/** `tiers` is the exact set; `tiers_cover`: every labelled tier was searched (extra tiers allowed). */
-	fields: { retrieve: FieldScore; tiers: FieldScore; tiers_cover: FieldScore; path: FieldScore; trigger: FieldScore; followup: FieldScore; write: FieldScore };
+	fields: {
+		retrieve: FieldScore;
+		tiers: FieldScore;
+		tiers_cover: FieldScore;
+		path: FieldScore;
+		trigger: FieldScore;
+		followup: FieldScore;
+		write: FieldScore;
+	};
 	/** Retrieval necessity: recall = retrieved when needed, specificity = skipped when not. */
 	retrieval: BinaryMetrics;
 	/** Follow-up detection over later turns (a first turn cannot depend on earlier ones). */
@@ -91,11 +116,23 @@ interface GateTally {
 
 function newTally(): GateTally {
 	return {
-		fields: { retrieve: field(), tiers: field(), tiers_cover: field(), path: field(), trigger: field(), followup: field(), write: field() },
+		fields: {
+			retrieve: field(),
+			tiers: field(),
+			tiers_cover: field(),
+			path: field(),
+			trigger: field(),
+			followup: field(),
+			write: field(),
+		},
 		errors: [],
 		retrieval: emptyConfusion(),
 		followup: emptyConfusion(),
-		confusion: { path: emptyMultiConfusion(ANSWER_PATHS), trigger: emptyMultiConfusion(TRIGGERS), tiers: emptyMultiConfusion(['none']) },
+		confusion: {
+			path: emptyMultiConfusion(ANSWER_PATHS),
+			trigger: emptyMultiConfusion(TRIGGERS),
+			tiers: emptyMultiConfusion(['none']),
+		},
 		tool: { tool_turns: 0, fallbacks: 0, rate: 0 },
 		abst: { labelled: 0, predicted: 0, correct: 0, recall: 0, precision: 0 },
 		refusal: { labelled: 0, refused: 0, false_refusals: 0 },
@@ -115,7 +152,11 @@ function tallyTurn(a: GateTally, turn: LabelledTurn, p: TurnPrediction): void {
 	}
 	if (g.tiers) {
 		count(a.fields.tiers, tierKey(p.tiers) === tierKey(g.tiers), miss('tiers', tierKey(g.tiers), tierKey(p.tiers)));
-		count(a.fields.tiers_cover, g.tiers.every((t) => p.tiers.includes(t)), miss('tiers_cover', tierKey(g.tiers), tierKey(p.tiers)));
+		count(
+			a.fields.tiers_cover,
+			g.tiers.every((t) => p.tiers.includes(t)),
+			miss('tiers_cover', tierKey(g.tiers), tierKey(p.tiers)),
+		);
 		tallyMulti(a.confusion.tiers, tierKey(g.tiers), tierKey(p.tiers));
 	}
 	if (g.trigger) {
@@ -124,10 +165,15 @@ function tallyTurn(a: GateTally, turn: LabelledTurn, p: TurnPrediction): void {
 	}
 	// A first turn cannot depend on earlier ones: counting it would flatter every rule.
 	if (g.depends_on_context !== undefined && turn.history.length > 0) {
-		count(a.fields.followup, p.is_followup === g.depends_on_context, miss('followup', g.depends_on_context, p.is_followup));
+		count(
+			a.fields.followup,
+			p.is_followup === g.depends_on_context,
+			miss('followup', g.depends_on_context, p.is_followup),
+		);
 		tally(a.followup, p.is_followup, g.depends_on_context);
 	}
-	if (g.write && p.write) count(a.fields.write, tierKey(p.write) === tierKey(g.write), miss('write', tierKey(g.write), tierKey(p.write)));
+	if (g.write && p.write)
+		count(a.fields.write, tierKey(p.write) === tierKey(g.write), miss('write', tierKey(g.write), tierKey(p.write)));
 	if (!g.path) return;
 	if (g.path === 'refuse') a.refusal.labelled++;
 	if (g.path === 'refuse' && p.path === 'refuse') a.refusal.refused++;
@@ -172,7 +218,14 @@ export function gatedPredictor(thresholds: Thresholds): Predictor {
 		name: 'gated-memory',
 		predict: (turn) => {
 			const r = decideTurn({ id: turn.id, history: turn.history, utterance: turn.utterance }, { thresholds });
-			return { retrieve: r.retrieve, tiers: r.tiers, path: r.path, trigger: r.trigger, is_followup: r.followup.is_followup, write: r.write };
+			return {
+				retrieve: r.retrieve,
+				tiers: r.tiers,
+				path: r.path,
+				trigger: r.trigger,
+				is_followup: r.followup.is_followup,
+				write: r.write,
+			};
 		},
 	};
 }
@@ -203,14 +256,33 @@ function summaryRows(rules: readonly GateScore[]): string[][] {
 		row('write accuracy (exact set)', (s) => frac(s.fields.write)),
 		row('refused when labelled refuse', (s) => `${s.refusal.refused} of ${s.refusal.labelled}`),
 		row('false refusals', (s) => String(s.refusal.false_refusals)),
-		row('retrieved when needed (recall)', (s) => `${fixed3(s.retrieval.recall, s.retrieval.tp + s.retrieval.fn)} (${s.retrieval.tp}/${s.retrieval.tp + s.retrieval.fn})`),
-		row('skipped when not needed (specificity)', (s) => `${fixed3(s.retrieval.specificity, s.retrieval.tn + s.retrieval.fp)} (${s.retrieval.tn}/${s.retrieval.tn + s.retrieval.fp})`),
+		row(
+			'retrieved when needed (recall)',
+			(s) =>
+				`${fixed3(s.retrieval.recall, s.retrieval.tp + s.retrieval.fn)} (${s.retrieval.tp}/${s.retrieval.tp + s.retrieval.fn})`,
+		),
+		row(
+			'skipped when not needed (specificity)',
+			(s) =>
+				`${fixed3(s.retrieval.specificity, s.retrieval.tn + s.retrieval.fp)} (${s.retrieval.tn}/${s.retrieval.tn + s.retrieval.fp})`,
+		),
 		row('retrieval precision', (s) => fixed3(s.retrieval.precision, s.retrieval.tp + s.retrieval.fp)),
 		row('retrieval MCC', (s) => s.retrieval.mcc.toFixed(3)),
 		row('follow-up MCC (later turns)', (s) => s.followup.mcc.toFixed(3)),
-		row('tool-fallback rate (lower is better)', (s) => `${fixed3(s.tool_fallback.rate, s.tool_fallback.tool_turns)} (${s.tool_fallback.fallbacks}/${s.tool_fallback.tool_turns})`),
-		row('abstention recall (clarify/refuse)', (s) => `${fixed3(s.abstention.recall, s.abstention.labelled)} (${s.abstention.correct}/${s.abstention.labelled})`),
-		row('abstention precision', (s) => `${fixed3(s.abstention.precision, s.abstention.predicted)} (${s.abstention.correct}/${s.abstention.predicted})`),
+		row(
+			'tool-fallback rate (lower is better)',
+			(s) =>
+				`${fixed3(s.tool_fallback.rate, s.tool_fallback.tool_turns)} (${s.tool_fallback.fallbacks}/${s.tool_fallback.tool_turns})`,
+		),
+		row(
+			'abstention recall (clarify/refuse)',
+			(s) => `${fixed3(s.abstention.recall, s.abstention.labelled)} (${s.abstention.correct}/${s.abstention.labelled})`,
+		),
+		row(
+			'abstention precision',
+			(s) =>
+				`${fixed3(s.abstention.precision, s.abstention.predicted)} (${s.abstention.correct}/${s.abstention.predicted})`,
+		),
 	];
 }
 
@@ -219,8 +291,15 @@ export function formatConfusion(title: string, m: MultiConfusion): string {
 	const { classes } = multiMetrics(m);
 	// Classes never labelled nor decided are left out: a row and a column of zeros say nothing.
 	const used = classes.filter((c) => c.support > 0 || m.labels.some((g) => cell(m, g, c.label) > 0));
-	const rows = used.map((g) => [g.label, ...used.map((p) => String(cell(m, g.label, p.label))), fixed3(g.recall, g.support)]);
-	return `${title} (rows: label, columns: decision)\n` + formatTable(['label \\ decided', ...used.map((c) => c.label), 'class recall'], rows);
+	const rows = used.map((g) => [
+		g.label,
+		...used.map((p) => String(cell(m, g.label, p.label))),
+		fixed3(g.recall, g.support),
+	]);
+	return (
+		`${title} (rows: label, columns: decision)\n` +
+		formatTable(['label \\ decided', ...used.map((c) => c.label), 'class recall'], rows)
+	);
 }
 
 /** The whole human-readable report. */
@@ -238,7 +317,9 @@ export function formatGateReport(e: GateEvaluation, withErrors = false): string 
 
 /** Every disagreement of one rule set, one line each. */
 function formatErrors(r: GateScore): string {
-	const lines = r.errors.map((x) => `  ${x.id}  ${x.field}: label ${x.label}, decided ${x.decided}  ${JSON.stringify(x.utterance)}`);
+	const lines = r.errors.map(
+		(x) => `  ${x.id}  ${x.field}: label ${x.label}, decided ${x.decided}  ${JSON.stringify(x.utterance)}`,
+	);
 	return `${r.rule}: ${r.errors.length} disagreements\n${lines.join('\n')}\n`;
 }
 
@@ -250,7 +331,12 @@ export function baselinePredictors(value: string | undefined): Predictor[] {
 }
 
 /** Reads, scores and returns the evaluation (the JSON object). */
-export async function evaluateGateFile(file: string, t: Thresholds, baselines: readonly Predictor[], io: CliIo): Promise<GateEvaluation> {
+export async function evaluateGateFile(
+	file: string,
+	t: Thresholds,
+	baselines: readonly Predictor[],
+	io: CliIo,
+): Promise<GateEvaluation> {
 	const { turns, bad } = await readLabelledTurns(file, io, 'gate');
 	if (turns.length === 0) throw new UsageError(`${file}: no labelled user turns to evaluate`);
 	const rules = [gatedPredictor(t), ...baselines].map((p) => scoreGate(turns, p));
@@ -263,9 +349,20 @@ export const gateEval: CliCommand = {
 	summary: 'decision accuracy per field, confusion matrices, seed 001 metrics (retrieval necessity, tool fallback)',
 	usage: USAGE,
 	run: async (argv: string[], io: CliIo): Promise<number> => {
-		const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' }, errors: { type: 'boolean' }, config: { type: 'string' }, baseline: { type: 'string' }, ...JSON_OUT_OPTION });
+		const { values, positionals } = parseCommandArgs(argv, {
+			json: { type: 'boolean' },
+			errors: { type: 'boolean' },
+			config: { type: 'string' },
+			baseline: { type: 'string' },
+			...JSON_OUT_OPTION,
+		});
 		if (positionals.length !== 1) throw new UsageError(`expected one FILE.jsonl\n\n${USAGE}`);
-		const e = await evaluateGateFile(positionals[0]!, loadConfig(values.config, io.cwd), baselinePredictors(values.baseline), io);
+		const e = await evaluateGateFile(
+			positionals[0]!,
+			loadConfig(values.config, io.cwd),
+			baselinePredictors(values.baseline),
+			io,
+		);
 		emitEvaluation(e, (x) => formatGateReport(x, values.errors === true), values, io);
 		return EXIT_OK;
 	},

@@ -108,10 +108,22 @@ export function parseNqRows(text: string, source: string): NqQuestion[] {
 			}
 			const question = o.question ?? o.query;
 			const gold = o.gold_files;
-			if (typeof o.id !== 'string' || typeof o.repo !== 'string' || typeof question !== 'string' || !Array.isArray(gold) || !gold.every((g) => typeof g === 'string')) {
+			if (
+				typeof o.id !== 'string' ||
+				typeof o.repo !== 'string' ||
+				typeof question !== 'string' ||
+				!Array.isArray(gold) ||
+				!gold.every((g) => typeof g === 'string')
+			) {
 				throw new UsageError(`${source}:${i + 1}: needs "id", "repo", "question" (or "query") and "gold_files"`);
 			}
-			return { id: o.id, repo: o.repo, style: typeof o.style === 'string' ? o.style : 'all', question, gold_files: gold as string[] };
+			return {
+				id: o.id,
+				repo: o.repo,
+				style: typeof o.style === 'string' ? o.style : 'all',
+				question,
+				gold_files: gold as string[],
+			};
 		});
 }
 
@@ -127,7 +139,11 @@ export function recallOf(ranks: readonly (number | null)[]): NqRecall {
 	return { n: ranks.length, r1: at(1), r5: at(5), r10: at(10) };
 }
 
-function groupRecall(results: readonly NqResult[], key: (r: NqResult) => string, rank: (r: NqResult) => number | null): Record<string, NqRecall> {
+function groupRecall(
+	results: readonly NqResult[],
+	key: (r: NqResult) => string,
+	rank: (r: NqResult) => number | null,
+): Record<string, NqRecall> {
 	const groups = new Map<string, (number | null)[]>();
 	for (const r of results) groups.set(key(r), [...(groups.get(key(r)) ?? []), rank(r)]);
 	return Object.fromEntries([...groups.entries()].sort().map(([k, v]) => [k, recallOf(v)]));
@@ -142,12 +158,23 @@ interface RepoRun {
 	floor: number;
 }
 
-async function indexRepo(run: RepoRun, root: string): Promise<{ files: { path: string; text: string }[]; chunks: number; ms: number }> {
+async function indexRepo(
+	run: RepoRun,
+	root: string,
+): Promise<{ files: { path: string; text: string }[]; chunks: number; ms: number }> {
 	const started = performance.now();
-	const indexer = new Indexer({ db: run.es.store.db, embedder: run.embedder, thresholds: run.t, workspaceIdOf: () => run.es.workspaceId });
+	const indexer = new Indexer({
+		db: run.es.store.db,
+		embedder: run.embedder,
+		thresholds: run.t,
+		workspaceIdOf: () => run.es.workspaceId,
+	});
 	const [r] = await indexer.indexFolders([root]);
 	// The baseline ranks exactly the files the product indexed.
-	const paths = await run.es.store.db.query<{ path: string }>('SELECT DISTINCT path FROM chunks WHERE workspace_id = $1 AND tier = $2 AND path IS NOT NULL ORDER BY path', [run.es.workspaceId, 'workspace']);
+	const paths = await run.es.store.db.query<{ path: string }>(
+		'SELECT DISTINCT path FROM chunks WHERE workspace_id = $1 AND tier = $2 AND path IS NOT NULL ORDER BY path',
+		[run.es.workspaceId, 'workspace'],
+	);
 	const files = paths.map((p) => ({ path: p.path, text: readFileSync(resolve(root, p.path), 'utf8') }));
 	return { files, chunks: r.chunks, ms: Math.round(performance.now() - started) };
 }
@@ -168,14 +195,34 @@ async function askOne(run: RepoRun, q: NqQuestion, bm25: FileBm25): Promise<NqRe
 			tuning: run.tuning,
 		});
 		const top = out.hits.map((h) => h.path ?? h.id);
-		return { id: q.id, repo: q.repo, style: q.style, rank: goldRank(top, q.gold_files), bm25_rank: bm25Rank, top: top.slice(0, 5), ms: performance.now() - started };
+		return {
+			id: q.id,
+			repo: q.repo,
+			style: q.style,
+			rank: goldRank(top, q.gold_files),
+			bm25_rank: bm25Rank,
+			top: top.slice(0, 5),
+			ms: performance.now() - started,
+		};
 	} catch (e) {
-		return { id: q.id, repo: q.repo, style: q.style, rank: null, bm25_rank: bm25Rank, top: [], ms: performance.now() - started, error: e instanceof Error ? e.message : String(e) };
+		return {
+			id: q.id,
+			repo: q.repo,
+			style: q.style,
+			rank: null,
+			bm25_rank: bm25Rank,
+			top: [],
+			ms: performance.now() - started,
+			error: e instanceof Error ? e.message : String(e),
+		};
 	}
 }
 
 /** Summarises one tuning's results. */
-export function evaluation(results: readonly NqResult[], o: Pick<NqEvaluation, 'files' | 'split' | 'tuning' | 'embedder' | 'reranker' | 'repos'> & { tuningLabel: string }): NqEvaluation {
+export function evaluation(
+	results: readonly NqResult[],
+	o: Pick<NqEvaluation, 'files' | 'split' | 'tuning' | 'embedder' | 'reranker' | 'repos'> & { tuningLabel: string },
+): NqEvaluation {
 	const lat = latencySummary(results.map((r) => r.ms));
 	const summary = (rank: (r: NqResult) => number | null) => ({
 		by_style: groupRecall(results, (r) => r.style, rank),
@@ -200,16 +247,33 @@ export function evaluation(results: readonly NqResult[], o: Pick<NqEvaluation, '
 
 /** The table: per style and per repository, product vs BM25. */
 export function formatNqTable(e: NqEvaluation): string {
-	const row = (name: string, p: NqRecall, b: NqRecall) => [name, String(p.n), fixed3(p.r1), fixed3(p.r5), fixed3(p.r10), fixed3(b.r1), fixed3(b.r5), fixed3(b.r10)];
+	const row = (name: string, p: NqRecall, b: NqRecall) => [
+		name,
+		String(p.n),
+		fixed3(p.r1),
+		fixed3(p.r5),
+		fixed3(p.r10),
+		fixed3(b.r1),
+		fixed3(b.r5),
+		fixed3(b.r10),
+	];
 	const cols = ['', 'n', 'R@1', 'R@5', 'R@10', 'BM25 R@1', 'BM25 R@5', 'BM25 R@10'];
 	const head =
 		`natural questions: ${e.files.join(', ')} (split ${e.split})\n` +
 		`embedder ${e.embedder}; reranker ${e.reranker}; tuning ${e.tuning_label}; files mode, k 10; ${e.errors} question(s) failed\n` +
-		e.repos.map((r) => `  ${r.repo}: ${r.root}, ${r.files} files, ${r.chunks} chunks, indexed in ${r.index_ms} ms`).join('\n') +
+		e.repos
+			.map((r) => `  ${r.repo}: ${r.root}, ${r.files} files, ${r.chunks} chunks, indexed in ${r.index_ms} ms`)
+			.join('\n') +
 		`\nsearch p50 ${e.latency_ms.p50.toFixed(1)} ms, p95 ${e.latency_ms.p95.toFixed(1)} ms\n\n`;
 	const styles = Object.keys(e.product.by_style).map((s) => row(s, e.product.by_style[s], e.bm25.by_style[s]));
 	const repos = Object.keys(e.product.by_repo).map((s) => row(s, e.product.by_repo[s], e.bm25.by_repo[s]));
-	return head + formatTable(['style', ...cols.slice(1)], [...styles, row('all', e.product.all, e.bm25.all)]) + '\n\n' + formatTable(['repo', ...cols.slice(1)], repos) + '\n';
+	return (
+		head +
+		formatTable(['style', ...cols.slice(1)], [...styles, row('all', e.product.all, e.bm25.all)]) +
+		'\n\n' +
+		formatTable(['repo', ...cols.slice(1)], repos) +
+		'\n'
+	);
 }
 
 const OPTIONS = {
@@ -247,7 +311,9 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 		all = all.concat(parseNqRows(text, f));
 	}
 	const splits = nqSplit(all);
-	const questions = all.filter((q) => (split === 'all' || splits.get(q.id) === split) && (!values.repo?.length || values.repo.includes(q.repo)));
+	const questions = all.filter(
+		(q) => (split === 'all' || splits.get(q.id) === split) && (!values.repo?.length || values.repo.includes(q.repo)),
+	);
 	const repos = [...new Set(questions.map((q) => q.repo))];
 	for (const r of repos) if (!roots[r]) throw new UsageError(`no root for repository "${r}": pass --root ${r}=DIR`);
 	// Several --tuning files share one index per repository: one evaluation per file, in order.
@@ -268,7 +334,11 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 		}
 	}
 	const t = loadConfig(values.config, io.cwd);
-	const config = cliRetrievalConfig({ embedder: values.embedder, reranker: values.reranker, k: 10, files: true }, io.env, t);
+	const config = cliRetrievalConfig(
+		{ embedder: values.embedder, reranker: values.reranker, k: 10, files: true },
+		io.env,
+		t,
+	);
 	const rr = openCliReranker(config.reranker, io);
 	const { embedder, dispose } = await openCliEmbedder(config.embedder, io);
 	const results: NqResult[][] = tunings.map(() => []);
@@ -277,13 +347,21 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 		for (const repo of repos) {
 			const es = await openEvalStore(values.db, io);
 			try {
-				const runCtx: RepoRun = { es, embedder, reranker: rr.reranker, t, tuning: tunings[0].tuning, floor: config.floor };
+				const runCtx: RepoRun = {
+					es,
+					embedder,
+					reranker: rr.reranker,
+					t,
+					tuning: tunings[0].tuning,
+					floor: config.floor,
+				};
 				io.stderr(`gmem eval nq: indexing ${repo} (${roots[repo]})\n`);
 				const idx = await indexRepo(runCtx, roots[repo]);
 				repoRows.push({ repo, root: roots[repo], files: idx.files.length, chunks: idx.chunks, index_ms: idx.ms });
 				const bm25 = new FileBm25(idx.files);
 				for (const [i, tu] of tunings.entries()) {
-					for (const q of questions.filter((x) => x.repo === repo)) results[i].push(await askOne({ ...runCtx, tuning: tu.tuning }, q, bm25));
+					for (const q of questions.filter((x) => x.repo === repo))
+						results[i].push(await askOne({ ...runCtx, tuning: tu.tuning }, q, bm25));
 				}
 			} finally {
 				await es.dispose();
@@ -295,7 +373,15 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	}
 	const lines: string[] = [];
 	for (const [i, tu] of tunings.entries()) {
-		const e = evaluation(results[i], { files: positionals, split, tuningLabel: tu.label, tuning: tu.tuning, embedder: embedder ? embedder.id : 'none (lexical only)', reranker: rr.reranker ? rr.reranker.id : 'none', repos: repoRows });
+		const e = evaluation(results[i], {
+			files: positionals,
+			split,
+			tuningLabel: tu.label,
+			tuning: tu.tuning,
+			embedder: embedder ? embedder.id : 'none (lexical only)',
+			reranker: rr.reranker ? rr.reranker.id : 'none',
+			repos: repoRows,
+		});
 		for (const r of results[i]) if (r.error) io.stderr(`gmem eval nq: ${r.id} failed: ${r.error}\n`);
 		emitEvaluation(e, formatNqTable, { json: values.json }, io);
 		lines.push(JSON.stringify(e));
@@ -308,7 +394,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 /** The `nq` subcommand of `gmem eval`. */
 export const nqEval: CliCommand = {
 	name: 'nq',
-	summary: 'natural questions about real repositories → file R@1/R@5/R@10 per style and repository, next to file-level BM25',
+	summary:
+		'natural questions about real repositories → file R@1/R@5/R@10 per style and repository, next to file-level BM25',
 	usage: USAGE,
 	run,
 };

@@ -85,7 +85,8 @@ export function parseQueryRow(text: string): RetrievalQuery {
 	if (!o || typeof o !== 'object') throw new Error('a row must be a JSON object');
 	if (typeof o.id !== 'string' && typeof o.id !== 'number') throw new Error('"id" must be a string');
 	if (typeof o.query !== 'string') throw new Error('"query" must be a string');
-	if (!Array.isArray(o.relevant) || !o.relevant.every((x) => typeof x === 'string')) throw new Error('"relevant" must be an array of corpus ids');
+	if (!Array.isArray(o.relevant) || !o.relevant.every((x) => typeof x === 'string'))
+		throw new Error('"relevant" must be an array of corpus ids');
 	return { id: String(o.id), query: o.query, relevant: o.relevant as string[] };
 }
 
@@ -177,27 +178,40 @@ async function measureArm(arm: EvalArm, queries: readonly RetrievalQuery[], r: A
 	}
 	io.stderr('\n');
 	const notes: string[] = [];
-	if (arm !== 'fts' && r.embedder && !r.embedder.semantic) notes.push(`${r.embedder.id}: hashing TEST embedder, NOT semantic`);
+	if (arm !== 'fts' && r.embedder && !r.embedder.semantic)
+		notes.push(`${r.embedder.id}: hashing TEST embedder, NOT semantic`);
 	if (arm === 'hybrid+rerank') notes.push(rerankNote(r));
 	const round = (x: number) => Math.round(x * 10) / 10;
 	const lat = latencySummary(ms);
-	return { arm, measured: true, note: notes.join('; ') || null, metrics: summarizeRankings(ranked), latency_ms: { p50: round(lat.p50), p95: round(lat.p95) } };
+	return {
+		arm,
+		measured: true,
+		note: notes.join('; ') || null,
+		metrics: summarizeRankings(ranked),
+		latency_ms: { p50: round(lat.p50), p95: round(lat.p95) },
+	};
 }
 
 /** The human-readable table. */
 export function formatRetrievalTable(e: RetrievalEvaluation): string {
-	const emb = e.embedder ? `${e.embedder.id}${e.embedder.semantic ? '' : ' (hashing TEST embedder, NOT semantic)'}` : 'none (lexical only)';
+	const emb = e.embedder
+		? `${e.embedder.id}${e.embedder.semantic ? '' : ' (hashing TEST embedder, NOT semantic)'}`
+		: 'none (lexical only)';
 	const head =
 		`retrieval: ${e.queries_file} over ${e.corpus}\n` +
 		`${e.documents} documents (${e.chunks} chunks) ingested in ${e.ingest_ms} ms into a ${e.store}\n` +
 		`embedder: ${emb}; reranker: ${e.reranker}; k ${e.k}; rankings per document\n\n`;
 	const rows = e.arms.map((a) => {
 		const m = a.metrics;
-		const nums = m ? [m.mrr_at_10, m.recall_at_1, m.recall_at_5, m.recall_at_10, m.ndcg_at_10].map((x) => fixed3(x)) : ['-', '-', '-', '-', '-'];
+		const nums = m
+			? [m.mrr_at_10, m.recall_at_1, m.recall_at_5, m.recall_at_10, m.ndcg_at_10].map((x) => fixed3(x))
+			: ['-', '-', '-', '-', '-'];
 		const lat = a.latency_ms ? [a.latency_ms.p50.toFixed(1), a.latency_ms.p95.toFixed(1)] : ['-', '-'];
 		return [a.arm, String(m?.queries ?? '-'), ...nums, ...lat, a.note ?? ''];
 	});
-	return head + formatTable(['arm', 'queries', 'MRR@10', 'R@1', 'R@5', 'R@10', 'nDCG@10', 'p50 ms', 'p95 ms', 'note'], rows);
+	return (
+		head + formatTable(['arm', 'queries', 'MRR@10', 'R@1', 'R@5', 'R@10', 'nDCG@10', 'p50 ms', 'p95 ms', 'note'], rows)
+	);
 }
 
 const OPTIONS = {
@@ -240,7 +254,16 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	const rr = openCliReranker(config.reranker, io);
 	const { embedder, dispose } = await openCliEmbedder(config.embedder, io);
 	await withCorpusStore(values.db, docs, embedder, io, async (es, ingest) => {
-		const armRun: ArmRun = { es, tier, k, embedder, t, floor: config.floor, reranker: rr.reranker, rerankSeen: { model: 0, passthrough: 0, reason: null } };
+		const armRun: ArmRun = {
+			es,
+			tier,
+			k,
+			embedder,
+			t,
+			floor: config.floor,
+			reranker: rr.reranker,
+			rerankSeen: { model: 0, passthrough: 0, reason: null },
+		};
 		const arms: ArmResult[] = [];
 		for (const arm of ARMS) arms.push(await measureArm(arm, queries, armRun, io));
 		const e: RetrievalEvaluation = {

@@ -9,7 +9,17 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ANSWER_PATHS, TIERS, TRIGGERS, WRITE_TIERS, type AnswerPath, type HistoryTurn, type Tier, type Trigger, type WriteTier } from '../core/types';
+import {
+	ANSWER_PATHS,
+	TIERS,
+	TRIGGERS,
+	WRITE_TIERS,
+	type AnswerPath,
+	type HistoryTurn,
+	type Tier,
+	type Trigger,
+	type WriteTier,
+} from '../core/types';
 import { UsageError, type CliIo } from './cliTypes';
 import { parseTurnLine } from './commands/gateCommand';
 import { readLines } from './jsonl';
@@ -36,7 +46,8 @@ export interface LabelledTurn {
 }
 
 function oneOf<T extends string>(v: unknown, allowed: readonly T[], name: string): T {
-	if (typeof v !== 'string' || !allowed.includes(v as T)) throw new Error(`"${name}" must be one of ${allowed.join(', ')}`);
+	if (typeof v !== 'string' || !allowed.includes(v as T))
+		throw new Error(`"${name}" must be one of ${allowed.join(', ')}`);
 	return v as T;
 }
 
@@ -61,7 +72,8 @@ export function parseLabels(o: Record<string, unknown>): TurnLabels {
 	if (o.path !== undefined) labels.path = oneOf(o.path, ANSWER_PATHS, 'path');
 	if (o.trigger !== undefined) labels.trigger = oneOf(o.trigger, TRIGGERS, 'trigger');
 	if (o.relevant !== undefined) {
-		if (!Array.isArray(o.relevant) || !o.relevant.every((x) => typeof x === 'string')) throw new Error('"relevant" must be an array of strings');
+		if (!Array.isArray(o.relevant) || !o.relevant.every((x) => typeof x === 'string'))
+			throw new Error('"relevant" must be an array of strings');
 		labels.relevant = o.relevant as string[];
 	}
 	return labels;
@@ -77,18 +89,34 @@ function addRow(o: Record<string, unknown>, line: number, state: ReadState): voi
 	if (typeof o.utterance === 'string') {
 		// The `gmem gate` shape: the history is given on the line.
 		const turn = parseTurnLine(o);
-		const conversationId = typeof o.conversation_id === 'string' ? o.conversation_id : turn.id ?? `line-${line}`;
-		state.turns.push({ id: turn.id ?? `line-${line}`, conversationId, history: turn.history, utterance: turn.utterance, labels: parseLabels(o) });
+		const conversationId = typeof o.conversation_id === 'string' ? o.conversation_id : (turn.id ?? `line-${line}`);
+		state.turns.push({
+			id: turn.id ?? `line-${line}`,
+			conversationId,
+			history: turn.history,
+			utterance: turn.utterance,
+			labels: parseLabels(o),
+		});
 		return;
 	}
-	if (typeof o.conversation_id !== 'string' || !o.conversation_id) throw new Error('a message line needs a "conversation_id" string (or give "utterance" and "history")');
+	if (typeof o.conversation_id !== 'string' || !o.conversation_id)
+		throw new Error('a message line needs a "conversation_id" string (or give "utterance" and "history")');
 	const role = oneOf(o.role, ['user', 'assistant'] as const, 'role');
 	if (typeof o.content !== 'string') throw new Error('"content" must be a string');
 	const history = state.histories.get(o.conversation_id) ?? [];
 	state.histories.set(o.conversation_id, history);
 	if (role === 'user') {
-		const id = typeof o.id === 'string' || typeof o.id === 'number' ? String(o.id) : `${o.conversation_id}-${history.length + 1}`;
-		state.turns.push({ id, conversationId: o.conversation_id, history: history.slice(), utterance: o.content, labels: parseLabels(o) });
+		const id =
+			typeof o.id === 'string' || typeof o.id === 'number'
+				? String(o.id)
+				: `${o.conversation_id}-${history.length + 1}`;
+		state.turns.push({
+			id,
+			conversationId: o.conversation_id,
+			history: history.slice(),
+			utterance: o.content,
+			labels: parseLabels(o),
+		});
 	}
 	history.push({ role, content: o.content });
 }
@@ -97,7 +125,11 @@ function addRow(o: Record<string, unknown>, line: number, state: ReadState): voi
  * Reads a conversations file (the user's spelling in `file`, resolved against `io.cwd`). A bad
  * line is reported on stderr with its number and skipped; `bad` counts them.
  */
-export async function readLabelledTurns(file: string, io: CliIo, command: string): Promise<{ turns: LabelledTurn[]; bad: number }> {
+export async function readLabelledTurns(
+	file: string,
+	io: CliIo,
+	command: string,
+): Promise<{ turns: LabelledTurn[]; bad: number }> {
 	const path = file === '-' ? file : resolve(io.cwd, file);
 	if (path !== '-' && !existsSync(path)) throw new UsageError(`cannot read ${file}: no such file`);
 	const state: ReadState = { turns: [], histories: new Map() };
@@ -124,7 +156,11 @@ export function conversationCount(turns: readonly LabelledTurn[]): number {
 export function formatTable(columns: readonly string[], rows: readonly (readonly string[])[]): string {
 	const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((r) => (r[i] ?? '').length)));
 	const left = (i: number) => i === 0 || (i === columns.length - 1 && columns[i] === 'note');
-	const fmt = (r: readonly string[]) => r.map((x, i) => (left(i) ? x.padEnd(widths[i]!) : x.padStart(widths[i]!))).join('  ').trimEnd();
+	const fmt = (r: readonly string[]) =>
+		r
+			.map((x, i) => (left(i) ? x.padEnd(widths[i]!) : x.padStart(widths[i]!)))
+			.join('  ')
+			.trimEnd();
 	return [fmt(columns), fmt(columns.map((_, i) => '-'.repeat(widths[i]!))), ...rows.map(fmt)].join('\n') + '\n';
 }
 
@@ -154,7 +190,12 @@ export interface Predictor {
  * Prints an evaluation: the table, or one JSON object with `--json`; `--json-out FILE` also writes
  * the JSON object to FILE, so one run gives both the table and the data.
  */
-export function emitEvaluation<T>(e: T, table: (e: T) => string, opts: { json?: boolean; 'json-out'?: string }, io: CliIo): void {
+export function emitEvaluation<T>(
+	e: T,
+	table: (e: T) => string,
+	opts: { json?: boolean; 'json-out'?: string },
+	io: CliIo,
+): void {
 	if (opts['json-out']) writeFileSync(resolve(io.cwd, opts['json-out']), JSON.stringify(e) + '\n');
 	io.stdout(opts.json ? JSON.stringify(e) + '\n' : table(e));
 }

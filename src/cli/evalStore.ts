@@ -96,14 +96,20 @@ export async function readCorpus(path: string, textField: string, io: CliIo): Pr
 		const parsed = parseIngestRow(text, textField);
 		if (typeof parsed === 'string') throw new UsageError(`corpus line ${line}: ${parsed}`);
 		const tier = (JSON.parse(text) as { tier?: unknown }).tier ?? 'workspace';
-		if (tier !== 'workspace' && tier !== 'research') throw new UsageError(`corpus line ${line}: "tier" must be workspace or research`);
+		if (tier !== 'workspace' && tier !== 'research')
+			throw new UsageError(`corpus line ${line}: "tier" must be workspace or research`);
 		docs.push({ ...parsed, tier });
 	}
 	return docs;
 }
 
 /** Ingests the corpus tier by tier into the evaluation workspace; returns chunks written and ms. */
-export async function ingestCorpus(es: EvalStore, docs: readonly CorpusDoc[], embedder: Embedder | null, io: CliIo): Promise<{ chunks: number; ms: number }> {
+export async function ingestCorpus(
+	es: EvalStore,
+	docs: readonly CorpusDoc[],
+	embedder: Embedder | null,
+	io: CliIo,
+): Promise<{ chunks: number; ms: number }> {
 	const started = performance.now();
 	let chunks = 0;
 	for (const tier of ['workspace', 'research'] as const) {

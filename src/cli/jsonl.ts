@@ -6,7 +6,8 @@ import type { CliIo } from './cliTypes';
 export type JsonlLine = { line: number; text: string };
 
 export async function* readLines(file: string | undefined, io: CliIo): AsyncGenerator<JsonlLine> {
-	const source = file && file !== '-' ? createInterface({ input: createReadStream(file), crlfDelay: Infinity }) : io.readStdin();
+	const source =
+		file && file !== '-' ? createInterface({ input: createReadStream(file), crlfDelay: Infinity }) : io.readStdin();
 	let line = 0;
 	for await (const text of source) {
 		line++;

@@ -9,7 +9,15 @@ import { EXIT_STORE, EXIT_USAGE, StoreUnavailableError, UsageError, type CliIo }
 function helpText(): string {
 	const width = Math.max(...COMMANDS.map((c) => c.name.length), 4);
 	const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
-	return ['usage: gmem <command> [options]', '', 'commands:', ...lines, '', 'gmem <command> --help for its options.', ''].join('\n');
+	return [
+		'usage: gmem <command> [options]',
+		'',
+		'commands:',
+		...lines,
+		'',
+		'gmem <command> --help for its options.',
+		'',
+	].join('\n');
 }
 
 export function processIo(): CliIo {

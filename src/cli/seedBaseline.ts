@@ -38,11 +38,19 @@ const SEED_INSTRUCTION = [
 ];
 
 /** Seed 004's explicit-recall cues: the turn asks the store for something stored. */
-const SEED_RECALL = [/\bdo you (?:remember|recall)\b/, /\bremind me\b/, /\bwhat did (?:i|we) (?:say|tell|decide)\b/, /\blast time\b/];
+const SEED_RECALL = [
+	/\bdo you (?:remember|recall)\b/,
+	/\bremind me\b/,
+	/\bwhat did (?:i|we) (?:say|tell|decide)\b/,
+	/\blast time\b/,
+];
 
 /** Seed 004's trigger, in its priority order. */
 export function seedTrigger(utterance: string): Trigger {
-	const q = utterance.trim().toLowerCase().replace(/[\u2018\u2019]/g, "'");
+	const q = utterance
+		.trim()
+		.toLowerCase()
+		.replace(/[\u2018\u2019]/g, "'");
 	if (SEED_CORRECTION.some((re) => re.test(q))) return 'correction';
 	if (SEED_INSTRUCTION.some((re) => re.test(q))) return 'instruction';
 	if (SEED_RECALL.some((re) => re.test(q))) return 'recall';

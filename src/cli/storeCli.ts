@@ -29,7 +29,8 @@ export async function openCliStore(args: StoreArgs, io: CliIo): Promise<Store> {
 	const { db, scope } = typeof args === 'object' ? args : { db: args, scope: undefined };
 	const location = resolveStoreLocation(db, io.env, io.cwd, scope);
 	const opened = await openStore(location);
-	if (!opened.ok) throw new StoreUnavailableError(`cannot open the store (${opened.error.code}): ${opened.error.message}`);
+	if (!opened.ok)
+		throw new StoreUnavailableError(`cannot open the store (${opened.error.code}): ${opened.error.message}`);
 	return opened.value;
 }
 
@@ -55,7 +56,8 @@ export interface CliEmbedder {
  */
 export function embedderChoice(choice: string | undefined, env: NodeJS.ProcessEnv): EmbedderChoice {
 	const name = choice ?? (env.GMEM_EMBEDDER || undefined) ?? DEFAULT_EMBEDDER;
-	if (!(EMBEDDER_CHOICES as readonly string[]).includes(name)) throw new UsageError(`--embedder must be one of ${EMBEDDER_CHOICES.join(', ')} (got "${name}")`);
+	if (!(EMBEDDER_CHOICES as readonly string[]).includes(name))
+		throw new UsageError(`--embedder must be one of ${EMBEDDER_CHOICES.join(', ')} (got "${name}")`);
 	return name as EmbedderChoice;
 }
 
@@ -72,14 +74,22 @@ export async function openCliEmbedder(choice: string | undefined, io: CliIo): Pr
 	if (name === 'none') return plain(null);
 	if (name === 'builtin') return plain(await loadBuiltinEmbedder());
 	if (name === 'hashing') {
-		io.stderr('gmem: --embedder hashing: test/hashing-384 is a hashing TEST embedder for tests, NOT semantic (the default is builtin)\n');
+		io.stderr(
+			'gmem: --embedder hashing: test/hashing-384 is a hashing TEST embedder for tests, NOT semantic (the default is builtin)\n',
+		);
 		return plain(new HashingEmbedder(384, codeTokens));
 	}
-	const services = createModelServices({ reranker: null, allowDownload: false, ...(io.env.GMEM_MODEL_DIR ? { localModelDir: io.env.GMEM_MODEL_DIR } : {}) });
+	const services = createModelServices({
+		reranker: null,
+		allowDownload: false,
+		...(io.env.GMEM_MODEL_DIR ? { localModelDir: io.env.GMEM_MODEL_DIR } : {}),
+	});
 	const loaded = services.embedder ? await services.embedder.load() : null;
 	if (services.embedder && loaded?.ok) return { embedder: services.embedder, dispose: () => services.dispose() };
 	await services.dispose();
-	io.stderr(`gmem: the MiniLM embedder is not available (${loaded && !loaded.ok ? loaded.error.message : 'not configured'}): lexical-only\n`);
+	io.stderr(
+		`gmem: the MiniLM embedder is not available (${loaded && !loaded.ok ? loaded.error.message : 'not configured'}): lexical-only\n`,
+	);
 	return plain(null);
 }
 

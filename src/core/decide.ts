@@ -42,7 +42,11 @@ function safeFollowup(input: TurnInput, text: TurnText, th: Thresholds, rec: Tra
 	try {
 		return scoreFollowup(input.utterance, input.history, th, text);
 	} catch (e) {
-		rec.note('followup', 'error', `follow-up scorer failed, turn treated as standalone: ${e instanceof Error ? e.message : String(e)}`);
+		rec.note(
+			'followup',
+			'error',
+			`follow-up scorer failed, turn treated as standalone: ${e instanceof Error ? e.message : String(e)}`,
+		);
 		return { ...STANDALONE, signals: [] };
 	}
 }
@@ -55,44 +59,68 @@ function classify(input: TurnInput, th: Thresholds, rec: TraceRecorder): Classif
 
 	let start = rec.now();
 	const followup = safeFollowup(input, text, th, rec);
-	start = rec.gate({
-		gate: 'followup',
-		inputs: { history_turns: input.history.length, signals: followup.signals.map((s) => s.name) },
-		value: followup.score,
-		threshold: th.followup_threshold,
-		fired: followup.is_followup,
-		effect: followup.is_followup ? 'depends on earlier turns' : 'stands alone',
-	}, start);
+	start = rec.gate(
+		{
+			gate: 'followup',
+			inputs: { history_turns: input.history.length, signals: followup.signals.map((s) => s.name) },
+			value: followup.score,
+			threshold: th.followup_threshold,
+			fired: followup.is_followup,
+			effect: followup.is_followup ? 'depends on earlier turns' : 'stands alone',
+		},
+		start,
+	);
 	rec.endStage('followup', start);
 
 	const trigger = classifyTrigger(text);
-	start = rec.gate({
-		gate: 'trigger',
-		inputs: { rule: trigger.rule, match: trigger.match },
-		value: trigger.trigger,
-		fired: trigger.retrieves,
-		effect: trigger.retrieves ? 'asks for something: stored tiers may be searched' : 'asks nothing: no retrieval',
-	}, start);
+	start = rec.gate(
+		{
+			gate: 'trigger',
+			inputs: { rule: trigger.rule, match: trigger.match },
+			value: trigger.trigger,
+			fired: trigger.retrieves,
+			effect: trigger.retrieves ? 'asks for something: stored tiers may be searched' : 'asks nothing: no retrieval',
+		},
+		start,
+	);
 	const intent = classifyIntent(text, trigger, followup, features);
-	start = rec.gate({
-		gate: 'intent',
-		inputs: { rule: intent.rule, match: intent.match, about_user: features.about_user, personal_reference: features.personal_reference, workspace_cue: features.workspace?.name ?? null },
-		value: intent.intent,
-		fired: intent.rule !== 'default',
-		effect: `intent ${intent.intent}`,
-	}, start);
+	start = rec.gate(
+		{
+			gate: 'intent',
+			inputs: {
+				rule: intent.rule,
+				match: intent.match,
+				about_user: features.about_user,
+				personal_reference: features.personal_reference,
+				workspace_cue: features.workspace?.name ?? null,
+			},
+			value: intent.intent,
+			fired: intent.rule !== 'default',
+			effect: `intent ${intent.intent}`,
+		},
+		start,
+	);
 	rec.endStage('classify', start);
 
 	const behavior = decideBehavior(text, intent.intent, input.history, input.context, th);
-	const action = behavior.skip_retrieval ? 'skip' : behavior.reduce_retrieval ? 'reduce' : behavior.boost_retrieval ? 'boost' : 'none';
-	start = rec.gate({
-		gate: 'behavior',
-		inputs: { rule: behavior.rule, measured: behavior.value },
-		value: behavior.mode,
-		threshold: behavior.threshold,
-		fired: behavior.mode !== 'standard',
-		effect: `${action}: ${behavior.reason}`,
-	}, start);
+	const action = behavior.skip_retrieval
+		? 'skip'
+		: behavior.reduce_retrieval
+			? 'reduce'
+			: behavior.boost_retrieval
+				? 'boost'
+				: 'none';
+	start = rec.gate(
+		{
+			gate: 'behavior',
+			inputs: { rule: behavior.rule, measured: behavior.value },
+			value: behavior.mode,
+			threshold: behavior.threshold,
+			fired: behavior.mode !== 'standard',
+			effect: `${action}: ${behavior.reason}`,
+		},
+		start,
+	);
 	rec.endStage('behavior', start);
 	return { text, features, followup, trigger, intent, behavior };
 }
@@ -107,11 +135,19 @@ const TIER_FLAGS: Record<Tier, keyof TurnContext> = {
 function noteEmptyTiers(tiers: readonly Tier[], context: TurnContext | undefined, rec: TraceRecorder): void {
 	if (!context) return;
 	for (const tier of tiers) {
-		if (context[TIER_FLAGS[tier]] === false) rec.note('policy', 'info', `${tier} is searched but the host reports it empty: expect no hits`);
+		if (context[TIER_FLAGS[tier]] === false)
+			rec.note('policy', 'info', `${tier} is searched but the host reports it empty: expect no hits`);
 	}
 }
 
-function assemble(input: TurnInput, c: Classified, d: Draft, rec: TraceRecorder, t0: number, clock: () => number): GateResult {
+function assemble(
+	input: TurnInput,
+	c: Classified,
+	d: Draft,
+	rec: TraceRecorder,
+	t0: number,
+	clock: () => number,
+): GateResult {
 	const id = input.id ?? null;
 	const retrieve = d.tiers.length > 0;
 	const p = d.policy;

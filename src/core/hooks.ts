@@ -14,7 +14,14 @@ export { HOOK_POINTS } from './trace';
 /** The editable part of a decision, as `policy_override` hooks see it. */
 export interface PolicyOverridePayload {
 	/** Read-only facts about the turn (edits to these are ignored). */
-	readonly turn: { id: string | null; utterance: string; trigger: Trigger; intent: Intent; mode: BehaviorMode; followup_score: number };
+	readonly turn: {
+		id: string | null;
+		utterance: string;
+		trigger: Trigger;
+		intent: Intent;
+		mode: BehaviorMode;
+		followup_score: number;
+	};
 	path: AnswerPath;
 	tiers: Tier[];
 	write: WriteTier[];

@@ -213,7 +213,13 @@ const isNoParams: Guard<NoParams> = (x): x is NoParams => isRecord(x);
 const isMemoryTier = oneOf(MEMORY_TIERS);
 const isNullableNumber = nullable(isNumber);
 
-const isTierSummary = object<TierSummary>({ tier: isMemoryTier, items: isNumber, detail: isString, bytes: isNumber, lastWrite: isNullableNumber });
+const isTierSummary = object<TierSummary>({
+	tier: isMemoryTier,
+	items: isNumber,
+	detail: isString,
+	bytes: isNumber,
+	lastWrite: isNullableNumber,
+});
 const isProfileItem = object<ProfileItem>({
 	workspaceId: isString,
 	key: isString,
@@ -282,9 +288,33 @@ export const isMemoryPanelState: Guard<MemoryPanelState> = object<MemoryPanelSta
 	indexedChunks: isNumber,
 	index: nullable(isIndexHealth),
 	thresholds: arrayOf(isThresholdView),
-	pending: optional(arrayOf(object<PendingMemoryItem>({ id: isString, tier: oneOf(['research', 'profile'] as const), kind: isString, text: isString, at: isNumber }))),
-	demoted: optional(arrayOf(object<DemotedMemoryItem>({ workspaceId: isString, docId: isString, content: isString, idleDays: isNumber }))),
-	stale: optional(arrayOf(object<StaleMemoryItem>({ workspaceId: isString, docId: isString, content: isString, cites: isString, checkedAt: nullable(isNumber) }))),
+	pending: optional(
+		arrayOf(
+			object<PendingMemoryItem>({
+				id: isString,
+				tier: oneOf(['research', 'profile'] as const),
+				kind: isString,
+				text: isString,
+				at: isNumber,
+			}),
+		),
+	),
+	demoted: optional(
+		arrayOf(
+			object<DemotedMemoryItem>({ workspaceId: isString, docId: isString, content: isString, idleDays: isNumber }),
+		),
+	),
+	stale: optional(
+		arrayOf(
+			object<StaleMemoryItem>({
+				workspaceId: isString,
+				docId: isString,
+				content: isString,
+				cites: isString,
+				checkedAt: nullable(isNumber),
+			}),
+		),
+	),
 });
 
 const isForgetTarget: Guard<ForgetTarget> = discriminated<ForgetTarget>({
@@ -307,13 +337,20 @@ const PANEL_TO_HOST_GUARDS: MessageGuards<MemoryPanelToHost> = {
 	'memory/export': isNoParams,
 	'memory/import': isNoParams,
 	'memory/openTurn': object<{ workspaceId: string; turnId: string }>({ workspaceId: isString, turnId: isString }),
-	'memory/reviewStale': object<ReviewStaleParams>({ workspaceId: isString, docId: isString, action: oneOf(['keep', 'update', 'forget', 'restore'] as const) }),
+	'memory/reviewStale': object<ReviewStaleParams>({
+		workspaceId: isString,
+		docId: isString,
+		action: oneOf(['keep', 'update', 'forget', 'restore'] as const),
+	}),
 };
 
 function messageGuard<M>(guards: MessageGuards<M>): Guard<MessageOf<M>> {
 	const table: Record<string, Guard<unknown>> = guards;
 	return (x): x is MessageOf<M> =>
-		isRecord(x) && typeof x.type === 'string' && Object.prototype.hasOwnProperty.call(table, x.type) && table[x.type](x.params);
+		isRecord(x) &&
+		typeof x.type === 'string' &&
+		Object.prototype.hasOwnProperty.call(table, x.type) &&
+		table[x.type](x.params);
 }
 
 /** True when `x` is a well-formed host → memory panel message. */

@@ -47,6 +47,11 @@ export const isProposalView: Guard<ProposalView> = object<ProposalView>({
 	note: optional(isString),
 });
 
-export const isMemoryProposalsParams: Guard<MemoryProposalsParams> = object<MemoryProposalsParams>({ proposals: arrayOf(isProposalView) });
-export const isMemoryApproveParams: Guard<MemoryApproveParams> = object<MemoryApproveParams>({ id: isString, text: optional(isString) });
+export const isMemoryProposalsParams: Guard<MemoryProposalsParams> = object<MemoryProposalsParams>({
+	proposals: arrayOf(isProposalView),
+});
+export const isMemoryApproveParams: Guard<MemoryApproveParams> = object<MemoryApproveParams>({
+	id: isString,
+	text: optional(isString),
+});
 export const isMemoryDiscardParams: Guard<{ id: string }> = object<{ id: string }>({ id: isString });

@@ -19,7 +19,13 @@ import {
 	optional,
 	type Guard,
 } from './protocolGuards';
-import { isMemoryApproveParams, isMemoryDiscardParams, isMemoryProposalsParams, type MemoryApproveParams, type MemoryProposalsParams } from './proposalProtocol';
+import {
+	isMemoryApproveParams,
+	isMemoryDiscardParams,
+	isMemoryProposalsParams,
+	type MemoryApproveParams,
+	type MemoryProposalsParams,
+} from './proposalProtocol';
 
 export * from './protocolGuards';
 export * from './proposalProtocol';
@@ -255,7 +261,10 @@ export const isProposedAction: Guard<ProposedAction> = object<ProposedAction>({
 	confirm: nullable(isString),
 });
 
-const isGeneratorInfo = object<GeneratorInfoParams>({ kind: oneOf(['lm', 'openai', 'evidence'] as const), label: isString });
+const isGeneratorInfo = object<GeneratorInfoParams>({
+	kind: oneOf(['lm', 'openai', 'evidence'] as const),
+	label: isString,
+});
 
 const isHistoryList = object<HistoryListParams>({
 	conversations: arrayOf(object<ConversationSummary>({ id: isString, title: isString, at: isNumber, turns: isNumber })),
@@ -300,7 +309,11 @@ const HOST_TO_WEBVIEW_GUARDS: MessageGuards<HostToWebview> = {
 		retrieval: optional(isRetrievalOverride),
 		actions: optional(arrayOf(isProposedAction)),
 	}),
-	'chat/error': object<ChatErrorParams>({ turnId: nullable(isString), message: isString, retryable: optional(isBoolean) }),
+	'chat/error': object<ChatErrorParams>({
+		turnId: nullable(isString),
+		message: isString,
+		retryable: optional(isBoolean),
+	}),
 	'chat/clear': isNoParams,
 	'chat/focus': isNoParams,
 	'state/restore': object<StateRestoreParams>({
@@ -315,7 +328,12 @@ const HOST_TO_WEBVIEW_GUARDS: MessageGuards<HostToWebview> = {
 	'chat/progress': object<ChatProgressParams>({ turnId: isString, message: isString }),
 	'generator/info': isGeneratorInfo,
 	'history/list': isHistoryList,
-	'action/status': object<ActionStatusParams>({ turnId: isString, actionId: isString, status: oneOf(ACTION_STATUSES), message: isString }),
+	'action/status': object<ActionStatusParams>({
+		turnId: isString,
+		actionId: isString,
+		status: oneOf(ACTION_STATUSES),
+		message: isString,
+	}),
 	'chat/persisted': object<ChatPersistedParams>({ turnId: isString, steps: arrayOf(isTraceStep) }),
 	'memory/proposals': isMemoryProposalsParams,
 };

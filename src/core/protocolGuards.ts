@@ -7,14 +7,7 @@
  * field, `Variants<U>` one per `kind`), so adding a field or a trace step kind without a guard is
  * a compile error here rather than a message silently dropped at run time.
  */
-import {
-	HOOK_POINTS,
-	TRACE_VERSION,
-	type DecisionTrace,
-	type JsonValue,
-	type TraceHit,
-	type TraceStep,
-} from './trace';
+import { HOOK_POINTS, TRACE_VERSION, type DecisionTrace, type JsonValue, type TraceHit, type TraceStep } from './trace';
 import { ANSWER_PATHS, BEHAVIOR_MODES, INTENTS, TIERS, TRIGGERS, WRITE_TIERS } from './types';
 
 /** A predicate that narrows `unknown` to `T`. */

@@ -64,7 +64,9 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
 	register(COMMANDS.inspectMemoryState, 'Inspect Memory State', () => memoryState.show());
 	register(COMMANDS.indexWorkspace, 'Index Workspace', () => {
 		if (vscode.workspace.isTrusted) return indexWorkspace(memory, log, deps.indexStatus);
-		void vscode.window.showInformationMessage('Gated Memory: Indexing is off in Restricted Mode: trust this workspace to index it.');
+		void vscode.window.showInformationMessage(
+			'Gated Memory: Indexing is off in Restricted Mode: trust this workspace to index it.',
+		);
 	});
 	register(COMMANDS.toggleTraces, 'Toggle Decision Traces', () => {
 		tracesOpen = !tracesOpen;

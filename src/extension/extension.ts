@@ -43,12 +43,16 @@ export function activate(context: vscode.ExtensionContext): void {
 	try {
 		registerAll(context, log);
 		const ms = (performance.now() - t0).toFixed(1);
-		log.info(`activated in ${ms} ms (VS Code ${vscode.version}, ${vscode.env.appName}, trusted=${vscode.workspace.isTrusted})`);
+		log.info(
+			`activated in ${ms} ms (VS Code ${vscode.version}, ${vscode.env.appName}, trusted=${vscode.workspace.isTrusted})`,
+		);
 	} catch (e) {
 		log.error(`activation failed: ${errorMessage(e)}`);
-		void vscode.window.showErrorMessage(`Gated Memory failed to start: ${errorMessage(e)}`, 'Open Log').then((choice) => {
-			if (choice) log.show(true);
-		});
+		void vscode.window
+			.showErrorMessage(`Gated Memory failed to start: ${errorMessage(e)}`, 'Open Log')
+			.then((choice) => {
+				if (choice) log.show(true);
+			});
 	}
 }
 
@@ -66,7 +70,8 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 	const storeSettings = new StoreSettingsUi(context.secrets, log);
 	context.subscriptions.push(storeSettings);
 	// The window's local workspace folders, and the ids their rows carry in the store.
-	const folders = () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+	const folders = () =>
+		(vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 	const workspaceIds = () => folders().map((f) => workspaceId(f));
 	const memory: WorkspaceMemory = new WorkspaceMemory({
 		log,
@@ -79,27 +84,53 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		onStaleVectors: () => modelsUi.staleVectors(),
 	});
 	// AGENTS.md & co.: read into the store the first time it opens (trusted only), then by the watcher.
-	const instructionFiles = new InstructionFileSync({ log, folders, isTrusted: () => vscode.workspace.isTrusted, thresholds: () => settings.current() });
+	const instructionFiles = new InstructionFileSync({
+		log,
+		folders,
+		isTrusted: () => vscode.workspace.isTrusted,
+		thresholds: () => settings.current(),
+	});
 	const openStore = () => memory.openStore().then(async (s) => (await instructionFiles.ensure(s), s));
 	const modelsUi = new ModelsUi(models, () => memory, log);
-	context.subscriptions.push({ dispose: () => void memory.dispose() }, modelsUi, { dispose: () => void models.dispose() });
+	context.subscriptions.push({ dispose: () => void memory.dispose() }, modelsUi, {
+		dispose: () => void models.dispose(),
+	});
 	// The generator is created on first use and re-created when its settings change (header follows).
 	const generators = new GeneratorSettings(context.secrets, log, (info) => controller.setGeneratorInfo(info));
 	context.subscriptions.push(generators);
 	// gatedMemory.memory.writes / .reads: confirm mode's proposals wait in the store for the user.
 	const memorySettings = new MemorySettings(log);
 	const isRestricted = () => !vscode.workspace.isTrusted;
-	const proposals = new MemoryProposals({ log, openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds, thresholds: () => settings.current(), isRestricted });
+	const proposals = new MemoryProposals({
+		log,
+		openStore: () => memory.openStore(),
+		embedder: () => memory.embedder(),
+		workspaceIds,
+		thresholds: () => settings.current(),
+		isRestricted,
+	});
 	const freshness = { openStore: () => memory.openStore(), workspaceIds, decayDays: () => memorySettings.decayDays() };
 	// One set of turn ports for the panel and @memory: the same retrieval, write path and hooks.
 	const turnPorts = {
-		retrieve: (query: string, result: GateResult, thresholds: Thresholds) => memory.retrieve(query, result, thresholds).then((r) => storeSettings.watch(r)),
+		retrieve: (query: string, result: GateResult, thresholds: Thresholds) =>
+			memory.retrieve(query, result, thresholds).then((r) => storeSettings.watch(r)),
 		persist: gatedPersist(
-			anchoredPersist(storePersist({ openStore, embedder: () => memory.embedder(), workspaceIds, thresholds: () => settings.current() }), freshness),
+			anchoredPersist(
+				storePersist({
+					openStore,
+					embedder: () => memory.embedder(),
+					workspaceIds,
+					thresholds: () => settings.current(),
+				}),
+				freshness,
+			),
 			{ mode: () => memorySettings.writes(), proposals },
 		),
 		// Reads setting first, then staleness and "why recalled" on what was read.
-		memory: gatedRecall(freshRecall(storeMemory({ openStore, embedder: () => memory.embedder(), workspaceIds }), freshness), () => memorySettings.reads()),
+		memory: gatedRecall(
+			freshRecall(storeMemory({ openStore, embedder: () => memory.embedder(), workspaceIds }), freshness),
+			() => memorySettings.reads(),
+		),
 		toUri: citationUri(folders),
 		hooks: new HookRegistry(),
 		live: createLiveStateHost(context),
@@ -127,7 +158,12 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		vscode.workspace.onDidGrantWorkspaceTrust(() => controller.sendState()),
 		// A folder added later brings its own instruction files.
 		vscode.workspace.onDidChangeWorkspaceFolders((e) => {
-			for (const f of e.added) if (f.uri.scheme === 'file' && instructionFiles.started) void openStore().then((s) => instructionFiles.folderAdded(s, f.uri.fsPath), () => undefined);
+			for (const f of e.added)
+				if (f.uri.scheme === 'file' && instructionFiles.started)
+					void openStore().then(
+						(s) => instructionFiles.folderAdded(s, f.uri.fsPath),
+						() => undefined,
+					);
 		}),
 	);
 	const memoryState = registerMemoryPanel(context, {
@@ -154,7 +190,11 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		inspectCommand: COMMANDS.inspectMemoryState,
 		// Before the store's first open there is nothing to refresh: that open reads every file.
 		onInstructionFile: (root, rel) => {
-			if (instructionFiles.started) void openStore().then((s) => instructionFiles.changed(s, root, rel), (e) => log.warn(`instruction file ${rel} not synced: ${errorMessage(e)}`));
+			if (instructionFiles.started)
+				void openStore().then(
+					(s) => instructionFiles.changed(s, root, rel),
+					(e) => log.warn(`instruction file ${rel} not synced: ${errorMessage(e)}`),
+				);
 		},
 	});
 	registerMemoryCommands(context, { log, memory, thresholds: () => settings.current() });

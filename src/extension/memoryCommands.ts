@@ -15,24 +15,41 @@ import { workspaceId } from '../store/location';
 
 export const REMEMBER_SELECTION = 'gatedMemory.rememberSelection';
 
-export function registerMemoryCommands(context: vscode.ExtensionContext, deps: { log: Logger; memory: WorkspaceMemory; thresholds: () => Thresholds }): void {
+export function registerMemoryCommands(
+	context: vscode.ExtensionContext,
+	deps: { log: Logger; memory: WorkspaceMemory; thresholds: () => Thresholds },
+): void {
 	context.subscriptions.push(vscode.commands.registerCommand(REMEMBER_SELECTION, () => rememberSelection(deps)));
 }
 
-async function rememberSelection(deps: { log: Logger; memory: WorkspaceMemory; thresholds: () => Thresholds }): Promise<void> {
+async function rememberSelection(deps: {
+	log: Logger;
+	memory: WorkspaceMemory;
+	thresholds: () => Thresholds;
+}): Promise<void> {
 	if (!vscode.workspace.isTrusted) {
-		void vscode.window.showWarningMessage('Gated Memory: Restricted Mode — nothing is written to memory. Trust this workspace to remember things.');
+		void vscode.window.showWarningMessage(
+			'Gated Memory: Restricted Mode — nothing is written to memory. Trust this workspace to remember things.',
+		);
 		return;
 	}
 	const editor = vscode.window.activeTextEditor;
-	const folder = editor ? vscode.workspace.getWorkspaceFolder(editor.document.uri) : (vscode.workspace.workspaceFolders ?? []).find((f) => f.uri.scheme === 'file');
+	const folder = editor
+		? vscode.workspace.getWorkspaceFolder(editor.document.uri)
+		: (vscode.workspace.workspaceFolders ?? []).find((f) => f.uri.scheme === 'file');
 	if (!folder || folder.uri.scheme !== 'file') {
-		void vscode.window.showWarningMessage('Gated Memory: open a file of a workspace folder first (memory belongs to a workspace).');
+		void vscode.window.showWarningMessage(
+			'Gated Memory: open a file of a workspace folder first (memory belongs to a workspace).',
+		);
 		return;
 	}
 	let from: CodeLocation | undefined;
 	let initial = '';
-	if (editor && editor.document.uri.scheme === 'file' && vscode.workspace.getWorkspaceFolder(editor.document.uri) === folder) {
+	if (
+		editor &&
+		editor.document.uri.scheme === 'file' &&
+		vscode.workspace.getWorkspaceFolder(editor.document.uri) === folder
+	) {
 		const sel = editor.selection;
 		const rel = path.relative(folder.uri.fsPath, editor.document.uri.fsPath).split(path.sep).join('/');
 		if (!sel.isEmpty) {
@@ -46,7 +63,9 @@ async function rememberSelection(deps: { log: Logger; memory: WorkspaceMemory; t
 		}
 	}
 	const text = await vscode.window.showInputBox({
-		title: from ? `Remember (from ${from.path}:${from.startLine}${from.endLine !== from.startLine ? `-${from.endLine}` : ''})` : 'Remember',
+		title: from
+			? `Remember (from ${from.path}:${from.startLine}${from.endLine !== from.startLine ? `-${from.endLine}` : ''})`
+			: 'Remember',
 		prompt: 'What should Gated Memory remember? Edit the selection into the fact or rule worth keeping.',
 		value: initial,
 		validateInput: (v) => noteProblem(v, from),
@@ -54,7 +73,11 @@ async function rememberSelection(deps: { log: Logger; memory: WorkspaceMemory; t
 	if (text === undefined) return;
 	const kind = await vscode.window.showQuickPick(
 		[
-			{ label: 'Research memory', description: 'recalled when relevant; flagged stale when the cited code changes', as: 'research' as const },
+			{
+				label: 'Research memory',
+				description: 'recalled when relevant; flagged stale when the cited code changes',
+				as: 'research' as const,
+			},
 			{ label: 'Standing instruction', description: 'applied to every reply', as: 'instruction' as const },
 		],
 		{ title: 'Remember as…' },

@@ -11,7 +11,9 @@ const MARKER = /(?<![\w$.)\]])\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g;
 /** Code spans and fenced blocks, masked (same length) so offsets stay valid. */
 function maskCode(text: string): string {
 	const blank = (m: string) => m.replace(/[^\n]/g, ' ');
-	return text.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^\1[`~]*[ \t]*$|(?![\s\S]))/gm, blank).replace(/(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g, blank);
+	return text
+		.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^\1[`~]*[ \t]*$|(?![\s\S]))/gm, blank)
+		.replace(/(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g, blank);
 }
 
 /** Every marker outside code, in reading order, with the numbers it lists. */
@@ -29,7 +31,11 @@ function markers(text: string): { index: number; length: number; ns: number[] }[
  * evidence's label, lines and a URI from `toUri` (null for memories or paths outside the workspace).
  * Numbers with no evidence are ignored here; see `stripInvalidCitations`.
  */
-export function citationsFor(text: string, evidence: readonly PromptEvidence[], toUri: (path: string) => string | null): Citation[] {
+export function citationsFor(
+	text: string,
+	evidence: readonly PromptEvidence[],
+	toUri: (path: string) => string | null,
+): Citation[] {
 	const byN = new Map(evidence.map((e) => [e.n, e]));
 	const seen = new Set<number>();
 	const out: Citation[] = [];
@@ -38,7 +44,13 @@ export function citationsFor(text: string, evidence: readonly PromptEvidence[], 
 			const e = byN.get(n);
 			if (!e || seen.has(n)) continue;
 			seen.add(n);
-			out.push({ n, label: e.source, uri: e.path === null ? null : toUri(e.path), startLine: e.startLine, endLine: e.endLine });
+			out.push({
+				n,
+				label: e.source,
+				uri: e.path === null ? null : toUri(e.path),
+				startLine: e.startLine,
+				endLine: e.endLine,
+			});
 		}
 	}
 	return out;
@@ -49,7 +61,10 @@ export function citationsFor(text: string, evidence: readonly PromptEvidence[], 
  * given): a marker that cites nothing would look like proof. `[2, 9]` keeps `[2]`; a marker with no
  * valid number is removed with the space before it. Returns the cleaned text and the numbers removed.
  */
-export function stripInvalidCitations(text: string, evidence: readonly PromptEvidence[]): { text: string; removed: number[] } {
+export function stripInvalidCitations(
+	text: string,
+	evidence: readonly PromptEvidence[],
+): { text: string; removed: number[] } {
 	const valid = new Set(evidence.map((e) => e.n));
 	const removed: number[] = [];
 	let out = '';

@@ -29,7 +29,13 @@ export interface GeneratorConfig {
  * Never throws: a failing model lookup during 'auto' falls through to the next choice.
  */
 export async function createGenerator(config: GeneratorConfig, ports: { lm?: LmPort }): Promise<Generator> {
-	const openai = () => new OpenAiGenerator({ baseUrl: config.openai.baseUrl, model: config.openai.model, apiKey: config.openai.apiKey, timeoutMs: config.openai.timeoutMs });
+	const openai = () =>
+		new OpenAiGenerator({
+			baseUrl: config.openai.baseUrl,
+			model: config.openai.model,
+			apiKey: config.openai.apiKey,
+			timeoutMs: config.openai.timeoutMs,
+		});
 	switch (config.kind) {
 		case 'lm':
 			return new LmGenerator(ports.lm ?? null);

@@ -7,11 +7,52 @@ import type { GenerationRequest, GenerationResult, Generator, GeneratorInfo, Pro
 import { escapeMarkdown, fenceFor } from './markdownText';
 
 const LANGUAGES: Record<string, string> = {
-	ts: 'ts', tsx: 'tsx', mts: 'ts', cts: 'ts', js: 'js', jsx: 'jsx', mjs: 'js', cjs: 'js', py: 'python', go: 'go', rs: 'rust',
-	java: 'java', kt: 'kotlin', swift: 'swift', c: 'c', h: 'c', cc: 'cpp', cpp: 'cpp', hpp: 'cpp', cs: 'csharp', rb: 'ruby',
-	php: 'php', sh: 'bash', bash: 'bash', zsh: 'bash', ps1: 'powershell', sql: 'sql', md: 'markdown', json: 'json',
-	yaml: 'yaml', yml: 'yaml', toml: 'toml', html: 'html', css: 'css', scss: 'scss', vue: 'vue', svelte: 'svelte', lua: 'lua',
-	scala: 'scala', dart: 'dart', ex: 'elixir', exs: 'elixir', hs: 'haskell', ml: 'ocaml', r: 'r', xml: 'xml',
+	ts: 'ts',
+	tsx: 'tsx',
+	mts: 'ts',
+	cts: 'ts',
+	js: 'js',
+	jsx: 'jsx',
+	mjs: 'js',
+	cjs: 'js',
+	py: 'python',
+	go: 'go',
+	rs: 'rust',
+	java: 'java',
+	kt: 'kotlin',
+	swift: 'swift',
+	c: 'c',
+	h: 'c',
+	cc: 'cpp',
+	cpp: 'cpp',
+	hpp: 'cpp',
+	cs: 'csharp',
+	rb: 'ruby',
+	php: 'php',
+	sh: 'bash',
+	bash: 'bash',
+	zsh: 'bash',
+	ps1: 'powershell',
+	sql: 'sql',
+	md: 'markdown',
+	json: 'json',
+	yaml: 'yaml',
+	yml: 'yaml',
+	toml: 'toml',
+	html: 'html',
+	css: 'css',
+	scss: 'scss',
+	vue: 'vue',
+	svelte: 'svelte',
+	lua: 'lua',
+	scala: 'scala',
+	dart: 'dart',
+	ex: 'elixir',
+	exs: 'elixir',
+	hs: 'haskell',
+	ml: 'ocaml',
+	r: 'r',
+	xml: 'xml',
 };
 
 /** The fence language for a path's extension ('' when unknown or no path). */
@@ -30,7 +71,9 @@ function fenceLanguage(e: PromptEvidence): string {
 /** The pieces of an evidence-only reply, in streaming order. */
 export function evidenceOnlyPieces(evidence: readonly PromptEvidence[]): string[] {
 	if (evidence.length === 0) {
-		return ['**Nothing in the indexed workspace matched** — no evidence was selected for this turn. No model is set up, so Gated Memory can only quote evidence; choose a model in the Gated Memory settings for written answers.'];
+		return [
+			'**Nothing in the indexed workspace matched** — no evidence was selected for this turn. No model is set up, so Gated Memory can only quote evidence; choose a model in the Gated Memory settings for written answers.',
+		];
 	}
 	const n = evidence.length;
 	const live = evidence.filter((e) => e.tier === 'live').length;
@@ -57,7 +100,8 @@ export class EvidenceOnlyGenerator implements Generator {
 		const started = performance.now();
 		let text = '';
 		for (const piece of evidenceOnlyPieces(request.prompt.evidence)) {
-			if (request.signal.aborted) return { text, finish: 'cancelled', model: 'evidence-only', ms: performance.now() - started };
+			if (request.signal.aborted)
+				return { text, finish: 'cancelled', model: 'evidence-only', ms: performance.now() - started };
 			text += piece;
 			request.onDelta(piece);
 			// Yield between pieces so a Stop (or the host's other work) is seen between chunks.

@@ -4,7 +4,13 @@
  * Cancellation runs end to end: aborting the request's signal aborts the HTTP request (the server
  * sees the connection close) and the call resolves with the text so far, `finish: 'cancelled'`.
  */
-import { GenerationError, type GenerationRequest, type GenerationResult, type Generator, type GeneratorInfo } from './generator';
+import {
+	GenerationError,
+	type GenerationRequest,
+	type GenerationResult,
+	type Generator,
+	type GeneratorInfo,
+} from './generator';
 import { httpError, networkError, serverMessage } from './openaiErrors';
 import { SseParser } from './sseParser';
 
@@ -41,22 +47,36 @@ export class OpenAiGenerator implements Generator {
 
 	constructor(private readonly options: OpenAiGeneratorOptions) {
 		this.baseUrl = options.baseUrl.trim().replace(/\/+$/, '');
-		this.info = { kind: 'openai', label: `OpenAI-compatible · ${options.model || '(no model set)'} @ ${hostOf(this.baseUrl)}` };
+		this.info = {
+			kind: 'openai',
+			label: `OpenAI-compatible · ${options.model || '(no model set)'} @ ${hostOf(this.baseUrl)}`,
+		};
 	}
 
 	async generate(request: GenerationRequest): Promise<GenerationResult> {
 		const started = performance.now();
-		const result = (text: string, finish: Finish, model = this.options.model): GenerationResult => ({ text, finish, model, ms: performance.now() - started });
+		const result = (text: string, finish: Finish, model = this.options.model): GenerationResult => ({
+			text,
+			finish,
+			model,
+			ms: performance.now() - started,
+		});
 		this.checkConfig();
 		if (request.signal.aborted) return result('', 'cancelled');
 		const call = new HttpCall(request.signal, this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
 		const stream = new ReplyStream(request.onDelta, this.baseUrl);
 		try {
-			const res = await call.run(() => fetch(`${this.baseUrl}/chat/completions`, this.init(request, call.signal)), (e) => networkError(e, this.baseUrl));
+			const res = await call.run(
+				() => fetch(`${this.baseUrl}/chat/completions`, this.init(request, call.signal)),
+				(e) => networkError(e, this.baseUrl),
+			);
 			if (res === null) return result('', 'cancelled');
 			if (!res.ok) {
 				// An unreadable error body still leaves the status to classify by.
-				const body = await call.run(() => res.text().catch(() => ''), () => null);
+				const body = await call.run(
+					() => res.text().catch(() => ''),
+					() => null,
+				);
 				if (body === null) return result('', 'cancelled');
 				throw httpError(res.status, body, res.headers.get('retry-after'), this.baseUrl, this.options.model);
 			}
@@ -64,7 +84,12 @@ export class OpenAiGenerator implements Generator {
 				// A server that ignores `stream: true` answers with one JSON object: take it whole.
 				const body = await call.run(
 					() => res.text(),
-					() => new GenerationError('unavailable', `The connection to the model server at ${this.baseUrl} broke mid-reply — retry.`, true),
+					() =>
+						new GenerationError(
+							'unavailable',
+							`The connection to the model server at ${this.baseUrl} broke mid-reply — retry.`,
+							true,
+						),
 				);
 				if (body === null) return result('', 'cancelled');
 				stream.whole(body);
@@ -76,7 +101,11 @@ export class OpenAiGenerator implements Generator {
 		} catch (e) {
 			if (request.signal.aborted) return result(stream.text, 'cancelled', stream.model ?? this.options.model);
 			if (e instanceof GenerationError) throw e;
-			throw new GenerationError('unavailable', `Generating with ${this.info.label} failed: ${e instanceof Error ? e.message : String(e)}`, true);
+			throw new GenerationError(
+				'unavailable',
+				`Generating with ${this.info.label} failed: ${e instanceof Error ? e.message : String(e)}`,
+				true,
+			);
 		} finally {
 			call.dispose();
 		}
@@ -91,7 +120,12 @@ export class OpenAiGenerator implements Generator {
 			for (;;) {
 				const r = await call.run(
 					() => reader.read(),
-					() => new GenerationError('unavailable', `The connection to the model server at ${this.baseUrl} broke mid-reply — retry.`, true),
+					() =>
+						new GenerationError(
+							'unavailable',
+							`The connection to the model server at ${this.baseUrl} broke mid-reply — retry.`,
+							true,
+						),
 				);
 				if (r === null) return false;
 				if (r.done) break;
@@ -109,20 +143,36 @@ export class OpenAiGenerator implements Generator {
 	private init(request: GenerationRequest, signal: AbortSignal): RequestInit {
 		const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'text/event-stream' };
 		if (this.options.apiKey) headers.Authorization = `Bearer ${this.options.apiKey}`;
-		const body: Record<string, unknown> = { model: this.options.model, messages: request.prompt.messages, stream: true };
+		const body: Record<string, unknown> = {
+			model: this.options.model,
+			messages: request.prompt.messages,
+			stream: true,
+		};
 		if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
 		return { method: 'POST', headers, body: JSON.stringify(body), signal };
 	}
 
 	private checkConfig(): void {
 		if (!this.baseUrl) {
-			throw new GenerationError('unavailable', 'No base URL is set for the OpenAI-compatible generator — set one (e.g. http://127.0.0.1:11434/v1 for Ollama) in Gated Memory\'s settings, or choose another generator.', false);
+			throw new GenerationError(
+				'unavailable',
+				"No base URL is set for the OpenAI-compatible generator — set one (e.g. http://127.0.0.1:11434/v1 for Ollama) in Gated Memory's settings, or choose another generator.",
+				false,
+			);
 		}
 		if (!/^https?:\/\//i.test(this.baseUrl)) {
-			throw new GenerationError('unavailable', `The model server URL "${this.baseUrl}" must start with http:// or https:// (e.g. http://127.0.0.1:11434/v1).`, false);
+			throw new GenerationError(
+				'unavailable',
+				`The model server URL "${this.baseUrl}" must start with http:// or https:// (e.g. http://127.0.0.1:11434/v1).`,
+				false,
+			);
 		}
 		if (!this.options.model.trim()) {
-			throw new GenerationError('model_not_found', `No model name is set for the OpenAI-compatible generator at ${this.baseUrl} — set one in Gated Memory's settings.`, false);
+			throw new GenerationError(
+				'model_not_found',
+				`No model name is set for the OpenAI-compatible generator at ${this.baseUrl} — set one in Gated Memory's settings.`,
+				false,
+			);
 		}
 	}
 }
@@ -159,7 +209,11 @@ class HttpCall {
 		} catch (e) {
 			if (this.outer.aborted) return null;
 			if (this.timedOut) {
-				throw new GenerationError('unavailable', `The model server did not answer within ${seconds(this.timeoutMs)} s — it may still be loading the model; retry in a moment.`, true);
+				throw new GenerationError(
+					'unavailable',
+					`The model server did not answer within ${seconds(this.timeoutMs)} s — it may still be loading the model; retry in a moment.`,
+					true,
+				);
 			}
 			if (e instanceof GenerationError) throw e;
 			const mapped = onError(e);
@@ -192,13 +246,19 @@ class ReplyStream {
 	/** Handles one SSE event's data; true at `[DONE]`. */
 	event(data: string): boolean {
 		if (data.trim() === '[DONE]') return (this.done = true);
-		this.chunk(parse(data, () => this.bad('sent a line that is not JSON')), 'delta');
+		this.chunk(
+			parse(data, () => this.bad('sent a line that is not JSON')),
+			'delta',
+		);
 		return false;
 	}
 
 	/** A non-streamed JSON reply. */
 	whole(body: string): void {
-		this.chunk(parse(body, () => this.bad('sent a reply that is not JSON')), 'message');
+		this.chunk(
+			parse(body, () => this.bad('sent a reply that is not JSON')),
+			'message',
+		);
 		this.done = true;
 	}
 
@@ -206,20 +266,32 @@ class ReplyStream {
 	finish(): Finish {
 		if (this.events === 0 && !this.done) throw this.bad('sent no reply (empty stream)');
 		if (!this.done && this.finishReason === null) {
-			throw new GenerationError('unavailable', `The model server at ${this.baseUrl} closed the stream before the reply finished — retry.`, true);
+			throw new GenerationError(
+				'unavailable',
+				`The model server at ${this.baseUrl} closed the stream before the reply finished — retry.`,
+				true,
+			);
 		}
 		return this.finishReason ?? 'stop';
 	}
 
 	bad(what: string): GenerationError {
-		return new GenerationError('bad_response', `The model server at ${this.baseUrl} ${what} — is the base URL an OpenAI-compatible endpoint (usually ending in /v1)?`, false);
+		return new GenerationError(
+			'bad_response',
+			`The model server at ${this.baseUrl} ${what} — is the base URL an OpenAI-compatible endpoint (usually ending in /v1)?`,
+			false,
+		);
 	}
 
 	private chunk(raw: unknown, field: 'delta' | 'message'): void {
 		if (!raw || typeof raw !== 'object') throw this.bad('sent an unexpected chunk');
 		const c = raw as StreamChunk;
 		if (c.error !== undefined) {
-			throw new GenerationError('unavailable', `The model server at ${this.baseUrl} reported an error: ${serverMessage(JSON.stringify({ error: c.error }))}`, true);
+			throw new GenerationError(
+				'unavailable',
+				`The model server at ${this.baseUrl} reported an error: ${serverMessage(JSON.stringify({ error: c.error }))}`,
+				true,
+			);
 		}
 		if (!Array.isArray(c.choices)) throw this.bad('sent a chunk without choices');
 		this.events++;

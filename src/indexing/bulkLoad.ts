@@ -22,7 +22,11 @@ export interface WalkedFile {
  * size or modification time changed (what `prepareIfChanged` will re-read), at one chunk per
  * `maxChars` of its size (at least one). An estimate only decides whether the index is rebuilt.
  */
-export function estimateIncomingChunks(files: readonly WalkedFile[], stored: ReadonlyMap<string, IndexedFile>, maxChars: number): number {
+export function estimateIncomingChunks(
+	files: readonly WalkedFile[],
+	stored: ReadonlyMap<string, IndexedFile>,
+	maxChars: number,
+): number {
 	let n = 0;
 	for (const f of files) {
 		const s = stored.get(f.relPath);

@@ -57,7 +57,9 @@ export function extractDefinitions(tree: Tree, query: Query): Definition[] {
 	const byId = new Map<number, Definition>();
 	const roots: Definition[] = [];
 	// Document order, so a container is always created before its members.
-	const ordered = [...raws.values()].sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
+	const ordered = [...raws.values()].sort(
+		(a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex,
+	);
 	for (const r of ordered) {
 		let up = r.node.parent;
 		while (up && !raws.has(up.id)) up = up.parent;
@@ -65,8 +67,17 @@ export function extractDefinitions(tree: Tree, query: Query): Definition[] {
 		if (up && !outer) continue; // inside a dropped definition
 		if (outer && outer.kind !== 'class') continue; // nested in a function: part of that chunk
 		const method = r.kind === 'function' && (outer !== undefined || r.receiver !== null || r.name.includes('::'));
-		const qualified = outer ? `${outer.name}.${r.name}` : r.receiver ? `${r.receiver.replace(/^\*/, '')}.${r.name}` : r.name;
-		const d: Definition = { kind: r.kind === 'class' ? 'class' : method ? 'method' : 'function', name: qualified, ...extent(r.node), children: [] };
+		const qualified = outer
+			? `${outer.name}.${r.name}`
+			: r.receiver
+				? `${r.receiver.replace(/^\*/, '')}.${r.name}`
+				: r.name;
+		const d: Definition = {
+			kind: r.kind === 'class' ? 'class' : method ? 'method' : 'function',
+			name: qualified,
+			...extent(r.node),
+			children: [],
+		};
 		byId.set(r.node.id, d);
 		(outer ? outer.children : roots).push(d);
 	}
@@ -91,10 +102,18 @@ export function flattenDefinitions(defs: readonly Definition[]): ChunkDefinition
  * enclosing class's own lines). A definition that does not fit one chunk and has members is
  * opened up; one without members is left whole for splitUnit to window.
  */
-export function definitionUnits(lines: Lines, defs: readonly Definition[], from: number, to: number, limits: ChunkLimits, container: Definition | null = null): LineUnit[] {
+export function definitionUnits(
+	lines: Lines,
+	defs: readonly Definition[],
+	from: number,
+	to: number,
+	limits: ChunkLimits,
+	container: Definition | null = null,
+): LineUnit[] {
 	const units: LineUnit[] = [];
 	const gap = (start: number, end: number) => {
-		if (end >= start) units.push({ start, end, kind: container ? 'class' : 'block', symbols: container ? [container.name] : [] });
+		if (end >= start)
+			units.push({ start, end, kind: container ? 'class' : 'block', symbols: container ? [container.name] : [] });
 	};
 	let cursor = from;
 	for (const d of defs) {
@@ -102,7 +121,8 @@ export function definitionUnits(lines: Lines, defs: readonly Definition[], from:
 		if (start > d.end || start > to) continue; // overlaps a previous definition entirely
 		gap(cursor, start - 1);
 		const end = Math.min(d.end, to);
-		if (d.children.length && !fits(lines, start, end, limits)) units.push(...definitionUnits(lines, d.children, start, end, limits, d));
+		if (d.children.length && !fits(lines, start, end, limits))
+			units.push(...definitionUnits(lines, d.children, start, end, limits, d));
 		else units.push({ start, end, kind: d.kind, symbols: [d.name] });
 		cursor = end + 1;
 	}

@@ -27,7 +27,8 @@ export async function chunkFile(relPath: string, text: string, limits: ChunkLimi
 	const language = languageLabel(plan);
 	const lines = toLines(text);
 	const make = (units: LineUnit[]) => materialise(relPath, lines, units, language, limits);
-	if (plan.kind === 'markdown') return { chunks: make(sizeUnits(lines, markdownUnits(lines), limits)), structure: 'markdown' };
+	if (plan.kind === 'markdown')
+		return { chunks: make(sizeUnits(lines, markdownUnits(lines), limits)), structure: 'markdown' };
 	if (plan.kind === 'code') {
 		try {
 			const { units, definitions } = await codeUnits(plan.language, text, lines, limits);
@@ -40,7 +41,12 @@ export async function chunkFile(relPath: string, text: string, limits: ChunkLimi
 	return { chunks: make(lineWindows(lines, limits)), structure: 'lines' };
 }
 
-async function codeUnits(grammar: GrammarLanguage, text: string, lines: Lines, limits: ChunkLimits): Promise<{ units: LineUnit[]; definitions: ChunkDefinition[] }> {
+async function codeUnits(
+	grammar: GrammarLanguage,
+	text: string,
+	lines: Lines,
+	limits: ChunkLimits,
+): Promise<{ units: LineUnit[]; definitions: ChunkDefinition[] }> {
 	const { parser, query } = await loadGrammar(grammar);
 	// No await between parse and delete: the parser is shared per language within this thread.
 	const tree = parser.parse(text);
@@ -60,7 +66,9 @@ async function codeUnits(grammar: GrammarLanguage, text: string, lines: Lines, l
  */
 export function attachDefinitions(chunks: FileChunk[], definitions: readonly ChunkDefinition[]): FileChunk[] {
 	for (const d of definitions) {
-		const owner = chunks.find((c) => c.startLine <= d.startLine && d.startLine <= c.endLine) ?? chunks.find((c) => c.startLine >= d.startLine);
+		const owner =
+			chunks.find((c) => c.startLine <= d.startLine && d.startLine <= c.endLine) ??
+			chunks.find((c) => c.startLine >= d.startLine);
 		if (owner) (owner.definitions ??= []).push(d);
 	}
 	return chunks;
@@ -71,16 +79,32 @@ export function chunkHeader(relPath: string, kind: string, symbol: string | null
 	return symbol ? `${relPath} · ${kind} ${symbol}` : relPath;
 }
 
-function materialise(relPath: string, lines: Lines, units: readonly LineUnit[], language: string | null, limits: ChunkLimits): FileChunk[] {
+function materialise(
+	relPath: string,
+	lines: Lines,
+	units: readonly LineUnit[],
+	language: string | null,
+	limits: ChunkLimits,
+): FileChunk[] {
 	const out: FileChunk[] = [];
 	for (const raw of units) {
 		const u = trimBlank(lines, raw);
-		const symbol = u.symbols.length ? u.symbols.slice(0, MAX_SYMBOLS_IN_NAME).join(', ') + (u.symbols.length > MAX_SYMBOLS_IN_NAME ? ', …' : '') : null;
+		const symbol = u.symbols.length
+			? u.symbols.slice(0, MAX_SYMBOLS_IN_NAME).join(', ') + (u.symbols.length > MAX_SYMBOLS_IN_NAME ? ', …' : '')
+			: null;
 		const header = chunkHeader(relPath, u.kind, symbol);
 		const content = lines.text.slice(u.start, u.end + 1).join('\n');
 		// Only a single line wider than maxChars can exceed it (minified code): cut it in pieces.
 		for (let at = 0; at < Math.max(content.length, 1); at += limits.maxChars) {
-			out.push({ startLine: u.start + 1, endLine: u.end + 1, content: content.slice(at, at + limits.maxChars), symbol, kind: u.kind, language, header });
+			out.push({
+				startLine: u.start + 1,
+				endLine: u.end + 1,
+				content: content.slice(at, at + limits.maxChars),
+				symbol,
+				kind: u.kind,
+				language,
+				header,
+			});
 		}
 	}
 	return out;

@@ -76,7 +76,14 @@ export function mergeTiny(lines: Lines, units: readonly LineUnit[], limits: Chun
 	for (const u of units) {
 		const last = out[out.length - 1];
 		const tiny = (x: LineUnit) => !x.atomic && x.end - x.start + 1 < limits.minLines;
-		if (last && last.end + 1 === u.start && (tiny(last) || tiny(u)) && !last.atomic && !u.atomic && fits(lines, last.start, u.end, limits)) {
+		if (
+			last &&
+			last.end + 1 === u.start &&
+			(tiny(last) || tiny(u)) &&
+			!last.atomic &&
+			!u.atomic &&
+			fits(lines, last.start, u.end, limits)
+		) {
 			out[out.length - 1] = merged(last, u);
 		} else out.push(u);
 	}

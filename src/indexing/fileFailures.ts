@@ -11,7 +11,15 @@ export interface FileFailure {
 }
 
 /** The skip reasons that are a file's failure rather than a rule (ignored, secret, binary…). */
-export const FAILURE_REASONS: ReadonlySet<string> = new Set(['nul', 'unreadable', 'not_regular', 'encoding', 'chunker_error', 'write_error', 'symlink-outside']);
+export const FAILURE_REASONS: ReadonlySet<string> = new Set([
+	'nul',
+	'unreadable',
+	'not_regular',
+	'encoding',
+	'chunker_error',
+	'write_error',
+	'symlink-outside',
+]);
 
 /** At most this many failures are listed per run (the counts in `skipped` stay complete). */
 export const MAX_LISTED_FAILURES = 100;

@@ -47,13 +47,16 @@ function isControl(b: number): boolean {
 export function decodeText(bytes: Uint8Array, limits: DecodeLimits): DecodedText {
 	const decoded = decodeBytes(bytes, limits);
 	// UTF-16 and Latin-1 can decode to U+0000 too: whatever the encoding, no NUL reaches the store.
-	if (decoded.ok && decoded.text.includes('\0')) return { ok: false, reason: 'nul', detail: `NUL at character ${decoded.text.indexOf('\0')}` };
+	if (decoded.ok && decoded.text.includes('\0'))
+		return { ok: false, reason: 'nul', detail: `NUL at character ${decoded.text.indexOf('\0')}` };
 	return decoded;
 }
 
 function decodeBytes(bytes: Uint8Array, limits: DecodeLimits): DecodedText {
-	if (bytes[0] === 0xff && bytes[1] === 0xfe) return { ok: true, text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le' };
-	if (bytes[0] === 0xfe && bytes[1] === 0xff) return { ok: true, text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be' };
+	if (bytes[0] === 0xff && bytes[1] === 0xfe)
+		return { ok: true, text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le' };
+	if (bytes[0] === 0xfe && bytes[1] === 0xff)
+		return { ok: true, text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be' };
 	const head = bytes.subarray(0, limits.sniffBytes);
 	if (head.includes(0)) return { ok: false, reason: 'binary', detail: 'NUL byte' };
 	try {
@@ -71,7 +74,13 @@ function decodeBytes(bytes: Uint8Array, limits: DecodeLimits): DecodedText {
 }
 
 /** What a stat says a non-regular entry is (for the skip's detail). */
-export function entryKind(s: { isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isDirectory(): boolean }): string {
+export function entryKind(s: {
+	isFIFO(): boolean;
+	isSocket(): boolean;
+	isCharacterDevice(): boolean;
+	isBlockDevice(): boolean;
+	isDirectory(): boolean;
+}): string {
 	if (s.isFIFO()) return 'fifo';
 	if (s.isSocket()) return 'socket';
 	if (s.isCharacterDevice() || s.isBlockDevice()) return 'device';
@@ -83,7 +92,11 @@ export function entryKind(s: { isFIFO(): boolean; isSocket(): boolean; isCharact
  * read: a path that became a FIFO since the walk's stat would otherwise block the read forever.
  * `maxBytes` re-checks the size on the open file (it may have grown since the walk).
  */
-export async function readText(absPath: string, limits: DecodeLimits, maxBytes = Infinity): Promise<DecodedText & { bytes?: Buffer }> {
+export async function readText(
+	absPath: string,
+	limits: DecodeLimits,
+	maxBytes = Infinity,
+): Promise<DecodedText & { bytes?: Buffer }> {
 	let bytes: Buffer;
 	try {
 		// O_NONBLOCK is undefined on Windows (no FIFOs to fear there): `| undefined` adds nothing.

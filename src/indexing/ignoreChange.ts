@@ -21,6 +21,9 @@ export interface IgnoreRulesChange {
 /** What re-evaluating the folder of a changed ignore file did, in words (the watcher's log and status bar). */
 export function ignoreChangeText(c: IgnoreRulesChange): string {
 	const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
-	const parts = [c.removed ? `removed ${files(c.removed)} now ignored` : '', c.indexed ? `indexed ${files(c.indexed)} no longer ignored` : ''].filter(Boolean);
+	const parts = [
+		c.removed ? `removed ${files(c.removed)} now ignored` : '',
+		c.indexed ? `indexed ${files(c.indexed)} no longer ignored` : '',
+	].filter(Boolean);
 	return `${parts.join(', ') || 'no indexed file changed'} by ${c.rules}`;
 }

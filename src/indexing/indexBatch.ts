@@ -56,7 +56,12 @@ export async function embedFiles(
 	let reused = 0;
 	let embedded = 0;
 	if (embedder && files.length) {
-		const stored = await storedChunkVectors(db, workspaceId, files.filter((f) => existing.has(f.relPath)).map((f) => f.relPath), embedder.id);
+		const stored = await storedChunkVectors(
+			db,
+			workspaceId,
+			files.filter((f) => existing.has(f.relPath)).map((f) => f.relPath),
+			embedder.id,
+		);
 		const todo: Array<{ file: number; chunk: number; text: string }> = [];
 		files.forEach((f, i) =>
 			f.chunks.forEach((c, j) => {
@@ -70,7 +75,10 @@ export async function embedFiles(
 		for (let at = 0; at < todo.length; at += embedBatch) {
 			signal?.throwIfAborted();
 			const part = todo.slice(at, at + embedBatch);
-			const out = await embedder.embed(part.map((p) => p.text), signal);
+			const out = await embedder.embed(
+				part.map((p) => p.text),
+				signal,
+			);
 			part.forEach((p, k) => (vectors[p.file][p.chunk] = out[k]));
 			embedded += part.length;
 		}
@@ -82,7 +90,13 @@ export async function embedFiles(
 		path: f.relPath,
 		contentHash: f.fileHash,
 		mtimeMs: f.mtimeMs,
-		metadata: { source: INDEX_SOURCE, size: f.size, embedder: embedder?.id ?? null, encoding: f.encoding, structure: f.structure },
+		metadata: {
+			source: INDEX_SOURCE,
+			size: f.size,
+			embedder: embedder?.id ?? null,
+			encoding: f.encoding,
+			structure: f.structure,
+		},
 		embedder: embedder?.id ?? null,
 		chunks: f.chunks.map((c, j) => ({
 			path: f.relPath,

@@ -65,7 +65,12 @@ export async function prepareIfChanged(
 export type IgnoreCache = Map<string, Promise<IgnoreStack>>;
 
 /** The walk's rules for one path: null when it may be indexed, else the skip reason. */
-export async function excludedReason(ctx: FileContext, root: string, relPath: string, cache: IgnoreCache = new Map()): Promise<string | null> {
+export async function excludedReason(
+	ctx: FileContext,
+	root: string,
+	relPath: string,
+	cache: IgnoreCache = new Map(),
+): Promise<string | null> {
 	const parts = relPath.split('/');
 	const cached = (dir: string, make: () => Promise<IgnoreStack>) => {
 		let p = cache.get(dir);
@@ -90,7 +95,11 @@ export async function excludedReason(ctx: FileContext, root: string, relPath: st
  * (a watcher event may name a path below a linked folder the walk never entered). A FIFO, socket
  * or device is `not_regular` and never opened. A string is a skip reason.
  */
-export async function fileStat(ctx: FileContext, absPath: string, root?: string): Promise<{ size: number; mtimeMs: number } | string> {
+export async function fileStat(
+	ctx: FileContext,
+	absPath: string,
+	root?: string,
+): Promise<{ size: number; mtimeMs: number } | string> {
 	try {
 		const l = await lstat(absPath);
 		if (l.isSymbolicLink() && !ctx.followSymlinks) return 'symlink';
@@ -112,7 +121,13 @@ export async function fileStat(ctx: FileContext, absPath: string, root?: string)
 }
 
 /** Re-indexes `relPath` inside `root`, or removes it when it may no longer be indexed. */
-export async function indexFileAt(ctx: FileContext, root: string, relPath: string, ws: string, signal?: AbortSignal): Promise<FileOutcome> {
+export async function indexFileAt(
+	ctx: FileContext,
+	root: string,
+	relPath: string,
+	ws: string,
+	signal?: AbortSignal,
+): Promise<FileOutcome> {
 	const absPath = join(root, ...relPath.split('/'));
 	const prev = await getIndexedFile(ctx.db, ws, relPath);
 	const gone = async (reason: string): Promise<FileOutcome> => {
@@ -127,7 +142,15 @@ export async function indexFileAt(ctx: FileContext, root: string, relPath: strin
 	const prepared = await prepareIfChanged(ctx, ws, { relPath, absPath, ...st }, prev);
 	if (prepared === 'unchanged') return { status: 'unchanged', chunks: 0, embedded: 0 };
 	if ('skip' in prepared) return gone(prepared.skip);
-	const w = await writeFiles(ctx.db, ws, [prepared], ctx.embedder, new Set(prev ? [relPath] : []), ctx.settings.embedBatch, signal);
+	const w = await writeFiles(
+		ctx.db,
+		ws,
+		[prepared],
+		ctx.embedder,
+		new Set(prev ? [relPath] : []),
+		ctx.settings.embedBatch,
+		signal,
+	);
 	if (w.failed.length) return { status: 'skipped', reason: 'write_error', chunks: 0, embedded: w.embedded };
 	return { status: 'indexed', chunks: w.chunks, embedded: w.embedded };
 }

@@ -20,7 +20,13 @@ export interface IndexedFile {
 	embedder: string | null;
 }
 
-type FileRow = { doc_id: string; content_hash: string; mtime_ms: string | number | null; size: string | number | null; embedder: string | null };
+type FileRow = {
+	doc_id: string;
+	content_hash: string;
+	mtime_ms: string | number | null;
+	size: string | number | null;
+	embedder: string | null;
+};
 
 const FILE_SELECT = `SELECT doc_id, content_hash, mtime_ms, metadata->>'size' AS size, metadata->>'embedder' AS embedder
 	FROM documents WHERE scope = $3 AND workspace_id = $1 AND tier = 'workspace' AND metadata->>'source' = $2`;
@@ -44,7 +50,12 @@ export async function listIndexedFiles(db: Queryable, workspaceId: string): Prom
 
 /** One indexed file's row, or null. */
 export async function getIndexedFile(db: Queryable, workspaceId: string, docId: string): Promise<IndexedFile | null> {
-	const rows = await db.query<FileRow>(`${FILE_SELECT} AND doc_id = $4`, [workspaceId, INDEX_SOURCE, scopeOf(db), docId]);
+	const rows = await db.query<FileRow>(`${FILE_SELECT} AND doc_id = $4`, [
+		workspaceId,
+		INDEX_SOURCE,
+		scopeOf(db),
+		docId,
+	]);
 	return rows.length ? toIndexedFile(rows[0]) : null;
 }
 
@@ -52,7 +63,12 @@ export async function getIndexedFile(db: Queryable, workspaceId: string, docId: 
  * Stored vectors of the given files' chunks made by `embedder`, keyed by doc id then chunk
  * content hash. Read as pgvector text so both engines return the same thing.
  */
-export async function storedChunkVectors(db: Queryable, workspaceId: string, docIds: readonly string[], embedder: string): Promise<Map<string, Map<string, Float32Array>>> {
+export async function storedChunkVectors(
+	db: Queryable,
+	workspaceId: string,
+	docIds: readonly string[],
+	embedder: string,
+): Promise<Map<string, Map<string, Float32Array>>> {
 	const out = new Map<string, Map<string, Float32Array>>();
 	if (!docIds.length) return out;
 	const rows = await db.query<{ doc_id: string; content_hash: string; v: string }>(
@@ -75,12 +91,24 @@ export function parseVector(text: string): Float32Array {
 }
 
 /** Records a new modification time for a file whose content did not change (a touch, a checkout). */
-export async function touchIndexedFile(db: Queryable, workspaceId: string, docId: string, mtimeMs: number): Promise<void> {
-	await db.query(`UPDATE documents SET mtime_ms = $3 WHERE scope = $4 AND workspace_id = $1 AND tier = 'workspace' AND doc_id = $2`, [workspaceId, docId, mtimeMs, scopeOf(db)]);
+export async function touchIndexedFile(
+	db: Queryable,
+	workspaceId: string,
+	docId: string,
+	mtimeMs: number,
+): Promise<void> {
+	await db.query(
+		`UPDATE documents SET mtime_ms = $3 WHERE scope = $4 AND workspace_id = $1 AND tier = 'workspace' AND doc_id = $2`,
+		[workspaceId, docId, mtimeMs, scopeOf(db)],
+	);
 }
 
 /** Removes indexed files (chunks, statistics, document rows) through the store's own delete. */
-export async function removeIndexedFiles(db: Queryable, workspaceId: string, docIds: readonly string[]): Promise<number> {
+export async function removeIndexedFiles(
+	db: Queryable,
+	workspaceId: string,
+	docIds: readonly string[],
+): Promise<number> {
 	let chunks = 0;
 	for (const docId of docIds) chunks += await deleteDocuments(db, { workspaceId, tier: 'workspace', docId });
 	return chunks;
@@ -97,7 +125,10 @@ export async function countIndexedChunks(db: Queryable, workspaceId: string): Pr
 }
 
 /** Indexed files and chunks over several workspaces (the status bar's counts). */
-export async function indexedTotals(db: Queryable, workspaceIds: readonly string[]): Promise<{ files: number; chunks: number }> {
+export async function indexedTotals(
+	db: Queryable,
+	workspaceIds: readonly string[],
+): Promise<{ files: number; chunks: number }> {
 	if (!workspaceIds.length) return { files: 0, chunks: 0 };
 	const rows = await db.query<{ files: number; chunks: number }>(
 		`SELECT (SELECT count(*)::int FROM documents WHERE scope = $3 AND tier = 'workspace' AND workspace_id = ANY($1::text[]) AND metadata->>'source' = $2) AS files,

@@ -17,7 +17,9 @@ async function main(port: NonNullable<typeof parentPort>, config: IndexWorkerCon
 	if (!opened.ok) throw new Error(`cannot open the store (${opened.error.code}): ${opened.error.message}`);
 	const indexer = new Indexer({
 		db: opened.value.db,
-		embedder: await buildWorkerEmbedder(typeof config.embedder === 'string' ? { kind: config.embedder } : config.embedder),
+		embedder: await buildWorkerEmbedder(
+			typeof config.embedder === 'string' ? { kind: config.embedder } : config.embedder,
+		),
 		thresholds: thresholds.value,
 		excludes: config.excludes ?? [],
 		followSymlinks: config.followSymlinks ?? false,
@@ -30,16 +32,27 @@ async function main(port: NonNullable<typeof parentPort>, config: IndexWorkerCon
 		running.set(m.id, ac);
 		const work =
 			m.type === 'index'
-				? indexer.indexFolders(m.folders, { signal: ac.signal, onProgress: (progress) => send({ type: 'progress', id: m.id, progress }) })
+				? indexer.indexFolders(m.folders, {
+						signal: ac.signal,
+						onProgress: (progress) => send({ type: 'progress', id: m.id, progress }),
+					})
 				: m.type === 'reindexFile'
 					? indexer.reindexFile(m.path, ac.signal)
 					: m.type === 'reindexPaths'
 						? indexer.reindexPaths(m.paths, ac.signal, m.folders)
 						: indexer.removeFile(m.path);
-		work.then(
-			(result) => send({ type: 'done', id: m.id, result }),
-			(e: unknown) => send({ type: 'error', id: m.id, message: e instanceof Error ? e.message : String(e), cancelled: ac.signal.aborted }),
-		).finally(() => running.delete(m.id));
+		work
+			.then(
+				(result) => send({ type: 'done', id: m.id, result }),
+				(e: unknown) =>
+					send({
+						type: 'error',
+						id: m.id,
+						message: e instanceof Error ? e.message : String(e),
+						cancelled: ac.signal.aborted,
+					}),
+			)
+			.finally(() => running.delete(m.id));
 	});
 	port.postMessage({ type: 'ready' });
 }

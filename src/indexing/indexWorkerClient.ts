@@ -24,7 +24,9 @@ export interface IndexWorkerClientOptions {
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; onProgress?: RunOptions['onProgress'] };
 
 function defaultScript(): string {
-	const bundled = [join(__dirname, 'indexWorker.js'), join(__dirname, '..', 'indexWorker.js')].find((p) => existsSync(p));
+	const bundled = [join(__dirname, 'indexWorker.js'), join(__dirname, '..', 'indexWorker.js')].find((p) =>
+		existsSync(p),
+	);
 	return bundled ?? join(__dirname, 'indexWorker.ts');
 }
 
@@ -56,7 +58,9 @@ export class IndexWorkerClient {
 
 	/** Indexer.reindexPaths in the worker: the whole batch is one request; `folders` = the workspace folders. */
 	reindexPaths(paths: readonly string[], folders: readonly string[], signal?: AbortSignal): Promise<PathsIndexResult> {
-		return this.request((id) => ({ type: 'reindexPaths', id, paths: [...paths], folders: [...folders] }), { signal }) as Promise<PathsIndexResult>;
+		return this.request((id) => ({ type: 'reindexPaths', id, paths: [...paths], folders: [...folders] }), {
+			signal,
+		}) as Promise<PathsIndexResult>;
 	}
 
 	/** Indexer.removeFile in the worker; resolves to the chunks removed. */
@@ -80,7 +84,9 @@ export class IndexWorkerClient {
 		const id = this.nextId++;
 		return new Promise((resolve, reject) => {
 			this.pending.set(id, { resolve, reject, onProgress: run.onProgress });
-			run.signal?.addEventListener('abort', () => worker.postMessage({ type: 'cancel', id } satisfies IndexRequest), { once: true });
+			run.signal?.addEventListener('abort', () => worker.postMessage({ type: 'cancel', id } satisfies IndexRequest), {
+				once: true,
+			});
 			worker.postMessage(make(id));
 		});
 	}

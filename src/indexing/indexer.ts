@@ -104,15 +104,41 @@ export class Indexer {
 		const root = resolve(folder);
 		this.folders.add(root);
 		const ws = this.workspaceOf(root);
-		const progress: IndexProgress = { root, phase: 'walk', files_total: null, files_done: 0, files_indexed: 0, files_unchanged: 0, chunks: 0, path: null };
-		const result: FolderIndexResult = { root, workspace_id: ws, files_indexed: 0, files_unchanged: 0, files_removed: 0, chunks: 0, skipped: {}, failures: [], ms: 0, embedded: 0, reused: 0 };
+		const progress: IndexProgress = {
+			root,
+			phase: 'walk',
+			files_total: null,
+			files_done: 0,
+			files_indexed: 0,
+			files_unchanged: 0,
+			chunks: 0,
+			path: null,
+		};
+		const result: FolderIndexResult = {
+			root,
+			workspace_id: ws,
+			files_indexed: 0,
+			files_unchanged: 0,
+			files_removed: 0,
+			chunks: 0,
+			skipped: {},
+			failures: [],
+			ms: 0,
+			embedded: 0,
+			reused: 0,
+		};
 		const skip = (reason: string, path = '', detail = '') => {
 			result.skipped[reason] = (result.skipped[reason] ?? 0) + 1;
 			noteFailure(result.failures, { path, reason, detail });
 		};
 		yield { ...progress };
 		const files: Array<Extract<WalkEntry, { kind: 'file' }>> = [];
-		for await (const e of walkFolder(root, { excludes: this.options.excludes, followSymlinks: this.options.followSymlinks, maxFileBytes: this.settings.maxFileBytes, signal })) {
+		for await (const e of walkFolder(root, {
+			excludes: this.options.excludes,
+			followSymlinks: this.options.followSymlinks,
+			maxFileBytes: this.settings.maxFileBytes,
+			signal,
+		})) {
 			if (e.kind === 'skip') skip(e.reason, e.relPath, e.detail);
 			else files.push(e);
 		}
@@ -124,7 +150,15 @@ export class Indexer {
 		const incoming = this.options.embedder ? estimateIncomingChunks(files, stored, this.settings.limits.maxChars) : 0;
 		const bulk = await startBulkLoad(this.options.db, incoming);
 		const flush = async () => {
-			const w = await writeFiles(this.options.db, ws, batch, this.options.embedder, new Set(stored.keys()), this.settings.embedBatch, signal);
+			const w = await writeFiles(
+				this.options.db,
+				ws,
+				batch,
+				this.options.embedder,
+				new Set(stored.keys()),
+				this.settings.embedBatch,
+				signal,
+			);
 			await bulk.wrote(w.chunks);
 			// A refused file is that file's failure: counted, listed, not stored; the batch's others landed.
 			for (const f of w.failed) {
@@ -154,7 +188,13 @@ export class Indexer {
 					result.files_indexed++;
 					if (pending >= this.settings.embedBatch) await flush();
 				}
-				Object.assign(progress, { files_done: progress.files_done + 1, files_indexed: result.files_indexed, files_unchanged: result.files_unchanged, chunks: result.chunks + pending, path: entry.relPath });
+				Object.assign(progress, {
+					files_done: progress.files_done + 1,
+					files_indexed: result.files_indexed,
+					files_unchanged: result.files_unchanged,
+					chunks: result.chunks + pending,
+					path: entry.relPath,
+				});
 				yield { ...progress };
 				await yieldToLoop(); // chunking is synchronous WASM work: let the event loop breathe between files
 			}
@@ -182,7 +222,13 @@ export class Indexer {
 	/** What the single-file operations need. */
 	private context(): FileContext {
 		const o = this.options;
-		return { db: o.db, embedder: o.embedder, settings: this.settings, excludes: o.excludes ?? [], followSymlinks: o.followSymlinks ?? false };
+		return {
+			db: o.db,
+			embedder: o.embedder,
+			settings: this.settings,
+			excludes: o.excludes ?? [],
+			followSymlinks: o.followSymlinks ?? false,
+		};
 	}
 
 	/**
@@ -200,7 +246,11 @@ export class Indexer {
 	 * transaction. `folders` adds workspace folders (a fresh worker knows none); paths outside
 	 * every known folder are counted as skipped ('outside').
 	 */
-	async reindexPaths(absPaths: readonly string[], signal?: AbortSignal, folders: readonly string[] = []): Promise<PathsIndexResult> {
+	async reindexPaths(
+		absPaths: readonly string[],
+		signal?: AbortSignal,
+		folders: readonly string[] = [],
+	): Promise<PathsIndexResult> {
 		const started = performance.now();
 		for (const f of folders) this.folders.add(resolve(f));
 		const out = emptyPathsResult();
@@ -218,7 +268,8 @@ export class Indexer {
 			list.push(at.relPath);
 			byRoot.set(at.root, list);
 		}
-		for (const [root, rels] of byRoot) await reindexPathsIn(this.context(), root, this.workspaceOf(root), rels, out, signal);
+		for (const [root, rels] of byRoot)
+			await reindexPathsIn(this.context(), root, this.workspaceOf(root), rels, out, signal);
 		out.ms = Math.round(performance.now() - started);
 		return out;
 	}
@@ -234,6 +285,12 @@ export class Indexer {
 		const abs = resolve(absPath);
 		const root = [...this.folders].filter((f) => abs.startsWith(f + sep)).sort((a, b) => b.length - a.length)[0];
 		if (!root) throw new Error(`${absPath} is not inside an indexed workspace folder`);
-		return { root, relPath: abs.slice(root.length + 1).split(sep).join('/') };
+		return {
+			root,
+			relPath: abs
+				.slice(root.length + 1)
+				.split(sep)
+				.join('/'),
+		};
 	}
 }

@@ -47,7 +47,9 @@ export const RULE_FOLDERS = [
 /** True when a workspace-relative path (`/` separators) is one of the instruction files read here. */
 export function isInstructionFile(rel: string): boolean {
 	if ((INSTRUCTION_FILES as readonly string[]).includes(rel)) return true;
-	return RULE_FOLDERS.some((f) => rel.startsWith(`${f.dir}/`) && !rel.slice(f.dir.length + 1).includes('/') && f.ext.test(rel));
+	return RULE_FOLDERS.some(
+		(f) => rel.startsWith(`${f.dir}/`) && !rel.slice(f.dir.length + 1).includes('/') && f.ext.test(rel),
+	);
 }
 
 /** Lists the instruction files present in a folder (workspace-relative paths, sorted). */
@@ -56,13 +58,18 @@ export async function listInstructionFiles(root: string): Promise<string[]> {
 	for (const rel of INSTRUCTION_FILES) if (await isFile(join(root, rel))) out.push(rel);
 	for (const f of RULE_FOLDERS) {
 		const names = await readdir(join(root, f.dir)).catch(() => [] as string[]);
-		for (const name of names.sort()) if (f.ext.test(name) && (await isFile(join(root, f.dir, name)))) out.push(`${f.dir}/${name}`);
+		for (const name of names.sort())
+			if (f.ext.test(name) && (await isFile(join(root, f.dir, name)))) out.push(`${f.dir}/${name}`);
 	}
 	return out;
 }
 
 /** Reads and parses one file (at most `maxBytes` of it). A missing file yields null. */
-export async function readInstructionFile(root: string, rel: string, limits: InstructionLimits): Promise<ParsedInstructionFile | null> {
+export async function readInstructionFile(
+	root: string,
+	rel: string,
+	limits: InstructionLimits,
+): Promise<ParsedInstructionFile | null> {
 	let buf: Buffer;
 	try {
 		buf = await readFile(join(root, rel));
@@ -85,7 +92,13 @@ export function parseInstructionFile(rel: string, bytes: Uint8Array, limits: Ins
 		capNote = `[… ${rel} is ${kb(bytes.byteLength)}; only its first ${kb(limits.maxBytes)} are read (instruction_file_max_bytes)]`;
 		notes.push(capNote);
 	}
-	const redaction = redactSecrets(raw.toString('utf8').replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n'), rel);
+	const redaction = redactSecrets(
+		raw
+			.toString('utf8')
+			.replace(/^\uFEFF/, '')
+			.replace(/\r\n?/g, '\n'),
+		rel,
+	);
 	const secrets = Object.values(redaction.found).reduce((a, b) => a + b, 0);
 	if (secrets) notes.push(`${rel}: ${secrets} secret${secrets === 1 ? '' : 's'} redacted`);
 	const isRule = !(INSTRUCTION_FILES as readonly string[]).includes(rel);
@@ -174,7 +187,11 @@ export function frontMatter(text: string): { meta: Record<string, MetaValue>; bo
 /** Front-matter globs: a list, or one string of comma-separated globs (Cursor writes both). */
 export function globList(v: MetaValue | undefined): string[] {
 	if (Array.isArray(v)) return v.map((g) => g.trim()).filter(Boolean);
-	if (typeof v === 'string') return v.split(',').map((g) => unquote(g.trim())).filter(Boolean);
+	if (typeof v === 'string')
+		return v
+			.split(',')
+			.map((g) => unquote(g.trim()))
+			.filter(Boolean);
 	return [];
 }
 
@@ -199,7 +216,11 @@ export function globRegExp(glob: string): RegExp {
 			const end = g.indexOf('}', i);
 			if (end < 0) re += '\\{';
 			else {
-				re += `(?:${g.slice(i + 1, end).split(',').map(escapeRe).join('|')})`;
+				re += `(?:${g
+					.slice(i + 1, end)
+					.split(',')
+					.map(escapeRe)
+					.join('|')})`;
 				i = end;
 			}
 		} else re += escapeRe(c);
@@ -239,5 +260,8 @@ function kb(n: number): string {
 }
 
 async function isFile(p: string): Promise<boolean> {
-	return stat(p).then((s) => s.isFile(), () => false);
+	return stat(p).then(
+		(s) => s.isFile(),
+		() => false,
+	);
 }

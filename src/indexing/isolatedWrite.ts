@@ -27,7 +27,13 @@ export interface IsolatedWriteOutcome {
 
 /** The store's write functions open their own transaction; inside ours they join it instead. */
 export function joined(db: Queryable, tx: TxQueryable): Queryable {
-	return { engine: db.engine, scope: db.scope, query: (sql, params) => tx.query(sql, params), transaction: (fn) => fn(tx), close: async () => undefined };
+	return {
+		engine: db.engine,
+		scope: db.scope,
+		query: (sql, params) => tx.query(sql, params),
+		transaction: (fn) => fn(tx),
+		close: async () => undefined,
+	};
 }
 
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -41,7 +47,12 @@ function isRunFailure(e: unknown, signal?: AbortSignal): boolean {
  * Upserts `docs` after `prelude` (e.g. the batch's deletions), all in one transaction; on a
  * database error, retries with one savepoint per document (the prelude again first).
  */
-export async function upsertIsolated(db: Queryable, docs: readonly DocumentInput[], prelude?: (db: Queryable) => Promise<void>, signal?: AbortSignal): Promise<IsolatedWriteOutcome> {
+export async function upsertIsolated(
+	db: Queryable,
+	docs: readonly DocumentInput[],
+	prelude?: (db: Queryable) => Promise<void>,
+	signal?: AbortSignal,
+): Promise<IsolatedWriteOutcome> {
 	if (!docs.length && !prelude) return { chunks: 0, failed: [] };
 	try {
 		const chunks = prelude

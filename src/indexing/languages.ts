@@ -4,27 +4,69 @@
  */
 
 /** Languages with a tree-sitter grammar shipped in dist/wasm. */
-export type GrammarLanguage = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'java' | 'rust' | 'c' | 'cpp' | 'c-sharp';
+export type GrammarLanguage =
+	'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'java' | 'rust' | 'c' | 'cpp' | 'c-sharp';
 
 const GRAMMAR_BY_EXT: Readonly<Record<string, GrammarLanguage>> = {
-	ts: 'typescript', mts: 'typescript', cts: 'typescript', tsx: 'tsx',
-	js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'javascript',
-	py: 'python', pyi: 'python', go: 'go', java: 'java', rs: 'rust',
+	ts: 'typescript',
+	mts: 'typescript',
+	cts: 'typescript',
+	tsx: 'tsx',
+	js: 'javascript',
+	mjs: 'javascript',
+	cjs: 'javascript',
+	jsx: 'javascript',
+	py: 'python',
+	pyi: 'python',
+	go: 'go',
+	java: 'java',
+	rs: 'rust',
 	// .h is shared by C and C++; the C grammar parses C++ headers' declarations well enough for chunks.
-	c: 'c', h: 'c', cc: 'cpp', cpp: 'cpp', cxx: 'cpp', hpp: 'cpp', hh: 'cpp', hxx: 'cpp', cs: 'c-sharp',
+	c: 'c',
+	h: 'c',
+	cc: 'cpp',
+	cpp: 'cpp',
+	cxx: 'cpp',
+	hpp: 'cpp',
+	hh: 'cpp',
+	hxx: 'cpp',
+	cs: 'c-sharp',
 };
 
 const MARKDOWN_EXTS = new Set(['md', 'markdown', 'mdx']);
 
 // The label stored in chunks.language for files chunked by lines (display and filtering only).
 const PLAIN_LANGUAGE: Readonly<Record<string, string>> = {
-	json: 'json', yml: 'yaml', yaml: 'yaml', toml: 'toml', sh: 'shell', bash: 'shell', sql: 'sql', rb: 'ruby', php: 'php',
-	kt: 'kotlin', swift: 'swift', scala: 'scala', html: 'html', css: 'css', scss: 'scss', xml: 'xml', txt: 'text', rst: 'rst',
-	ini: 'ini', cfg: 'ini', lua: 'lua', r: 'r', pl: 'perl', vue: 'vue', svelte: 'svelte',
+	json: 'json',
+	yml: 'yaml',
+	yaml: 'yaml',
+	toml: 'toml',
+	sh: 'shell',
+	bash: 'shell',
+	sql: 'sql',
+	rb: 'ruby',
+	php: 'php',
+	kt: 'kotlin',
+	swift: 'swift',
+	scala: 'scala',
+	html: 'html',
+	css: 'css',
+	scss: 'scss',
+	xml: 'xml',
+	txt: 'text',
+	rst: 'rst',
+	ini: 'ini',
+	cfg: 'ini',
+	lua: 'lua',
+	r: 'r',
+	pl: 'perl',
+	vue: 'vue',
+	svelte: 'svelte',
 };
 
 /** How a file is chunked. */
-export type ChunkPlan = { kind: 'code'; language: GrammarLanguage } | { kind: 'markdown' } | { kind: 'lines'; language: string | null };
+export type ChunkPlan =
+	{ kind: 'code'; language: GrammarLanguage } | { kind: 'markdown' } | { kind: 'lines'; language: string | null };
 
 function extOf(relPath: string): string {
 	const base = relPath.slice(relPath.lastIndexOf('/') + 1);

@@ -29,7 +29,12 @@ export interface IndexSettings {
 /** Settings from the thresholds table. */
 export function indexSettings(t: Thresholds): IndexSettings {
 	return {
-		limits: { maxLines: t.index_chunk_max_lines, maxChars: t.index_chunk_max_chars, overlapLines: t.index_chunk_overlap_lines, minLines: t.index_chunk_min_lines },
+		limits: {
+			maxLines: t.index_chunk_max_lines,
+			maxChars: t.index_chunk_max_chars,
+			overlapLines: t.index_chunk_overlap_lines,
+			minLines: t.index_chunk_min_lines,
+		},
 		decode: { sniffBytes: t.index_binary_sniff_bytes, maxControlRatio: t.index_max_control_ratio },
 		maxFileBytes: t.index_max_file_bytes,
 		embedBatch: t.index_embed_batch,
@@ -107,7 +112,11 @@ export async function prepareFile(
 }
 
 /** Redacts, chunks and hashes a text (also used for unsaved editor buffers). */
-export async function prepareText(relPath: string, text: string, limits: ChunkLimits): Promise<Pick<PreparedFile, 'relPath' | 'structure' | 'redacted' | 'chunks'>> {
+export async function prepareText(
+	relPath: string,
+	text: string,
+	limits: ChunkLimits,
+): Promise<Pick<PreparedFile, 'relPath' | 'structure' | 'redacted' | 'chunks'>> {
 	const { text: clean, found } = redactSecrets(text, relPath);
 	const chunked = await chunkFile(relPath, clean, limits);
 	const chunks = chunked.chunks.map((c) => {

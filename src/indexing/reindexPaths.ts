@@ -49,7 +49,21 @@ export interface PathsIndexResult {
 
 /** An empty result, for summing. */
 export function emptyPathsResult(): PathsIndexResult {
-	return { paths: 0, files_indexed: 0, files_unchanged: 0, files_removed: 0, skipped: {}, failures: [], chunks: 0, embedded: 0, reused: 0, transactions: 0, folders_walked: 0, ignore_changes: [], ms: 0 };
+	return {
+		paths: 0,
+		files_indexed: 0,
+		files_unchanged: 0,
+		files_removed: 0,
+		skipped: {},
+		failures: [],
+		chunks: 0,
+		embedded: 0,
+		reused: 0,
+		transactions: 0,
+		folders_walked: 0,
+		ignore_changes: [],
+		ms: 0,
+	};
 }
 
 /** The folder an ignore file governs (root-relative, '' = root), or null when `relPath` is no ignore file. */
@@ -77,11 +91,23 @@ const under = (folder: string, relPath: string) => folder === '' || relPath.star
  * event); and for a changed ignore file, the walked files and stored files of the folder it
  * governs, each remembered with the (deepest) change it belongs to.
  */
-async function expandBatch(ctx: FileContext, root: string, relPaths: readonly string[], stored: ReadonlyMap<string, unknown>, out: PathsIndexResult, signal?: AbortSignal) {
+async function expandBatch(
+	ctx: FileContext,
+	root: string,
+	relPaths: readonly string[],
+	stored: ReadonlyMap<string, unknown>,
+	out: PathsIndexResult,
+	signal?: AbortSignal,
+) {
 	const paths = new Set<string>();
 	const origin = new Map<string, IgnoreRulesChange>();
 	const storedKeys = [...stored.keys()];
-	const walkOptions = { excludes: ctx.excludes, followSymlinks: ctx.followSymlinks, maxFileBytes: ctx.settings.maxFileBytes, signal };
+	const walkOptions = {
+		excludes: ctx.excludes,
+		followSymlinks: ctx.followSymlinks,
+		maxFileBytes: ctx.settings.maxFileBytes,
+		signal,
+	};
 	// A new folder's left-out entries count as the batch's skips; a re-evaluated folder's do not (they were skipped before too).
 	const walk = async (folder: string, add: (relPath: string) => void, countSkips: boolean) => {
 		for await (const e of walkSubtree(root, folder, walkOptions)) {
@@ -93,7 +119,8 @@ async function expandBatch(ctx: FileContext, root: string, relPaths: readonly st
 	const changes: IgnoreRulesChange[] = [];
 	for (const p of relPaths) {
 		const folder = governedFolder(p);
-		if (folder !== null && !changes.some((c) => c.rules === p)) changes.push({ root, rules: p, folder, removed: 0, indexed: 0 });
+		if (folder !== null && !changes.some((c) => c.rules === p))
+			changes.push({ root, rules: p, folder, removed: 0, indexed: 0 });
 		const folderNow = await isFolder(ctx, join(root, ...p.split('/')));
 		if (stored.has(p) || !folderNow) {
 			paths.add(p);
@@ -107,18 +134,29 @@ async function expandBatch(ctx: FileContext, root: string, relPaths: readonly st
 	// Shallower first, so a deeper change's folder overrides the origin of its files.
 	changes.sort((a, b) => a.folder.length - b.folder.length);
 	for (const c of changes) {
-		await walk(c.folder, (f) => {
-			paths.add(f);
-			// The ignore files themselves are indexed as files, not counted as what their change did.
-			if (!changes.some((d) => d.rules === f)) origin.set(f, c);
-		}, false);
+		await walk(
+			c.folder,
+			(f) => {
+				paths.add(f);
+				// The ignore files themselves are indexed as files, not counted as what their change did.
+				if (!changes.some((d) => d.rules === f)) origin.set(f, c);
+			},
+			false,
+		);
 		out.ignore_changes.push(c);
 	}
 	return { paths, origin };
 }
 
 /** Re-indexes `relPaths` (root-relative, `/`-separated) of one folder into workspace `ws`. */
-export async function reindexPathsIn(ctx: FileContext, root: string, ws: string, relPaths: readonly string[], out: PathsIndexResult, signal?: AbortSignal): Promise<void> {
+export async function reindexPathsIn(
+	ctx: FileContext,
+	root: string,
+	ws: string,
+	relPaths: readonly string[],
+	out: PathsIndexResult,
+	signal?: AbortSignal,
+): Promise<void> {
 	const stored = await listIndexedFiles(ctx.db, ws);
 	const rules: IgnoreCache = new Map();
 	const prepared: PreparedFile[] = [];
@@ -146,7 +184,12 @@ export async function reindexPathsIn(ctx: FileContext, root: string, ws: string,
 			drop(st);
 			continue;
 		}
-		const outcome = await prepareIfChanged(ctx, ws, { relPath, absPath: join(root, ...relPath.split('/')), ...st }, prev);
+		const outcome = await prepareIfChanged(
+			ctx,
+			ws,
+			{ relPath, absPath: join(root, ...relPath.split('/')), ...st },
+			prev,
+		);
 		if (outcome === 'unchanged') out.files_unchanged++;
 		else if ('skip' in outcome) drop(outcome.skip, outcome.detail);
 		else {
@@ -155,12 +198,25 @@ export async function reindexPathsIn(ctx: FileContext, root: string, ws: string,
 		}
 	}
 	if (!prepared.length && !gone.length) return;
-	const { docs, embedded, reused } = await embedFiles(ctx.db, ws, prepared, ctx.embedder, new Set(stored.keys()), ctx.settings.embedBatch, signal);
+	const { docs, embedded, reused } = await embedFiles(
+		ctx.db,
+		ws,
+		prepared,
+		ctx.embedder,
+		new Set(stored.keys()),
+		ctx.settings.embedBatch,
+		signal,
+	);
 	signal?.throwIfAborted();
 	// One transaction for the batch; a file the database refuses is rolled back alone (write_error).
-	const written = await upsertIsolated(ctx.db, docs, async (db) => {
-		for (const docId of gone) await deleteDocuments(db, { workspaceId: ws, tier: 'workspace', docId });
-	}, signal);
+	const written = await upsertIsolated(
+		ctx.db,
+		docs,
+		async (db) => {
+			for (const docId of gone) await deleteDocuments(db, { workspaceId: ws, tier: 'workspace', docId });
+		},
+		signal,
+	);
 	out.chunks += written.chunks;
 	for (const f of written.failed) {
 		skip('write_error');

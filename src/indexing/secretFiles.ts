@@ -7,9 +7,26 @@
 
 // Basenames (lower-cased) matched exactly.
 const SECRET_NAMES = new Set([
-	'.npmrc', '.pypirc', '.netrc', '_netrc', '.git-credentials', '.pgpass', '.htpasswd', '.dockercfg',
-	'credentials.json', 'client_secret.json', 'service-account.json', 'secrets.json', 'secrets.yml', 'secrets.yaml',
-	'.vault-token', 'terraform.tfvars', 'id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519',
+	'.npmrc',
+	'.pypirc',
+	'.netrc',
+	'_netrc',
+	'.git-credentials',
+	'.pgpass',
+	'.htpasswd',
+	'.dockercfg',
+	'credentials.json',
+	'client_secret.json',
+	'service-account.json',
+	'secrets.json',
+	'secrets.yml',
+	'secrets.yaml',
+	'.vault-token',
+	'terraform.tfvars',
+	'id_rsa',
+	'id_dsa',
+	'id_ecdsa',
+	'id_ed25519',
 ]);
 
 // Basename patterns: .env and .env.*, .envrc; ssh keys with suffixes (id_rsa.pub, id_ed25519_work).
@@ -22,7 +39,12 @@ const SECRET_NAME_PATTERNS: readonly RegExp[] = [
 ];
 
 // Credential files recognised by their folder: ~/.aws/credentials, ~/.docker/config.json, ~/.ssh/*.
-const SECRET_PATHS: readonly RegExp[] = [/(^|\/)\.aws\/(credentials|config)$/, /(^|\/)\.docker\/config\.json$/, /(^|\/)\.ssh\//, /(^|\/)\.gnupg\//];
+const SECRET_PATHS: readonly RegExp[] = [
+	/(^|\/)\.aws\/(credentials|config)$/,
+	/(^|\/)\.docker\/config\.json$/,
+	/(^|\/)\.ssh\//,
+	/(^|\/)\.gnupg\//,
+];
 
 /** True when a workspace-relative path (`/` separators) names a secret file that must not be read. */
 export function isSecretFile(relPath: string): boolean {

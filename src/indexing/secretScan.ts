@@ -15,7 +15,8 @@ export interface Redaction {
 
 // Private-key blocks: the body is replaced, the BEGIN/END lines stay (they tell a reader what was there).
 // An unterminated block is redacted to the end of the text.
-const PEM_BLOCK = /(-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)([\s\S]*?)(-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g;
+const PEM_BLOCK =
+	/(-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)([\s\S]*?)(-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g;
 
 // Tokens recognisable by their shape alone.
 const TOKEN_PATTERNS: ReadonlyArray<readonly [string, RegExp]> = [
@@ -32,9 +33,15 @@ const TOKEN_PATTERNS: ReadonlyArray<readonly [string, RegExp]> = [
 // (so `tokenizer = "bert"` is left alone), an assignment, then a quoted literal (the value is
 // group 3; the quote, group 2, closes it).
 const SECRET_NAME = String.raw`[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|(?:api|access|auth|secret|private|signing|encryption|master)[_-]?key|apikey|credentials?)`;
-const QUOTED_ASSIGNMENT = new RegExp(String.raw`(${SECRET_NAME}["']?\s*(?::=|=>|=|:)\s*[bru]?)(["'\x60])((?:(?!\2)[^\\\n]|\\.){1,})\2`, 'gi');
+const QUOTED_ASSIGNMENT = new RegExp(
+	String.raw`(${SECRET_NAME}["']?\s*(?::=|=>|=|:)\s*[bru]?)(["'\x60])((?:(?!\2)[^\\\n]|\\.){1,})\2`,
+	'gi',
+);
 // In config files (ini, yaml, toml, properties…) values are often bare: `password: hunter2`.
-const BARE_ASSIGNMENT = new RegExp(String.raw`^([ \t]*${SECRET_NAME}[ \t]*[:=][ \t]*)([^\s"'#;][^\n#;]*?)[ \t]*$`, 'gim');
+const BARE_ASSIGNMENT = new RegExp(
+	String.raw`^([ \t]*${SECRET_NAME}[ \t]*[:=][ \t]*)([^\s"'#;][^\n#;]*?)[ \t]*$`,
+	'gim',
+);
 const CONFIG_FILE = /\.(ya?ml|ini|cfg|conf|properties|toml|env)$/i;
 
 // The newlines of a redacted span, so the lines after it keep their numbers.
@@ -73,5 +80,7 @@ export function redactSecrets(text: string, relPath: string): Redaction {
 
 // Values that are clearly not secrets: template references and obvious placeholders.
 function isPlaceholder(value: string): boolean {
-	return /^\$\{?[A-Za-z_][\w.]*\}?$|^\{\{.*\}\}$|^<[^>]*>$|^(x+|\*+|\.+|changeme|your[_-].*|example|none|null|true|false)$/i.test(value.trim());
+	return /^\$\{?[A-Za-z_][\w.]*\}?$|^\{\{.*\}\}$|^<[^>]*>$|^(x+|\*+|\.+|changeme|your[_-].*|example|none|null|true|false)$/i.test(
+		value.trim(),
+	);
 }

@@ -59,4 +59,6 @@ export function loadGrammar(language: GrammarLanguage): Promise<LoadedGrammar> {
 }
 
 /** Every grammar file dist/wasm must hold (esbuild.mjs copies them; a unit test checks each resolves). */
-export const GRAMMAR_FILES: readonly string[] = (Object.keys(SYMBOL_QUERIES) as GrammarLanguage[]).map((l) => `tree-sitter-${l}.wasm`);
+export const GRAMMAR_FILES: readonly string[] = (Object.keys(SYMBOL_QUERIES) as GrammarLanguage[]).map(
+	(l) => `tree-sitter-${l}.wasm`,
+);

@@ -47,7 +47,8 @@ export function insideRoot(rootReal: string, real: string): boolean {
  */
 function failedSkip(relPath: string, e: unknown): WalkEntry {
 	const code = (e as NodeJS.ErrnoException).code ?? String(e);
-	if (code === 'ENOENT' && relPath.includes('\uFFFD')) return { kind: 'skip', relPath, reason: 'encoding', detail: 'file name is not valid UTF-8' };
+	if (code === 'ENOENT' && relPath.includes('\uFFFD'))
+		return { kind: 'skip', relPath, reason: 'encoding', detail: 'file name is not valid UTF-8' };
 	return { kind: 'skip', relPath, reason: 'unreadable', detail: code };
 }
 
@@ -57,7 +58,12 @@ export async function* walkFolder(root: string, options: WalkOptions): AsyncGene
 	const rootStat = await stat(root);
 	visited.add(`${rootStat.dev}:${rootStat.ino}`);
 	const state = { rootReal: await realpath(root), visited };
-	yield* walkFrames(root, [{ relDir: '', rules: await IgnoreStack.forRoot(root, options.excludes ?? []) }], options, state);
+	yield* walkFrames(
+		root,
+		[{ relDir: '', rules: await IgnoreStack.forRoot(root, options.excludes ?? []) }],
+		options,
+		state,
+	);
 }
 
 /**
@@ -82,7 +88,8 @@ export async function* walkSubtree(root: string, relDir: string, options: WalkOp
 	let s: Awaited<ReturnType<typeof stat>>;
 	try {
 		const l = await lstat(join(root, relDir));
-		if (l.isSymbolicLink() && !options.followSymlinks) return yield { kind: 'skip', relPath: relDir, reason: 'symlink' };
+		if (l.isSymbolicLink() && !options.followSymlinks)
+			return yield { kind: 'skip', relPath: relDir, reason: 'symlink' };
 		s = l.isSymbolicLink() ? await stat(join(root, relDir)) : l;
 	} catch {
 		return;
@@ -91,11 +98,20 @@ export async function* walkSubtree(root: string, relDir: string, options: WalkOp
 	const r = await stat(root);
 	const rootReal = await realpath(root);
 	const real = await realpath(join(root, relDir)).catch(() => rootReal);
-	if (!insideRoot(rootReal, real)) return yield { kind: 'skip', relPath: relDir, reason: 'symlink-outside', detail: real };
-	yield* walkFrames(root, [{ relDir, rules }], options, { rootReal, visited: new Set([`${r.dev}:${r.ino}`, `${s.dev}:${s.ino}`]) });
+	if (!insideRoot(rootReal, real))
+		return yield { kind: 'skip', relPath: relDir, reason: 'symlink-outside', detail: real };
+	yield* walkFrames(root, [{ relDir, rules }], options, {
+		rootReal,
+		visited: new Set([`${r.dev}:${r.ino}`, `${s.dev}:${s.ino}`]),
+	});
 }
 
-async function* walkFrames(root: string, stack: Frame[], options: WalkOptions, state: WalkState): AsyncGenerator<WalkEntry> {
+async function* walkFrames(
+	root: string,
+	stack: Frame[],
+	options: WalkOptions,
+	state: WalkState,
+): AsyncGenerator<WalkEntry> {
 	while (stack.length) {
 		options.signal?.throwIfAborted();
 		const frame = stack.pop()!;
@@ -123,7 +139,14 @@ async function* walkFrames(root: string, stack: Frame[], options: WalkOptions, s
 
 // One directory entry → a file, a skip, or a sub-folder frame to walk. Only the entry's type and a
 // stat are looked at: FIFOs, sockets and devices are reported `not_regular` and never opened.
-async function classify(root: string, relPath: string, entry: Dirent, frame: Frame, options: WalkOptions, state: WalkState): Promise<WalkEntry | Frame | null> {
+async function classify(
+	root: string,
+	relPath: string,
+	entry: Dirent,
+	frame: Frame,
+	options: WalkOptions,
+	state: WalkState,
+): Promise<WalkEntry | Frame | null> {
 	const absPath = join(root, relPath);
 	let isDir = entry.isDirectory();
 	let isFile = entry.isFile();
@@ -149,7 +172,10 @@ async function classify(root: string, relPath: string, entry: Dirent, frame: Fra
 		if (frame.rules.excludes(relPath, true)) return { kind: 'skip', relPath, reason: 'ignored' };
 		return enterDir(root, relPath, frame, state.visited);
 	}
-	if (!isFile) return frame.rules.excludes(relPath, false) ? { kind: 'skip', relPath, reason: 'ignored' } : { kind: 'skip', relPath, reason: 'not_regular', detail: kind };
+	if (!isFile)
+		return frame.rules.excludes(relPath, false)
+			? { kind: 'skip', relPath, reason: 'ignored' }
+			: { kind: 'skip', relPath, reason: 'not_regular', detail: kind };
 	if (isSecretFile(relPath)) return { kind: 'skip', relPath, reason: 'secret' };
 	if (frame.rules.excludes(relPath, false)) return { kind: 'skip', relPath, reason: 'ignored' };
 	if (isGeneratedFile(relPath)) return { kind: 'skip', relPath, reason: 'generated' };
@@ -168,7 +194,8 @@ async function enterDir(root: string, relPath: string, frame: Frame, visited: Se
 	try {
 		const s = await stat(join(root, relPath));
 		const key = `${s.dev}:${s.ino}`;
-		if (visited.has(key)) return { kind: 'skip', relPath, reason: 'symlink-loop', detail: await realpath(join(root, relPath)) };
+		if (visited.has(key))
+			return { kind: 'skip', relPath, reason: 'symlink-loop', detail: await realpath(join(root, relPath)) };
 		visited.add(key);
 		return { relDir: relPath, rules: await frame.rules.descend(root, relPath) };
 	} catch (e) {

@@ -11,14 +11,49 @@ import ignore, { type Ignore } from 'ignore';
 
 /** Folders never walked: dependencies, build output, caches, virtual environments, VCS data. */
 export const DEFAULT_EXCLUDED_DIRS: ReadonlySet<string> = new Set([
-	'.git', '.hg', '.svn', 'node_modules', 'bower_components', 'jspm_packages', 'vendor', 'dist', 'build', 'out', 'target',
-	'.venv', 'venv', '.tox', '.nox', '__pycache__', '.mypy_cache', '.pytest_cache', '.ruff_cache', '.eggs',
-	'.next', '.nuxt', '.svelte-kit', '.turbo', '.parcel-cache', '.cache', '.gradle', '.idea', '.vs', '.vscode-test',
-	'coverage', '.nyc_output', 'Pods', 'DerivedData', '.terraform', '.dart_tool', '.angular', 'site-packages',
+	'.git',
+	'.hg',
+	'.svn',
+	'node_modules',
+	'bower_components',
+	'jspm_packages',
+	'vendor',
+	'dist',
+	'build',
+	'out',
+	'target',
+	'.venv',
+	'venv',
+	'.tox',
+	'.nox',
+	'__pycache__',
+	'.mypy_cache',
+	'.pytest_cache',
+	'.ruff_cache',
+	'.eggs',
+	'.next',
+	'.nuxt',
+	'.svelte-kit',
+	'.turbo',
+	'.parcel-cache',
+	'.cache',
+	'.gradle',
+	'.idea',
+	'.vs',
+	'.vscode-test',
+	'coverage',
+	'.nyc_output',
+	'Pods',
+	'DerivedData',
+	'.terraform',
+	'.dart_tool',
+	'.angular',
+	'site-packages',
 ]);
 
 // Generated files that are text but carry no knowledge worth a chunk.
-const GENERATED_FILE = /(^|\/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|Pipfile\.lock|Cargo\.lock|composer\.lock|go\.sum|Gemfile\.lock)$|\.(min\.js|min\.css|map|pyc|pyo)$/;
+const GENERATED_FILE =
+	/(^|\/)(package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|Pipfile\.lock|Cargo\.lock|composer\.lock|go\.sum|Gemfile\.lock)$|\.(min\.js|min\.css|map|pyc|pyo)$/;
 
 /** True for lock files, minified bundles and source maps. */
 export function isGeneratedFile(relPath: string): boolean {

@@ -48,11 +48,13 @@ export function builtinModelDir(): string {
 function checkConfig(c: BuiltinConfig, dir: string): void {
 	const bad = (why: string) => new Error(`built-in embedder in ${dir}: ${why}`);
 	if (c.format !== FORMAT) throw bad(`config.json format is "${c.format}", expected "${FORMAT}"`);
-	if (c.id !== BUILTIN_EMBEDDER_ID) throw bad(`config.json id is "${c.id}", this build expects "${BUILTIN_EMBEDDER_ID}"`);
+	if (c.id !== BUILTIN_EMBEDDER_ID)
+		throw bad(`config.json id is "${c.id}", this build expects "${BUILTIN_EMBEDDER_ID}"`);
 	for (const k of ['dim', 'output_dim', 'rows', 'vocab_size', 'ngram', 'max_word_chars', 'max_words'] as const) {
 		if (!Number.isInteger(c[k]) || c[k] < 1) throw bad(`config.json "${k}" must be a positive integer`);
 	}
-	if (!Number.isInteger(c.buckets) || c.buckets < 0 || c.rows !== c.vocab_size + c.buckets) throw bad('config.json rows must equal vocab_size + buckets');
+	if (!Number.isInteger(c.buckets) || c.buckets < 0 || c.rows !== c.vocab_size + c.buckets)
+		throw bad('config.json rows must equal vocab_size + buckets');
 	if (c.output_dim < c.dim) throw bad('config.json output_dim must be at least dim');
 }
 
@@ -110,7 +112,9 @@ export async function loadBuiltinEmbedder(dir: string = builtinModelDir()): Prom
 		try {
 			return await readFile(join(dir, file));
 		} catch (e) {
-			throw new Error(`built-in embedder: cannot read ${join(dir, file)} (${e instanceof Error ? e.message : String(e)})`);
+			throw new Error(
+				`built-in embedder: cannot read ${join(dir, file)} (${e instanceof Error ? e.message : String(e)})`,
+			);
 		}
 	};
 	const [configBuf, vocabBuf, blob] = await Promise.all([read('config.json'), read('vocab.txt'), read('table.bin')]);
@@ -118,16 +122,23 @@ export async function loadBuiltinEmbedder(dir: string = builtinModelDir()): Prom
 	try {
 		c = JSON.parse(configBuf.toString('utf8')) as BuiltinConfig;
 	} catch (e) {
-		throw new Error(`built-in embedder in ${dir}: config.json is not JSON (${e instanceof Error ? e.message : String(e)})`);
+		throw new Error(
+			`built-in embedder in ${dir}: config.json is not JSON (${e instanceof Error ? e.message : String(e)})`,
+		);
 	}
 	checkConfig(c, dir);
 	const words = vocabBuf.toString('utf8').split('\n');
 	if (words[words.length - 1] === '') words.pop();
-	if (words.length !== c.vocab_size) throw new Error(`built-in embedder in ${dir}: vocab.txt has ${words.length} words, config.json says ${c.vocab_size}`);
+	if (words.length !== c.vocab_size)
+		throw new Error(
+			`built-in embedder in ${dir}: vocab.txt has ${words.length} words, config.json says ${c.vocab_size}`,
+		);
 	const expected = c.rows * c.dim + c.rows * 4;
-	if (blob.length !== expected) throw new Error(`built-in embedder in ${dir}: table.bin is ${blob.length} bytes, expected ${expected}`);
+	if (blob.length !== expected)
+		throw new Error(`built-in embedder in ${dir}: table.bin is ${blob.length} bytes, expected ${expected}`);
 	const sha = createHash('sha256').update(blob).digest('hex');
-	if (sha !== c.table_sha256) throw new Error(`built-in embedder in ${dir}: table.bin SHA-256 ${sha} does not match config.json`);
+	if (sha !== c.table_sha256)
+		throw new Error(`built-in embedder in ${dir}: table.bin SHA-256 ${sha} does not match config.json`);
 	// Copy into aligned buffers: a Buffer may sit at any offset of a shared pool.
 	const table = new Int8Array(c.rows * c.dim);
 	table.set(new Int8Array(blob.buffer, blob.byteOffset, c.rows * c.dim));
@@ -135,5 +146,10 @@ export async function loadBuiltinEmbedder(dir: string = builtinModelDir()): Prom
 	const view = new DataView(blob.buffer, blob.byteOffset + c.rows * c.dim, c.rows * 4);
 	for (let r = 0; r < c.rows; r++) scales[r] = view.getFloat32(r * 4, true);
 	const vocab = new Map(words.map((w, i) => [w, i]));
-	return new StaticTableEmbedder(c, { vocab, buckets: c.buckets, ngram: c.ngram, maxWordChars: c.max_word_chars }, table, scales);
+	return new StaticTableEmbedder(
+		c,
+		{ vocab, buckets: c.buckets, ngram: c.ngram, maxWordChars: c.max_word_chars },
+		table,
+		scales,
+	);
 }

@@ -20,7 +20,10 @@ export function builtinModule(): BuiltinEmbedderModule | null {
 	try {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const m = require('./builtinEmbedder') as Partial<BuiltinEmbedderModule>;
-		cached = typeof m.loadBuiltinEmbedder === 'function' && typeof m.BUILTIN_EMBEDDER_ID === 'string' ? (m as BuiltinEmbedderModule) : null;
+		cached =
+			typeof m.loadBuiltinEmbedder === 'function' && typeof m.BUILTIN_EMBEDDER_ID === 'string'
+				? (m as BuiltinEmbedderModule)
+				: null;
 	} catch {
 		cached = null;
 	}

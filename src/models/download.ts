@@ -78,7 +78,12 @@ function hubSha256(res: http.IncomingMessage): string | undefined {
 type Opened = { res: http.IncomingMessage; url: string; hubSha256?: string };
 
 /** GET with redirects; keeps the Range header across redirects. */
-function open(url: string, headers: Record<string, string>, opts: DownloadOptions, hops = 0): Promise<Result<Opened, DownloadError>> {
+function open(
+	url: string,
+	headers: Record<string, string>,
+	opts: DownloadOptions,
+	hops = 0,
+): Promise<Result<Opened, DownloadError>> {
 	return new Promise((resolve) => {
 		let u: URL;
 		try {
@@ -87,18 +92,27 @@ function open(url: string, headers: Record<string, string>, opts: DownloadOption
 			return resolve(err({ code: 'network', message: `invalid URL: ${url}` }));
 		}
 		const get = u.protocol === 'http:' ? http.get : https.get;
-		const req = get(u, { headers: { 'user-agent': 'gated-memory', ...headers }, agent: opts.agent, signal: opts.signal }, (res) => {
-			const status = res.statusCode ?? 0;
-			if (status >= 300 && status < 400 && res.headers.location) {
-				res.resume();
-				if (hops >= MAX_REDIRECTS) return resolve(err({ code: 'http', status, message: `too many redirects from ${url}` }));
-				const sha = hubSha256(res);
-				const next = open(new URL(res.headers.location, u).toString(), headers, opts, hops + 1);
-				return resolve(next.then((r) => (r.ok && sha && !r.value.hubSha256 ? ok({ ...r.value, hubSha256: sha }) : r)));
-			}
-			resolve(ok({ res, url, hubSha256: hubSha256(res) }));
-		});
-		req.setTimeout(opts.idleTimeoutMs ?? 30_000, () => req.destroy(new Error(`no response within ${opts.idleTimeoutMs ?? 30_000} ms`)));
+		const req = get(
+			u,
+			{ headers: { 'user-agent': 'gated-memory', ...headers }, agent: opts.agent, signal: opts.signal },
+			(res) => {
+				const status = res.statusCode ?? 0;
+				if (status >= 300 && status < 400 && res.headers.location) {
+					res.resume();
+					if (hops >= MAX_REDIRECTS)
+						return resolve(err({ code: 'http', status, message: `too many redirects from ${url}` }));
+					const sha = hubSha256(res);
+					const next = open(new URL(res.headers.location, u).toString(), headers, opts, hops + 1);
+					return resolve(
+						next.then((r) => (r.ok && sha && !r.value.hubSha256 ? ok({ ...r.value, hubSha256: sha }) : r)),
+					);
+				}
+				resolve(ok({ res, url, hubSha256: hubSha256(res) }));
+			},
+		);
+		req.setTimeout(opts.idleTimeoutMs ?? 30_000, () =>
+			req.destroy(new Error(`no response within ${opts.idleTimeoutMs ?? 30_000} ms`)),
+		);
 		req.on('error', (e: NodeJS.ErrnoException) => {
 			if (opts.signal?.aborted) return resolve(err({ code: 'cancelled', message: 'download cancelled' }));
 			resolve(err({ code: 'network', message: `cannot reach ${u.origin} (${e.code ?? e.message})` }));
@@ -107,7 +121,14 @@ function open(url: string, headers: Record<string, string>, opts: DownloadOption
 }
 
 /** Streams the response body to `part`, appending or truncating; resolves when the body ended or failed. */
-function pipeBody(res: http.IncomingMessage, part: string, append: boolean, hash: Hash, progress: (n: number) => void, opts: DownloadOptions): Promise<Result<void, DownloadError>> {
+function pipeBody(
+	res: http.IncomingMessage,
+	part: string,
+	append: boolean,
+	hash: Hash,
+	progress: (n: number) => void,
+	opts: DownloadOptions,
+): Promise<Result<void, DownloadError>> {
 	return new Promise((resolve) => {
 		res.setTimeout(opts.idleTimeoutMs ?? 30_000, () => res.destroy(new Error('connection stalled')));
 		res.on('data', (chunk: Buffer) => {
@@ -130,7 +151,11 @@ function pipeBody(res: http.IncomingMessage, part: string, append: boolean, hash
  * Downloads `url` to `dest` (atomically renamed from `dest.part` when complete and verified).
  * A checksum or size mismatch deletes the partial file: resuming a corrupt prefix can never succeed.
  */
-export async function downloadFile(url: string, dest: string, opts: DownloadOptions = {}): Promise<Result<DownloadedFile, DownloadError>> {
+export async function downloadFile(
+	url: string,
+	dest: string,
+	opts: DownloadOptions = {},
+): Promise<Result<DownloadedFile, DownloadError>> {
 	const part = `${dest}.part`;
 	const prefix = await hashPrefix(part);
 	const headers: Record<string, string> = { ...opts.headers };
@@ -154,19 +179,39 @@ export async function downloadFile(url: string, dest: string, opts: DownloadOpti
 	let received = resumed ? prefix.size : 0;
 	const length = Number(res.headers['content-length'] ?? NaN);
 	const total = Number.isFinite(length) ? received + length : (opts.expectedSize ?? null);
-	const piped = await pipeBody(res, part, resumed, hash, (n) => {
-		received += n;
-		opts.onProgress?.({ url, received, total });
-	}, opts);
+	const piped = await pipeBody(
+		res,
+		part,
+		resumed,
+		hash,
+		(n) => {
+			received += n;
+			opts.onProgress?.({ url, received, total });
+		},
+		opts,
+	);
 	if (!piped.ok) return piped;
-	const expected = opts.expectedSha256 ? { sha: opts.expectedSha256, source: 'manifest' as const } : opened.value.hubSha256 ? { sha: opened.value.hubSha256, source: 'hub' as const } : undefined;
+	const expected = opts.expectedSha256
+		? { sha: opts.expectedSha256, source: 'manifest' as const }
+		: opened.value.hubSha256
+			? { sha: opened.value.hubSha256, source: 'hub' as const }
+			: undefined;
 	return finish(part, dest, hash.digest('hex'), received, resumed ? prefix.size : 0, { ...opts, expected }, total);
 }
 
 type Expected = { sha: string; source: 'manifest' | 'hub' } | undefined;
 
-function finish(part: string, dest: string, sha256: string, bytes: number, resumedFrom: number, opts: DownloadOptions & { expected: Expected }, total: number | null): Result<DownloadedFile, DownloadError> {
-	if (total !== null && bytes < total) return err({ code: 'network', message: `connection closed at ${bytes} of ${total} bytes` });
+function finish(
+	part: string,
+	dest: string,
+	sha256: string,
+	bytes: number,
+	resumedFrom: number,
+	opts: DownloadOptions & { expected: Expected },
+	total: number | null,
+): Result<DownloadedFile, DownloadError> {
+	if (total !== null && bytes < total)
+		return err({ code: 'network', message: `connection closed at ${bytes} of ${total} bytes` });
 	if (opts.expectedSize !== undefined && bytes !== opts.expectedSize) {
 		rmSync(part, { force: true });
 		return err({ code: 'size', message: `size ${bytes} differs from the expected ${opts.expectedSize}` });

@@ -9,7 +9,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { err, ok, type Result } from '../core/result';
-import { isInferenceResponse, type InferenceRequest, type ModelError, type ResponsePayloads } from './inferenceProtocol';
+import {
+	isInferenceResponse,
+	type InferenceRequest,
+	type ModelError,
+	type ResponsePayloads,
+} from './inferenceProtocol';
 
 /** How to start the worker. */
 export interface InferenceClientOptions {
@@ -40,7 +45,11 @@ interface Channel {
 
 /** Finds the worker script: the bundled .js next to this bundle, or the TypeScript source in dev/tests. */
 export function defaultWorkerPath(): string {
-	const candidates = [join(__dirname, 'inferenceWorker.js'), join(__dirname, '..', 'inferenceWorker.js'), join(__dirname, 'inferenceWorker.ts')];
+	const candidates = [
+		join(__dirname, 'inferenceWorker.js'),
+		join(__dirname, '..', 'inferenceWorker.js'),
+		join(__dirname, 'inferenceWorker.ts'),
+	];
 	return candidates.find((p) => existsSync(p)) ?? candidates[0];
 }
 
@@ -59,7 +68,10 @@ export class InferenceClient {
 	}
 
 	/** Sends one request; resolves with its result (never rejects). Aborting resolves with `cancelled` at once. */
-	request<T extends Request['type']>(req: Extract<OutgoingRequest, { type: T }>, signal?: AbortSignal): Promise<Result<Payload<T>, ModelError>> {
+	request<T extends Request['type']>(
+		req: Extract<OutgoingRequest, { type: T }>,
+		signal?: AbortSignal,
+	): Promise<Result<Payload<T>, ModelError>> {
 		if (this.disposed) return Promise.resolve(err({ code: 'worker-failed', message: 'inference client disposed' }));
 		if (signal?.aborted) return Promise.resolve(err({ code: 'cancelled', message: 'cancelled before start' }));
 		const started = this.ensureChannel();
@@ -132,7 +144,9 @@ export class InferenceClient {
 	private startWorker(path: string, execArgv: readonly string[]): Channel {
 		// Worker threads ignore `--import` in execArgv: a TypeScript worker (tests under tsx) is
 		// started through a tiny eval'd bootstrap that registers tsx's require hook first.
-		const w = execArgv.length ? new Worker(`require('tsx/cjs'); require(${JSON.stringify(path)});`, { eval: true }) : new Worker(path);
+		const w = execArgv.length
+			? new Worker(`require('tsx/cjs'); require(${JSON.stringify(path)});`, { eval: true })
+			: new Worker(path);
 		const channel: Channel = {
 			post: (msg) => w.postMessage(msg),
 			ref: () => w.ref(),
@@ -150,7 +164,11 @@ export class InferenceClient {
 	}
 
 	private startChild(path: string, execArgv: string[]): Channel {
-		const child: ChildProcess = fork(path, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+		const child: ChildProcess = fork(path, [], {
+			execArgv,
+			serialization: 'advanced',
+			stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+		});
 		const channel: Channel = {
 			post: (msg) => child.send(msg),
 			ref: () => {

@@ -10,7 +10,13 @@ import { LoadedModel } from './onnxRuntime';
 /** Memory and CPU of the process the host runs in. */
 function workerStats(slots: string[]): WorkerStats {
 	const cpu = process.cpuUsage();
-	return { pid: process.pid, rssBytes: process.memoryUsage().rss, maxRssBytes: process.resourceUsage().maxRSS * 1024, cpuMs: (cpu.user + cpu.system) / 1000, slots };
+	return {
+		pid: process.pid,
+		rssBytes: process.memoryUsage().rss,
+		maxRssBytes: process.resourceUsage().maxRSS * 1024,
+		cpuMs: (cpu.user + cpu.system) / 1000,
+		slots,
+	};
 }
 
 /** How the host answers: postMessage on a port, or process.send. */
@@ -27,7 +33,10 @@ export class InferenceHost {
 	/** Accepts one incoming message; malformed messages are answered when they carry an id. */
 	receive(msg: unknown): void {
 		if (!isInferenceRequest(msg)) {
-			const id = typeof msg === 'object' && msg !== null && typeof (msg as { id?: unknown }).id === 'number' ? (msg as { id: number }).id : -1;
+			const id =
+				typeof msg === 'object' && msg !== null && typeof (msg as { id?: unknown }).id === 'number'
+					? (msg as { id: number }).id
+					: -1;
 			this.send({ id, ok: false, error: { code: 'worker-failed', message: 'malformed request' } });
 			return;
 		}
@@ -35,7 +44,11 @@ export class InferenceHost {
 			this.cancelled.add(msg.target);
 			return;
 		}
-		this.queue = this.queue.then(() => this.handle(msg)).catch((e: unknown) => this.send({ id: msg.id, ok: false, error: { code: 'worker-failed', message: String(e) } }));
+		this.queue = this.queue
+			.then(() => this.handle(msg))
+			.catch((e: unknown) =>
+				this.send({ id: msg.id, ok: false, error: { code: 'worker-failed', message: String(e) } }),
+			);
 	}
 
 	private reply(id: number, error: ModelError): void {
@@ -63,7 +76,10 @@ export class InferenceHost {
 					if (!m) return this.reply(req.id, { code: 'not-loaded', message: `no model loaded in slot ${req.slot}` });
 					const r = await m.embed(req.texts, isCancelled);
 					if (!r.ok) return this.reply(req.id, r.error);
-					return this.send({ id: req.id, ok: true, value: { vectors: r.value } }, r.value.map((v) => v.buffer as ArrayBuffer));
+					return this.send(
+						{ id: req.id, ok: true, value: { vectors: r.value } },
+						r.value.map((v) => v.buffer as ArrayBuffer),
+					);
 				}
 				case 'rerank': {
 					const m = this.models.get(req.slot);

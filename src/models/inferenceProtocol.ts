@@ -46,7 +46,16 @@ export type InferenceRequest =
  * `missing` (not on disk), `refused` (download not allowed / declined), `download-failed`
  * (offline, HTTP error, checksum), `invalid` (files present but not the expected model).
  */
-export type ModelErrorCode = 'missing' | 'refused' | 'download-failed' | 'invalid' | 'load-failed' | 'not-loaded' | 'inference-failed' | 'cancelled' | 'worker-failed';
+export type ModelErrorCode =
+	| 'missing'
+	| 'refused'
+	| 'download-failed'
+	| 'invalid'
+	| 'load-failed'
+	| 'not-loaded'
+	| 'inference-failed'
+	| 'cancelled'
+	| 'worker-failed';
 
 /** A failure as data (it crosses a thread boundary, so no Error instances). */
 export interface ModelError {
@@ -77,7 +86,9 @@ export interface WorkerStats {
 }
 
 /** One response, matched to its request by `id`. */
-export type InferenceResponse = { id: number; ok: true; value: ResponsePayloads[keyof ResponsePayloads] } | { id: number; ok: false; error: ModelError };
+export type InferenceResponse =
+	| { id: number; ok: true; value: ResponsePayloads[keyof ResponsePayloads] }
+	| { id: number; ok: false; error: ModelError };
 
 /** Type guard for messages arriving at the main side. */
 export function isInferenceResponse(m: unknown): m is InferenceResponse {

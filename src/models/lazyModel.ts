@@ -13,7 +13,8 @@ import type { ModelManifest } from './manifests';
 export type ModelLocator = (signal?: AbortSignal) => Promise<Result<string, ModelError>>;
 
 /** A lazily loaded model's state, for display. */
-export type ModelState = { status: 'idle' | 'loading' | 'loaded' } | { status: 'failed'; error: ModelError; at: number };
+export type ModelState =
+	{ status: 'idle' | 'loading' | 'loaded' } | { status: 'failed'; error: ModelError; at: number };
 
 /** Settings for a lazily loaded model. */
 export interface LazyModelOptions {
@@ -104,6 +105,9 @@ export class LazyModel {
 	private async load(signal?: AbortSignal): Promise<Result<LoadedModelInfo, ModelError>> {
 		const dir = await this.locate(signal);
 		if (!dir.ok) return dir;
-		return this.client.request({ type: 'load', slot: this.slot, spec: specFor(this.manifest, dir.value), settings: this.settings }, signal);
+		return this.client.request(
+			{ type: 'load', slot: this.slot, spec: specFor(this.manifest, dir.value), settings: this.settings },
+			signal,
+		);
 	}
 }

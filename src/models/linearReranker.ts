@@ -40,16 +40,32 @@ export function parseLinearRerankerWeights(raw: unknown, where: string): LinearR
 	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw bad('not a JSON object');
 	const o = raw as Record<string, unknown>;
 	if (o.format !== FORMAT) throw bad(`format is ${JSON.stringify(o.format)}, expected "${FORMAT}"`);
-	if (o.id !== LINEAR_RERANKER_ID) throw bad(`id is ${JSON.stringify(o.id)}, this build expects "${LINEAR_RERANKER_ID}"`);
-	if (typeof o.embedder !== 'string' || !o.embedder) throw bad('"embedder" must name the embedder the weights were trained with');
-	if (!Array.isArray(o.features) || o.features.length !== LINEAR_FEATURES.length || o.features.some((f, i) => f !== LINEAR_FEATURES[i])) {
+	if (o.id !== LINEAR_RERANKER_ID)
+		throw bad(`id is ${JSON.stringify(o.id)}, this build expects "${LINEAR_RERANKER_ID}"`);
+	if (typeof o.embedder !== 'string' || !o.embedder)
+		throw bad('"embedder" must name the embedder the weights were trained with');
+	if (
+		!Array.isArray(o.features) ||
+		o.features.length !== LINEAR_FEATURES.length ||
+		o.features.some((f, i) => f !== LINEAR_FEATURES[i])
+	) {
 		throw bad(`"features" must be ${JSON.stringify(LINEAR_FEATURES)}, got ${JSON.stringify(o.features)}`);
 	}
-	if (!Array.isArray(o.weights) || o.weights.length !== LINEAR_FEATURES.length || !o.weights.every((w) => typeof w === 'number' && Number.isFinite(w))) {
+	if (
+		!Array.isArray(o.weights) ||
+		o.weights.length !== LINEAR_FEATURES.length ||
+		!o.weights.every((w) => typeof w === 'number' && Number.isFinite(w))
+	) {
 		throw bad(`"weights" must be ${LINEAR_FEATURES.length} finite numbers`);
 	}
-	if (!Array.isArray(o.stopwords) || !o.stopwords.every((w) => typeof w === 'string')) throw bad('"stopwords" must be an array of strings');
-	return { id: o.id, embedder: o.embedder, weights: o.weights as number[], stopwords: new Set(o.stopwords as string[]) };
+	if (!Array.isArray(o.stopwords) || !o.stopwords.every((w) => typeof w === 'string'))
+		throw bad('"stopwords" must be an array of strings');
+	return {
+		id: o.id,
+		embedder: o.embedder,
+		weights: o.weights as number[],
+		stopwords: new Set(o.stopwords as string[]),
+	};
 }
 
 /** Reads and checks `dir/reranker.json` (default: the built-in model folder); throws a clear Error. */
@@ -81,7 +97,12 @@ export function queryWords(query: string, stopwords: ReadonlySet<string>): strin
  * The feature rows [coverage, fts, cosine] of each passage (training/train_reranker.py computes
  * the same): `fts` is divided by the best full-text score among these passages.
  */
-export function linearFeatures(query: string, passages: readonly string[], arms: RerankContext['arms'], stopwords: ReadonlySet<string>): number[][] {
+export function linearFeatures(
+	query: string,
+	passages: readonly string[],
+	arms: RerankContext['arms'],
+	stopwords: ReadonlySet<string>,
+): number[][] {
 	const qw = queryWords(query, stopwords);
 	let ftsMax = 0;
 	for (const a of arms) if (a.fts && a.fts.score > ftsMax) ftsMax = a.fts.score;
@@ -108,15 +129,27 @@ export class LinearReranker implements Reranker {
 	/** The weights, or the load error (remembered: a broken file is reported, not re-read every turn). */
 	weights(): Promise<LinearRerankerWeights> {
 		if (!this.loading) {
-			this.loading = 'weights' in this.source ? Promise.resolve(this.source.weights) : loadLinearRerankerWeights(this.source.dir);
+			this.loading =
+				'weights' in this.source ? Promise.resolve(this.source.weights) : loadLinearRerankerWeights(this.source.dir);
 			this.loading.catch(() => undefined);
 		}
 		return this.loading;
 	}
 
-	async rerank(query: string, passages: readonly string[], signal?: AbortSignal, context?: RerankContext): Promise<RerankResult> {
+	async rerank(
+		query: string,
+		passages: readonly string[],
+		signal?: AbortSignal,
+		context?: RerankContext,
+	): Promise<RerankResult> {
 		const start = performance.now();
-		const pass = (reason: string): RerankResult => ({ scores: passages.map(() => null), status: 'passthrough', reason, ms: performance.now() - start, calibrated: false });
+		const pass = (reason: string): RerankResult => ({
+			scores: passages.map(() => null),
+			status: 'passthrough',
+			reason,
+			ms: performance.now() - start,
+			calibrated: false,
+		});
 		let w: LinearRerankerWeights;
 		try {
 			w = await this.weights();
@@ -124,16 +157,21 @@ export class LinearReranker implements Reranker {
 			return pass(`${LINEAR_RERANKER_ID} unavailable: ${e instanceof Error ? e.message : String(e)}`);
 		}
 		if (signal?.aborted) return pass('cancelled');
-		if (!context || context.arms.length !== passages.length) return pass(`${LINEAR_RERANKER_ID} needs the first-stage arm scores of every passage`);
+		if (!context || context.arms.length !== passages.length)
+			return pass(`${LINEAR_RERANKER_ID} needs the first-stage arm scores of every passage`);
 		if (context.embedderId !== w.embedder) {
-			const now = context.embedderId === null ? 'no vector arm ran (lexical-only)' : `the vector arm uses ${context.embedderId}`;
+			const now =
+				context.embedderId === null ? 'no vector arm ran (lexical-only)' : `the vector arm uses ${context.embedderId}`;
 			return pass(`${LINEAR_RERANKER_ID} was trained on ${w.embedder} cosines and ${now}`);
 		}
 		// Fitted on docstring-length queries: on pasted bug reports it cut file localisation R@1
 		// (docs/models.md), and query-word coverage means little over a hundred words.
 		const words = queryWordCount(query);
-		if (context.longQueryWords !== undefined && words > context.longQueryWords) return pass(`long query (${words} words): ${LINEAR_RERANKER_ID} was fitted on short queries, fused order kept`);
-		const scores = linearFeatures(query, passages, context.arms, w.stopwords).map((f) => f.reduce((s, x, j) => s + x * w.weights[j]!, 0));
+		if (context.longQueryWords !== undefined && words > context.longQueryWords)
+			return pass(`long query (${words} words): ${LINEAR_RERANKER_ID} was fitted on short queries, fused order kept`);
+		const scores = linearFeatures(query, passages, context.arms, w.stopwords).map((f) =>
+			f.reduce((s, x, j) => s + x * w.weights[j]!, 0),
+		);
 		return { scores, status: 'model', ms: performance.now() - start, calibrated: false };
 	}
 }

@@ -134,8 +134,11 @@ export class ModelManager {
 	}
 
 	private async consentAndDownload(manifest: ModelManifest, signal?: AbortSignal): Promise<Result<string, ModelError>> {
-		const allowed = this.options.confirmDownload ? await this.options.confirmDownload(manifest) : this.options.allowDownload === true;
-		if (!allowed) return err({ code: 'refused', message: `${manifest.name} is not downloaded and downloading was not allowed` });
+		const allowed = this.options.confirmDownload
+			? await this.options.confirmDownload(manifest)
+			: this.options.allowDownload === true;
+		if (!allowed)
+			return err({ code: 'refused', message: `${manifest.name} is not downloaded and downloading was not allowed` });
 		return this.download(manifest, signal);
 	}
 
@@ -149,7 +152,11 @@ export class ModelManager {
 			const dest = join(partial, ...file.path.split('/'));
 			if (existsSync(dest)) {
 				// Finished in an earlier, interrupted run: hash it again for the record.
-				record[file.path] = { sha256: createHash('sha256').update(readFileSync(dest)).digest('hex'), size: statSync(dest).size, checkedAgainst: 'none' };
+				record[file.path] = {
+					sha256: createHash('sha256').update(readFileSync(dest)).digest('hex'),
+					size: statSync(dest).size,
+					checkedAgainst: 'none',
+				};
 				continue;
 			}
 			mkdirSync(join(dest, '..'), { recursive: true });
@@ -166,7 +173,13 @@ export class ModelManager {
 		return this.commit(manifest, partial, final, record);
 	}
 
-	private async fetchWithRetries(manifest: ModelManifest, file: ModelFile, dest: string, index: number, signal?: AbortSignal): Promise<Result<DownloadedFile, DownloadError>> {
+	private async fetchWithRetries(
+		manifest: ModelManifest,
+		file: ModelFile,
+		dest: string,
+		index: number,
+		signal?: AbortSignal,
+	): Promise<Result<DownloadedFile, DownloadError>> {
 		const url = this.fileUrl(manifest, file);
 		const tries = 1 + (this.options.retries ?? 3);
 		let last: Result<DownloadedFile, DownloadError> = err({ code: 'network', message: 'not attempted' });
@@ -177,23 +190,47 @@ export class ModelManager {
 				idleTimeoutMs: this.options.idleTimeoutMs,
 				expectedSha256: file.sha256 === UNVERIFIED ? undefined : file.sha256,
 				expectedSize: file.size === UNVERIFIED ? undefined : file.size,
-				onProgress: (p) => this.options.onProgress?.({ model: manifest.name, file: file.path, received: p.received, total: p.total, index, count: ORDER.length }),
+				onProgress: (p) =>
+					this.options.onProgress?.({
+						model: manifest.name,
+						file: file.path,
+						received: p.received,
+						total: p.total,
+						index,
+						count: ORDER.length,
+					}),
 			});
 			// Only a cut connection or a server hiccup is worth resuming; refusals and checksum errors are final.
-			const retryable = !last.ok && (last.error.code === 'network' || (last.error.code === 'http' && (last.error.status ?? 0) >= 500));
+			const retryable =
+				!last.ok && (last.error.code === 'network' || (last.error.code === 'http' && (last.error.status ?? 0) >= 500));
 			if (last.ok || !retryable || signal?.aborted) break;
 		}
 		return last;
 	}
 
 	/** Moves the checked folder into place and writes the marker with each file's measured size and SHA-256 (the values a manifest can be pinned to). */
-	private commit(manifest: ModelManifest, partial: string, final: string, files: Record<string, FileRecord>): Result<string, ModelError> {
+	private commit(
+		manifest: ModelManifest,
+		partial: string,
+		final: string,
+		files: Record<string, FileRecord>,
+	): Result<string, ModelError> {
 		try {
 			rmSync(final, { recursive: true, force: true });
 			renameSync(partial, final);
-			writeFileSync(join(final, MARKER), JSON.stringify({ repo: manifest.repo, revision: manifest.revision, files, at: new Date().toISOString() }, null, 1));
+			writeFileSync(
+				join(final, MARKER),
+				JSON.stringify(
+					{ repo: manifest.repo, revision: manifest.revision, files, at: new Date().toISOString() },
+					null,
+					1,
+				),
+			);
 		} catch (e) {
-			return err({ code: 'download-failed', message: `cannot move ${manifest.name} into the cache: ${(e as Error).message}` });
+			return err({
+				code: 'download-failed',
+				message: `cannot move ${manifest.name} into the cache: ${(e as Error).message}`,
+			});
 		}
 		return ok(final);
 	}
@@ -212,8 +249,12 @@ function hasAllFiles(manifest: ModelManifest, dir: string): boolean {
 function toModelError(e: DownloadError, url: string): ModelError {
 	if (e.code === 'cancelled') return { code: 'cancelled', message: e.message };
 	if (e.code === 'network') {
-		return { code: 'download-failed', message: `${e.message} while downloading ${url}. Check the network or proxy, set a mirror as the hub endpoint, or put the model files in the local model folder.` };
+		return {
+			code: 'download-failed',
+			message: `${e.message} while downloading ${url}. Check the network or proxy, set a mirror as the hub endpoint, or put the model files in the local model folder.`,
+		};
 	}
-	if (e.code === 'checksum' || e.code === 'size') return { code: 'download-failed', message: `${url}: ${e.message}; the file was deleted` };
+	if (e.code === 'checksum' || e.code === 'size')
+		return { code: 'download-failed', message: `${url}: ${e.message}; the file was deleted` };
 	return { code: 'download-failed', message: `${url}: ${e.message}` };
 }

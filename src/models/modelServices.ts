@@ -47,12 +47,18 @@ export interface ModelServices {
 /** Creates the services; nothing runs until the first embed or rerank. */
 export function createModelServices(options: ModelServicesOptions = {}): ModelServices {
 	const client = new InferenceClient(options.worker);
-	const manager = new ModelManager({ ...options, cacheDir: options.cacheDir ?? defaultModelCacheDir(), validate: options.validate ?? workerValidator(client) });
+	const manager = new ModelManager({
+		...options,
+		cacheDir: options.cacheDir ?? defaultModelCacheDir(),
+		validate: options.validate ?? workerValidator(client),
+	});
 	const lazy = { threads: options.threads ?? 1 };
 	const embManifest = options.embedder === undefined ? MINILM_EMBEDDER : options.embedder;
 	const rrManifest = options.reranker === undefined ? MSMARCO_RERANKER : options.reranker;
 	const embedder = embManifest ? new OnnxEmbedder(client, embManifest, manager.locator(embManifest), lazy) : null;
-	const reranker = rrManifest ? new OnnxReranker(client, rrManifest, manager.locator(rrManifest), { ...lazy, batchSize: 36 }) : new PassthroughReranker('reranker disabled in settings');
+	const reranker = rrManifest
+		? new OnnxReranker(client, rrManifest, manager.locator(rrManifest), { ...lazy, batchSize: 36 })
+		: new PassthroughReranker('reranker disabled in settings');
 	return { client, manager, embedder, reranker, dispose: () => client.dispose() };
 }
 

@@ -41,7 +41,8 @@ abstract class OnnxModelHandle {
 		locate: ModelLocator,
 		options?: LazyModelOptions,
 	) {
-		if (manifest.kind !== kind) throw new TypeError(`${manifest.name} is not ${kind === 'embedder' ? 'an' : 'a'} ${kind} manifest`);
+		if (manifest.kind !== kind)
+			throw new TypeError(`${manifest.name} is not ${kind === 'embedder' ? 'an' : 'a'} ${kind} manifest`);
 		this.id = embedderId(manifest);
 		this.model = new LazyModel(client, manifest, locate, options);
 	}
@@ -75,7 +76,10 @@ export class OnnxEmbedder extends OnnxModelHandle implements Embedder {
 	/** Embeds texts; failures as a Result value. */
 	async tryEmbed(texts: readonly string[], signal?: AbortSignal): Promise<Result<Float32Array[], ModelError>> {
 		if (texts.length === 0) return ok([]);
-		const r = await this.model.run(() => this.client.request({ type: 'embed', slot: this.model.slot, texts: [...texts] }, signal), signal);
+		const r = await this.model.run(
+			() => this.client.request({ type: 'embed', slot: this.model.slot, texts: [...texts] }, signal),
+			signal,
+		);
 		return r.ok ? ok(r.value.vectors) : err(r.error);
 	}
 
@@ -97,7 +101,10 @@ export class OnnxReranker extends OnnxModelHandle implements Reranker {
 	async rerank(query: string, passages: readonly string[], signal?: AbortSignal): Promise<RerankResult> {
 		const start = performance.now();
 		if (passages.length === 0) return { scores: [], status: 'model', logits: [], ms: 0 };
-		const r = await this.model.run(() => this.client.request({ type: 'rerank', slot: this.model.slot, query, passages: [...passages] }, signal), signal);
+		const r = await this.model.run(
+			() => this.client.request({ type: 'rerank', slot: this.model.slot, query, passages: [...passages] }, signal),
+			signal,
+		);
 		const ms = performance.now() - start;
 		if (!r.ok) return passthrough(passages.length, `${r.error.code}: ${r.error.message}`, ms);
 		return { scores: r.value.logits.map(sigmoid), status: 'model', logits: r.value.logits, ms };

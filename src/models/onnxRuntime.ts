@@ -88,19 +88,25 @@ export class LoadedModel {
 
 	/** One tiny run to prove the graph executes and has the promised output width. */
 	private async probe(): Promise<Result<true, ModelError>> {
-		const sample = this.spec.kind === 'embedder' ? this.encoder.encode('probe') : this.encoder.encodePair('probe', 'probe');
+		const sample =
+			this.spec.kind === 'embedder' ? this.encoder.encode('probe') : this.encoder.encodePair('probe', 'probe');
 		const out = await this.runBatch([sample]);
 		if (!out.ok) return out;
 		const dims = out.value.dims;
 		const width = dims[dims.length - 1];
 		const rank = this.spec.kind === 'embedder' ? 3 : 2;
 		if (dims.length !== rank || width !== this.spec.dim) {
-			return fail('invalid', `output "${this.spec.output}" has shape [${dims.join(',')}], expected rank ${rank} with last dimension ${this.spec.dim}`);
+			return fail(
+				'invalid',
+				`output "${this.spec.output}" has shape [${dims.join(',')}], expected rank ${rank} with last dimension ${this.spec.dim}`,
+			);
 		}
 		return ok(true);
 	}
 
-	private async runBatch(items: EncodedInput[]): Promise<Result<{ data: Float32Array; dims: readonly number[]; padded: PaddedBatch }, ModelError>> {
+	private async runBatch(
+		items: EncodedInput[],
+	): Promise<Result<{ data: Float32Array; dims: readonly number[]; padded: PaddedBatch }, ModelError>> {
 		const o = ort();
 		const padded = padBatch(items, this.encoder.padId);
 		const shape = [padded.batch, padded.seq];
@@ -108,7 +114,8 @@ export class LoadedModel {
 			input_ids: new o.Tensor('int64', padded.inputIds, shape),
 			attention_mask: new o.Tensor('int64', padded.attentionMask, shape),
 		};
-		if (this.info.inputs.includes('token_type_ids')) feeds.token_type_ids = new o.Tensor('int64', padded.tokenTypeIds, shape);
+		if (this.info.inputs.includes('token_type_ids'))
+			feeds.token_type_ids = new o.Tensor('int64', padded.tokenTypeIds, shape);
 		try {
 			const result = await this.session.run(feeds, [this.spec.output]);
 			const t = result[this.spec.output];
@@ -127,22 +134,35 @@ export class LoadedModel {
 		const out: Float32Array[] = texts.map(() => new Float32Array(this.spec.dim));
 		const live = texts.map((_, i) => i).filter((i) => texts[i].trim().length > 0);
 		const encoded = live.map((i) => this.encoder.encode(texts[i]));
-		for (const batch of lengthSortedBatches(encoded.map((e) => e.ids.length), this.settings.batchSize)) {
+		for (const batch of lengthSortedBatches(
+			encoded.map((e) => e.ids.length),
+			this.settings.batchSize,
+		)) {
 			if (cancelled()) return fail('cancelled', 'embedding cancelled');
 			const run = await this.runBatch(batch.map((j) => encoded[j]));
 			if (!run.ok) return run;
 			const { data, padded } = run.value;
-			const vectors = this.spec.pooling === 'cls' ? clsPool(data, padded.batch, padded.seq, this.spec.dim, this.spec.normalize) : meanPool(data, padded.batch, padded.seq, this.spec.dim, padded.attentionMask, this.spec.normalize);
+			const vectors =
+				this.spec.pooling === 'cls'
+					? clsPool(data, padded.batch, padded.seq, this.spec.dim, this.spec.normalize)
+					: meanPool(data, padded.batch, padded.seq, this.spec.dim, padded.attentionMask, this.spec.normalize);
 			batch.forEach((j, r) => (out[live[j]] = vectors[r]));
 		}
 		return ok(out);
 	}
 
 	/** Cross-encoder logits for (query, passage) pairs; output order = input order. */
-	async rerank(query: string, passages: readonly string[], cancelled: CancelCheck): Promise<Result<number[], ModelError>> {
+	async rerank(
+		query: string,
+		passages: readonly string[],
+		cancelled: CancelCheck,
+	): Promise<Result<number[], ModelError>> {
 		const encoded = passages.map((p) => this.encoder.encodePair(query, p));
 		const logits = new Array<number>(passages.length).fill(0);
-		for (const batch of lengthSortedBatches(encoded.map((e) => e.ids.length), this.settings.batchSize)) {
+		for (const batch of lengthSortedBatches(
+			encoded.map((e) => e.ids.length),
+			this.settings.batchSize,
+		)) {
 			if (cancelled()) return fail('cancelled', 'reranking cancelled');
 			const run = await this.runBatch(batch.map((j) => encoded[j]));
 			if (!run.ok) return run;
@@ -164,7 +184,10 @@ function checkNames(session: Ort.InferenceSession, spec: ModelSpec): Result<true
 	const missing = spec.requiredInputs.filter((n) => !inputs.includes(n));
 	const unknown = inputs.filter((n) => !spec.requiredInputs.includes(n) && !spec.optionalInputs.includes(n));
 	if (missing.length || unknown.length) {
-		return fail('invalid', `unexpected ONNX inputs [${inputs.join(', ')}]: missing [${missing.join(', ')}], unknown [${unknown.join(', ')}]`);
+		return fail(
+			'invalid',
+			`unexpected ONNX inputs [${inputs.join(', ')}]: missing [${missing.join(', ')}], unknown [${unknown.join(', ')}]`,
+		);
 	}
 	if (!session.outputNames.includes(spec.output)) {
 		return fail('invalid', `ONNX output "${spec.output}" not found (outputs: ${session.outputNames.join(', ')})`);

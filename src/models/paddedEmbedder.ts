@@ -9,7 +9,8 @@ import type { Embedder } from './embedder';
 /** The embedder as the store sees it: `width` dimensions, same id and semantics. */
 export function fitToWidth(embedder: Embedder, width: number): Embedder {
 	if (embedder.dim === width) return embedder;
-	if (embedder.dim > width) throw new Error(`embedder ${embedder.id} has ${embedder.dim} dimensions; the store's vector column holds ${width}`);
+	if (embedder.dim > width)
+		throw new Error(`embedder ${embedder.id} has ${embedder.dim} dimensions; the store's vector column holds ${width}`);
 	return {
 		id: embedder.id,
 		dim: width,

@@ -37,5 +37,10 @@ export interface RerankContext {
 
 export interface Reranker {
 	readonly id: string;
-	rerank(query: string, passages: readonly string[], signal?: AbortSignal, context?: RerankContext): Promise<RerankResult>;
+	rerank(
+		query: string,
+		passages: readonly string[],
+		signal?: AbortSignal,
+		context?: RerankContext,
+	): Promise<RerankResult>;
 }

@@ -38,7 +38,10 @@ export function fnv1a32(s: string): number {
 }
 
 /** Bucket indices of the character n-grams of "<word>". */
-export function ngramBuckets(word: string, spec: Pick<StaticTokenizerSpec, 'buckets' | 'ngram' | 'maxWordChars'>): number[] {
+export function ngramBuckets(
+	word: string,
+	spec: Pick<StaticTokenizerSpec, 'buckets' | 'ngram' | 'maxWordChars'>,
+): number[] {
 	const w = `<${word.slice(0, spec.maxWordChars)}>`;
 	const out: number[] = [];
 	for (let i = 0; i + spec.ngram <= w.length; i++) out.push(fnv1a32(w.slice(i, i + spec.ngram)) % spec.buckets);

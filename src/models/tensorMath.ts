@@ -48,7 +48,14 @@ export function padBatch(items: readonly EncodedInput[], padId: number): PaddedB
  * Masked mean over the token axis of `hidden` [B,S,H], then L2 normalisation (sentence-transformers'
  * recipe for all-MiniLM-L6-v2). A row with no real tokens or zero norm stays all zeros.
  */
-export function meanPool(hidden: Float32Array, batch: number, seq: number, dim: number, mask: BigInt64Array, normalize: boolean): Float32Array[] {
+export function meanPool(
+	hidden: Float32Array,
+	batch: number,
+	seq: number,
+	dim: number,
+	mask: BigInt64Array,
+	normalize: boolean,
+): Float32Array[] {
 	const out: Float32Array[] = [];
 	for (let b = 0; b < batch; b++) {
 		const v = new Float32Array(dim);
@@ -66,7 +73,13 @@ export function meanPool(hidden: Float32Array, batch: number, seq: number, dim: 
 }
 
 /** The [CLS] token's vector per row of `hidden` [B,S,H] (for models pooled that way). */
-export function clsPool(hidden: Float32Array, batch: number, seq: number, dim: number, normalize: boolean): Float32Array[] {
+export function clsPool(
+	hidden: Float32Array,
+	batch: number,
+	seq: number,
+	dim: number,
+	normalize: boolean,
+): Float32Array[] {
 	const out: Float32Array[] = [];
 	for (let b = 0; b < batch; b++) {
 		const v = hidden.slice(b * seq * dim, b * seq * dim + dim);

@@ -63,17 +63,20 @@ export class BertEncoder {
 		} catch (e) {
 			return err(`invalid tokenizer.json: ${(e as Error).message}`);
 		}
-		const idOf = (key: string, fallback: string) => tok.token_to_id(typeof config[key] === 'string' ? (config[key] as string) : fallback);
+		const idOf = (key: string, fallback: string) =>
+			tok.token_to_id(typeof config[key] === 'string' ? (config[key] as string) : fallback);
 		const cls = idOf('cls_token', '[CLS]');
 		const sep = idOf('sep_token', '[SEP]');
 		const pad = idOf('pad_token', '[PAD]');
-		if (cls === undefined || sep === undefined) return err('tokenizer has no [CLS]/[SEP] token: not a BERT-style tokenizer');
+		if (cls === undefined || sep === undefined)
+			return err('tokenizer has no [CLS]/[SEP] token: not a BERT-style tokenizer');
 		if (maxTokens < 4) return err(`maxTokens ${maxTokens} is too small`);
 		return ok(new BertEncoder(tok, cls, sep, pad ?? 0, maxTokens));
 	}
 
 	private pieces(text: string): number[] {
-		const capped = text.length > this.maxTokens * CHARS_PER_TOKEN_CAP ? text.slice(0, this.maxTokens * CHARS_PER_TOKEN_CAP) : text;
+		const capped =
+			text.length > this.maxTokens * CHARS_PER_TOKEN_CAP ? text.slice(0, this.maxTokens * CHARS_PER_TOKEN_CAP) : text;
 		return this.tok.encode(capped, { add_special_tokens: false }).ids;
 	}
 
@@ -91,6 +94,9 @@ export class BertEncoder {
 		const [na, nb] = longestFirst(pa.length, pb.length, this.maxTokens - 3);
 		const first = [this.cls, ...pa.slice(0, na), this.sep];
 		const second = [...pb.slice(0, nb), this.sep];
-		return { ids: [...first, ...second], typeIds: [...new Array<number>(first.length).fill(0), ...new Array<number>(second.length).fill(1)] };
+		return {
+			ids: [...first, ...second],
+			typeIds: [...new Array<number>(first.length).fill(0), ...new Array<number>(second.length).fill(1)],
+		};
 	}
 }

@@ -14,7 +14,8 @@ export interface TextChunk {
 export const MAX_CHUNK_LINES = 60;
 export const MAX_CHUNK_CHARS = 2400;
 
-const DEFINITION = /^\s*(?:export\s+)?(?:async\s+)?(?:def|class|function|fn|func|interface|type|struct|impl|public|private|protected)\s+([A-Za-z_$][\w$]*)/;
+const DEFINITION =
+	/^\s*(?:export\s+)?(?:async\s+)?(?:def|class|function|fn|func|interface|type|struct|impl|public|private|protected)\s+([A-Za-z_$][\w$]*)/;
 
 /** The first definition name in a chunk (def/class/function …), for the hit's `symbol`. */
 export function firstSymbol(lines: readonly string[]): string | null {
@@ -46,21 +47,48 @@ export function chunkText(text: string): TextChunk[] {
 function chunkEnd(lines: readonly string[], start: number): number {
 	let chars = 0;
 	let end = start;
-	while (end < lines.length && end - start < MAX_CHUNK_LINES && (chars === 0 || chars + lines[end].length <= MAX_CHUNK_CHARS)) {
+	while (
+		end < lines.length &&
+		end - start < MAX_CHUNK_LINES &&
+		(chars === 0 || chars + lines[end].length <= MAX_CHUNK_CHARS)
+	) {
 		chars += lines[end].length + 1;
 		end++;
 	}
 	if (end >= lines.length) return lines.length;
 	for (let i = end - 1; i > start + (end - start) / 2; i--) {
-		if (lines[i].trim() === '' || /^\S/.test(lines[i]) && DEFINITION.test(lines[i])) return i === start ? end : i;
+		if (lines[i].trim() === '' || (/^\S/.test(lines[i]) && DEFINITION.test(lines[i]))) return i === start ? end : i;
 	}
 	return end;
 }
 
 const LANGUAGES: Record<string, string> = {
-	py: 'python', ts: 'typescript', tsx: 'typescript', js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript',
-	java: 'java', go: 'go', rs: 'rust', c: 'c', h: 'c', cpp: 'cpp', cc: 'cpp', hpp: 'cpp', cs: 'csharp', rb: 'ruby', php: 'php',
-	md: 'markdown', json: 'json', yml: 'yaml', yaml: 'yaml', sh: 'shell', sql: 'sql', kt: 'kotlin', swift: 'swift',
+	py: 'python',
+	ts: 'typescript',
+	tsx: 'typescript',
+	js: 'javascript',
+	jsx: 'javascript',
+	mjs: 'javascript',
+	cjs: 'javascript',
+	java: 'java',
+	go: 'go',
+	rs: 'rust',
+	c: 'c',
+	h: 'c',
+	cpp: 'cpp',
+	cc: 'cpp',
+	hpp: 'cpp',
+	cs: 'csharp',
+	rb: 'ruby',
+	php: 'php',
+	md: 'markdown',
+	json: 'json',
+	yml: 'yaml',
+	yaml: 'yaml',
+	sh: 'shell',
+	sql: 'sql',
+	kt: 'kotlin',
+	swift: 'swift',
 };
 
 /** The language of a path by extension, or null. */

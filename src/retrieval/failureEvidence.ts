@@ -27,17 +27,37 @@ export interface FailureEvidence {
 }
 
 // Frames of the language runtime and standard library (rustc's, Node's internals, CPython's own lib, GOROOT).
-const RUNTIME_FRAME = /^(\/rustc\/|node:|internal\/)|\/library\/(std|core|alloc)\/|\/lib\/python\d[.\d]*\/(?!site-packages|dist-packages)|\/go\/src\/(runtime|testing|reflect)\/|^(runtime|testing)\//;
-const GENERIC_FUNCTIONS = new Set(['main', 'module', 'anonymous', 'unwrap', 'expect', 'Object', 'Module', 'Function', 'rust_begin_unwind', 'panic_fmt', 'unwrap_failed', 'processTicksAndRejections']);
+const RUNTIME_FRAME =
+	/^(\/rustc\/|node:|internal\/)|\/library\/(std|core|alloc)\/|\/lib\/python\d[.\d]*\/(?!site-packages|dist-packages)|\/go\/src\/(runtime|testing|reflect)\/|^(runtime|testing)\//;
+const GENERIC_FUNCTIONS = new Set([
+	'main',
+	'module',
+	'anonymous',
+	'unwrap',
+	'expect',
+	'Object',
+	'Module',
+	'Function',
+	'rust_begin_unwind',
+	'panic_fmt',
+	'unwrap_failed',
+	'processTicksAndRejections',
+]);
 
-const word = (text: string, w: string) => new RegExp(`(^|[^A-Za-z0-9_$])${w.replace(/[$]/g, '\\$')}([^A-Za-z0-9_$]|$)`).test(text);
+const word = (text: string, w: string) =>
+	new RegExp(`(^|[^A-Za-z0-9_$])${w.replace(/[$]/g, '\\$')}([^A-Za-z0-9_$]|$)`).test(text);
 
 /**
  * Parses the turn; with frames, maps them and fetches their chunks (at most `max`). A one-segment
  * match (`loaders.py` for `…/site-packages/jinja2/loaders.py`) counts only when the chunk at that
  * line names the frame's function: every package has an `__init__.py`.
  */
-export async function failureEvidence(db: Queryable, scope: SearchScope, query: string, max: number): Promise<FailureEvidence> {
+export async function failureEvidence(
+	db: Queryable,
+	scope: SearchScope,
+	query: string,
+	max: number,
+): Promise<FailureEvidence> {
 	const parsed = parseFailure(query);
 	if (!parsed.frames.length || max <= 0) return { parsed, frames: [], searchText: null };
 	const basenames = [...new Set(parsed.frames.map((f) => f.path.split('/').pop()!))];
@@ -45,7 +65,11 @@ export async function failureEvidence(db: Queryable, scope: SearchScope, query: 
 	const mapped = parsed.frames
 		.map((frame) => ({ frame, m: matchFramePath(frame.path, candidates) }))
 		.filter((x): x is { frame: StackFrame; m: { path: string; segments: number } } => x.m !== null);
-	const rows = await chunksAtLines(db, scope, mapped.map((x) => ({ path: x.m.path, line: x.frame.line })));
+	const rows = await chunksAtLines(
+		db,
+		scope,
+		mapped.map((x) => ({ path: x.m.path, line: x.frame.line })),
+	);
 	const frames: WorkspaceFrame[] = [];
 	for (const x of mapped) {
 		const row = rows.find((r) => r.want_path === x.m.path && r.want_line === x.frame.line);
@@ -59,7 +83,14 @@ export async function failureEvidence(db: Queryable, scope: SearchScope, query: 
 		if (frames.length >= max) break;
 	}
 	// Function names worth searching: not the runtime's own frames, not entry points every program has.
-	const functions = [...new Set(parsed.frames.filter((f) => !RUNTIME_FRAME.test(f.path)).map((f) => functionLeaf(f.func)).filter((f): f is string => !!f && !GENERIC_FUNCTIONS.has(f)))];
+	const functions = [
+		...new Set(
+			parsed.frames
+				.filter((f) => !RUNTIME_FRAME.test(f.path))
+				.map((f) => functionLeaf(f.func))
+				.filter((f): f is string => !!f && !GENERIC_FUNCTIONS.has(f)),
+		),
+	];
 	const searchText = [parsed.rest, parsed.errorType, parsed.errorMessage, ...functions].filter(Boolean).join('\n');
 	return { parsed, frames, searchText };
 }
@@ -67,7 +98,9 @@ export async function failureEvidence(db: Queryable, scope: SearchScope, query: 
 /** The trace line. */
 export function describeFailure(e: FailureEvidence): string {
 	const p = e.parsed;
-	const err = p.errorType ? `${p.errorType}${p.errorMessage ? `: ${p.errorMessage.slice(0, 80)}` : ''}` : 'no error line';
+	const err = p.errorType
+		? `${p.errorType}${p.errorMessage ? `: ${p.errorMessage.slice(0, 80)}` : ''}`
+		: 'no error line';
 	const where = e.frames.map((f) => `${f.path}:${f.frame.line}`).join(', ');
 	return `pasted failure: ${p.frames.length} frame(s), ${err}; ${e.frames.length} in the workspace${where ? ` (${where})` : ''}, fetched as exact evidence`;
 }

@@ -20,9 +20,12 @@ const TEST_PATH = [
 	/\.(test|spec)\.[cm]?[jt]sx?$/i,
 	/(^|\/)[^/]*Tests?\.(java|kt|cs|scala)$/,
 ];
-const CHANGELOG_PATH = /(^|\/)((CHANGES|CHANGELOG|HISTORY|NEWS|RELEASES?|RELEASE[-_ ]?NOTES|UPGRADING|MIGRATION)(\.[A-Za-z]+)?|(changelog|changes|release[-_]?notes|releases|whatsnew)\/[^/]*)$/i;
-const GENERATED_PATH = /(\.min\.(js|css)|_pb2(_grpc)?\.py|\.pb\.go|\.generated\.[a-z]+|\.g\.(cs|dart)|-lock\.(json|yaml)|\.lock)$|(^|\/)(dist|build|vendor|node_modules|target|gen)\//i;
-const DOCS_PATH = /\.(md|markdown|mdx|rst|txt|adoc)$|(^|\/)(docs?|documentation|examples?|_examples)\/|(^|\/)README[^/]*$/i;
+const CHANGELOG_PATH =
+	/(^|\/)((CHANGES|CHANGELOG|HISTORY|NEWS|RELEASES?|RELEASE[-_ ]?NOTES|UPGRADING|MIGRATION)(\.[A-Za-z]+)?|(changelog|changes|release[-_]?notes|releases|whatsnew)\/[^/]*)$/i;
+const GENERATED_PATH =
+	/(\.min\.(js|css)|_pb2(_grpc)?\.py|\.pb\.go|\.generated\.[a-z]+|\.g\.(cs|dart)|-lock\.(json|yaml)|\.lock)$|(^|\/)(dist|build|vendor|node_modules|target|gen)\//i;
+const DOCS_PATH =
+	/\.(md|markdown|mdx|rst|txt|adoc)$|(^|\/)(docs?|documentation|examples?|_examples)\/|(^|\/)README[^/]*$/i;
 
 /** The kind of a workspace-relative path (first rule that matches: generated, changelog, test, docs). */
 export function fileKind(path: string | null): FileKind {
@@ -34,8 +37,10 @@ export function fileKind(path: string | null): FileKind {
 	return 'implementation';
 }
 
-const ABOUT_TESTS = /\b(tests?|testing|tested|unit[- ]tests?|spec|specs|pytest|jest|vitest|mocha|fixtures?|test suite|test case)\b/i;
-const HOWTO = /^\s*(how (do|can|should|would) (i|we|you)|how to|what('s| is) the (best |right |recommended )?way to|is (there|it possible)|can (i|we)|what should i)\b/i;
+const ABOUT_TESTS =
+	/\b(tests?|testing|tested|unit[- ]tests?|spec|specs|pytest|jest|vitest|mocha|fixtures?|test suite|test case)\b/i;
+const HOWTO =
+	/^\s*(how (do|can|should|would) (i|we|you)|how to|what('s| is) the (best |right |recommended )?way to|is (there|it possible)|can (i|we)|what should i)\b/i;
 
 /** What a turn wants: tests when it is about tests, how-to for "how do I …", else code. */
 export function turnWant(query: string): TurnWant {
@@ -48,9 +53,13 @@ export function turnWant(query: string): TurnWant {
 
 /** The multiplier for a file of `kind` when the turn wants `want`, and the rule that gave it. */
 export function kindPrior(kind: FileKind, want: TurnWant, t: RetrievalTuning): { weight: number; rule: string | null } {
-	if (want === 'tests') return kind === 'test' ? { weight: t.prior_tests_when_asked, rule: 'tests asked: tests up' } : { weight: 1, rule: null };
+	if (want === 'tests')
+		return kind === 'test'
+			? { weight: t.prior_tests_when_asked, rule: 'tests asked: tests up' }
+			: { weight: 1, rule: null };
 	if (want === 'howto' && kind === 'docs') return { weight: t.prior_docs_howto, rule: 'how-to: docs' };
 	if (want === 'code' && kind === 'docs') return { weight: t.prior_docs_code, rule: 'code: docs' };
-	if (kind === 'test' || kind === 'changelog' || kind === 'generated') return { weight: t.prior_impl_over_other, rule: `${want}: ${kind} down` };
+	if (kind === 'test' || kind === 'changelog' || kind === 'generated')
+		return { weight: t.prior_impl_over_other, rule: `${want}: ${kind} down` };
 	return { weight: 1, rule: null };
 }

@@ -22,7 +22,13 @@ export interface PriorOutcome<H> {
 }
 
 /** Reorders by prior / (rrfK + rank), stable; `keepFirst` chunk ids stay where they are, at the front. */
-export function applyKindPriors<H extends { hit: Pick<SearchHit, 'path' | 'id' | 'chunk_id'> }>(candidates: readonly H[], want: TurnWant, t: RetrievalTuning, rrfK: number, keepFirst: ReadonlySet<string> = new Set()): PriorOutcome<H> {
+export function applyKindPriors<H extends { hit: Pick<SearchHit, 'path' | 'id' | 'chunk_id'> }>(
+	candidates: readonly H[],
+	want: TurnWant,
+	t: RetrievalTuning,
+	rrfK: number,
+	keepFirst: ReadonlySet<string> = new Set(),
+): PriorOutcome<H> {
 	const touched: Partial<Record<FileKind, number>> = {};
 	const rules = new Set<string>();
 	const seenFiles = new Set<string>();
@@ -58,7 +64,13 @@ export function decayedSum(scores: readonly number[], decay: number, n: number):
 }
 
 /** Ranks the distinct files of `ranked` (chunks best first); see the module comment. */
-export function rankFiles(ranked: readonly SearchHit[], want: TurnWant, t: RetrievalTuning, rrfK: number, pinned: ReadonlySet<string> = new Set()): RankedFile[] {
+export function rankFiles(
+	ranked: readonly SearchHit[],
+	want: TurnWant,
+	t: RetrievalTuning,
+	rrfK: number,
+	pinned: ReadonlySet<string> = new Set(),
+): RankedFile[] {
 	const best = new Map<string, { hit: SearchHit; at: number; bm25: number[]; pinned: boolean }>();
 	ranked.forEach((h, at) => {
 		const key = fileKey(h);
@@ -69,7 +81,10 @@ export function rankFiles(ranked: readonly SearchHit[], want: TurnWant, t: Retri
 	});
 	const files = [...best.values()];
 	const byChunk = new Map(files.map((f, i) => [f, i + 1]));
-	const sums = files.map((f) => ({ f, sum: decayedSum(f.bm25, t.file_agg_decay, t.file_agg_chunks) * kindPrior(fileKind(f.hit.path), want, t).weight }));
+	const sums = files.map((f) => ({
+		f,
+		sum: decayedSum(f.bm25, t.file_agg_decay, t.file_agg_chunks) * kindPrior(fileKind(f.hit.path), want, t).weight,
+	}));
 	const bySum = new Map(
 		sums
 			.filter((x) => x.sum > 0)

@@ -16,7 +16,13 @@ import { reciprocalRankFusion } from './fusion';
 import { turnIdentifiers, type QueryIdentifier } from './queryIdentifiers';
 import { ftsQueryText, salientTerms } from './queryTerms';
 import { DEFAULT_RETRIEVAL_TUNING, type RetrievalTuning } from './retrievalThresholds';
-import { describeSymbolArm, fetchDefinitions, probedIdentifiers, rankSymbolMatches, type SymbolMatch } from './symbolArm';
+import {
+	describeSymbolArm,
+	fetchDefinitions,
+	probedIdentifiers,
+	rankSymbolMatches,
+	type SymbolMatch,
+} from './symbolArm';
 
 export type ArmMode = 'hybrid' | 'fts' | 'vector';
 
@@ -86,26 +92,37 @@ export interface SearchOutcome {
 /** Runs the search. Never floors fused scores; the floor applies to cosine only. */
 export async function hybridSearch(db: Queryable, query: string, opts: SearchOptions): Promise<SearchOutcome> {
 	const t = opts.thresholds;
-	const scope: SearchScope = { tier: opts.tier, workspaceIds: opts.workspaceIds, ...(opts.scope === undefined ? {} : { scope: opts.scope }) };
+	const scope: SearchScope = {
+		tier: opts.tier,
+		workspaceIds: opts.workspaceIds,
+		...(opts.scope === undefined ? {} : { scope: opts.scope }),
+	};
 	const fetch = opts.fetch ?? opts.k * t.arm_fetch_multiplier * (opts.files ? 3 : 1);
 	const terms = salientTerms(query, t.fts_max_query_terms);
 	const searched = ftsQueryText(terms);
 	const notes: string[] = [];
 	const tuning = opts.tuning ?? DEFAULT_RETRIEVAL_TUNING;
 	// Only indexed files have definitions: research memory never has a symbol table.
-	const symbolsOn = (opts.symbols ?? (opts.arm === 'hybrid' && opts.tier === 'workspace')) && tuning.rrf_weight_symbol > 0;
+	const symbolsOn =
+		(opts.symbols ?? (opts.arm === 'hybrid' && opts.tier === 'workspace')) && tuning.rrf_weight_symbol > 0;
 	const probed = symbolsOn ? probedIdentifiers(turnIdentifiers(query).identifiers, tuning) : [];
 	// The arms are independent: on a server pool they run on separate connections at once.
 	const [{ rows: fts, mode: ftsQuery }, vec, defs] = await Promise.all([
-		opts.arm === 'vector' ? { rows: [] as ArmRow[], mode: null } : runFts(db, scope, query, searched, terms.length, fetch, opts),
+		opts.arm === 'vector'
+			? { rows: [] as ArmRow[], mode: null }
+			: runFts(db, scope, query, searched, terms.length, fetch, opts),
 		opts.arm === 'fts' ? ([] as ArmRow[]) : runVector(db, scope, query, fetch, opts, notes),
 		probed.length ? fetchDefinitions(db, scope, probed, tuning) : Promise.resolve([]),
 	]);
-	if (opts.arm === 'hybrid' && opts.embedder && fts.length === 0 && vec.length) notes.push('full-text arm found nothing: vector-only results');
+	if (opts.arm === 'hybrid' && opts.embedder && fts.length === 0 && vec.length)
+		notes.push('full-text arm found nothing: vector-only results');
 	const words = queryWordCount(query);
 	const longQuery = words > t.rrf_long_query_words;
 	const vectorWeight = longQuery ? t.rrf_weight_vector_long_query : t.rrf_weight_vector;
-	if (opts.arm === 'hybrid' && longQuery && vec.length) notes.push(`long query (${words} words): vector arm weighted ${vectorWeight} in fusion (full-text ${t.rrf_weight_fts})`);
+	if (opts.arm === 'hybrid' && longQuery && vec.length)
+		notes.push(
+			`long query (${words} words): vector arm weighted ${vectorWeight} in fusion (full-text ${t.rrf_weight_fts})`,
+		);
 	const weights = opts.arm === 'hybrid' ? [t.rrf_weight_fts, vectorWeight] : [1, 1];
 	// Mentions are looked for among the other arms' candidates, in their fused order.
 	const others = reciprocalRankFusion(
@@ -116,7 +133,14 @@ export async function hybridSearch(db: Queryable, query: string, opts: SearchOpt
 		t.rrf_k,
 	);
 	const rows = new Map<string, ArmRow>([...vec, ...fts].map((r) => [r.chunk_pk, r]));
-	const matches = probed.length ? rankSymbolMatches(probed, defs, others.map((f) => rows.get(f.key)!), tuning).slice(0, fetch) : [];
+	const matches = probed.length
+		? rankSymbolMatches(
+				probed,
+				defs,
+				others.map((f) => rows.get(f.key)!),
+				tuning,
+			).slice(0, fetch)
+		: [];
 	if (symbolsOn) notes.push(describeSymbolArm(probed, matches));
 	for (const m of matches) if (!rows.has(m.row.chunk_pk)) rows.set(m.row.chunk_pk, m.row);
 	const fused = reciprocalRankFusion(
@@ -127,7 +151,12 @@ export async function hybridSearch(db: Queryable, query: string, opts: SearchOpt
 		],
 		t.rrf_k,
 	);
-	const symbolRank = new Map(matches.map((m, i) => [m.row.chunk_pk, { rank: i + 1, match: m.match, name: m.name, strength: m.strength, line: m.line } satisfies SymbolArmScore]));
+	const symbolRank = new Map(
+		matches.map((m, i) => [
+			m.row.chunk_pk,
+			{ rank: i + 1, match: m.match, name: m.name, strength: m.strength, line: m.line } satisfies SymbolArmScore,
+		]),
+	);
 	let hits = fused.map((f) => {
 		const hit = toHit(rows.get(f.key)!, f.fused, f.arms[0], f.arms[1]);
 		const sm = symbolRank.get(f.key);
@@ -136,15 +165,36 @@ export async function hybridSearch(db: Queryable, query: string, opts: SearchOpt
 	// Priors before the cut, so a wider pool (the reranker's) begins with the same order as a narrow one.
 	let priors: SearchOutcome['priors'] = null;
 	if (opts.want) {
-		const p = applyKindPriors(hits.map((hit) => ({ hit })), opts.want, tuning, t.rrf_k, new Set(pinnedDefinitions(hits, tuning.symbol_pin_definitions)));
+		const p = applyKindPriors(
+			hits.map((hit) => ({ hit })),
+			opts.want,
+			tuning,
+			t.rrf_k,
+			new Set(pinnedDefinitions(hits, tuning.symbol_pin_definitions)),
+		);
 		hits = p.ranked.map((x) => x.hit);
 		priors = { rules: p.rules, touched: p.touched };
 	}
 	if (opts.files) hits = bestPerFile(hits);
-	return { searched_query: searched, hits: hits.slice(0, opts.k), fts_query: ftsQuery, notes, symbol_matches: matches, identifiers: probed, priors };
+	return {
+		searched_query: searched,
+		hits: hits.slice(0, opts.k),
+		fts_query: ftsQuery,
+		notes,
+		symbol_matches: matches,
+		identifiers: probed,
+		priors,
+	};
 }
 
-async function runVector(db: Queryable, scope: SearchScope, query: string, fetch: number, opts: SearchOptions, notes: string[]): Promise<ArmRow[]> {
+async function runVector(
+	db: Queryable,
+	scope: SearchScope,
+	query: string,
+	fetch: number,
+	opts: SearchOptions,
+	notes: string[],
+): Promise<ArmRow[]> {
 	if (!opts.embedder) {
 		notes.push('lexical-only: no embedder is available, so the vector arm did not run');
 		return [];
@@ -156,10 +206,25 @@ async function runVector(db: Queryable, scope: SearchScope, query: string, fetch
 
 // websearch (AND) for short queries, the OR of salient terms when that finds nothing or the query
 // is long; BM25 always scores the OR candidates (its IDF does the weighting an AND would).
-async function runFts(db: Queryable, scope: SearchScope, raw: string, searched: string, nTerms: number, fetch: number, opts: SearchOptions) {
+async function runFts(
+	db: Queryable,
+	scope: SearchScope,
+	raw: string,
+	searched: string,
+	nTerms: number,
+	fetch: number,
+	opts: SearchOptions,
+) {
 	const t = opts.thresholds;
 	if (!searched.trim()) return { rows: [] as ArmRow[], mode: null };
-	if ((opts.ftsRanking ?? DEFAULT_FTS_RANKING) === 'bm25') return { rows: await ftsArm(db, scope, searched, 'bm25', fetch, { commonDf: t.bm25_common_term_df, maxCandidates: t.bm25_max_candidates }), mode: 'bm25' as const };
+	if ((opts.ftsRanking ?? DEFAULT_FTS_RANKING) === 'bm25')
+		return {
+			rows: await ftsArm(db, scope, searched, 'bm25', fetch, {
+				commonDf: t.bm25_common_term_df,
+				maxCandidates: t.bm25_max_candidates,
+			}),
+			mode: 'bm25' as const,
+		};
 	if (nTerms <= opts.thresholds.fts_long_query_terms) {
 		// Keep the user's own websearch syntax ("phrase", -word) when there is any.
 		const text = /["]|(^|\s)-\w/.test(raw) ? raw : searched;

@@ -5,7 +5,14 @@
  */
 import { createHash } from 'node:crypto';
 import type { Embedder } from '../models/embedder';
-import { analyzeChunks, upsertDocuments, walCheckpointer, withBulkVectorIndex, type ChunkTier, type DocumentInput } from '../store/chunkRepo';
+import {
+	analyzeChunks,
+	upsertDocuments,
+	walCheckpointer,
+	withBulkVectorIndex,
+	type ChunkTier,
+	type DocumentInput,
+} from '../store/chunkRepo';
 import type { Queryable } from '../store/queryable';
 import { chunkText, languageOf } from './chunkText';
 import { searchTextFor, splitIdentifier } from './codeTokens';
@@ -38,7 +45,11 @@ export function contentHash(text: string): string {
 }
 
 /** Turns documents into store rows; embeds every chunk in one batch when an embedder is given. */
-export async function prepareDocuments(docs: readonly IngestDoc[], target: IngestTarget, embedder: Embedder | null): Promise<DocumentInput[]> {
+export async function prepareDocuments(
+	docs: readonly IngestDoc[],
+	target: IngestTarget,
+	embedder: Embedder | null,
+): Promise<DocumentInput[]> {
 	const prepared = docs.map((d) => ({ doc: d, pieces: chunkText(d.text) }));
 	const texts = prepared.flatMap((p) => p.pieces.map((c) => c.content));
 	const vectors = embedder && texts.length ? await embedder.embed(texts) : null;

@@ -74,21 +74,24 @@ export async function syncInstructionFiles(
 		const have = bySource.get(source) ?? [];
 		if (parsed) report.files++;
 		report.sections += want.length;
-		const same = want.length === have.length && want.every((w) => have.some((h) => h.key === w.key && h.value === w.value && h.source_turn === w.meta));
+		const same =
+			want.length === have.length &&
+			want.every((w) => have.some((h) => h.key === w.key && h.value === w.value && h.source_turn === w.meta));
 		if (same) {
 			report.unchanged += want.length;
 			continue;
 		}
 		await db.transaction(async (tx) => {
 			// History rows of file entries are dropped too: the file's own history is in version control.
-			await tx.query(`DELETE FROM profile_entries WHERE scope = $1 AND workspace_id = $2 AND kind = 'instruction' AND starts_with(key, $3) AND starts_with(coalesce(source_turn, ''), $4)`, [
-				scope,
-				workspaceId,
-				FILE_KEY_PREFIX,
-				`${META_PREFIX}${JSON.stringify({ source })}`.slice(0, -1),
-			]);
+			await tx.query(
+				`DELETE FROM profile_entries WHERE scope = $1 AND workspace_id = $2 AND kind = 'instruction' AND starts_with(key, $3) AND starts_with(coalesce(source_turn, ''), $4)`,
+				[scope, workspaceId, FILE_KEY_PREFIX, `${META_PREFIX}${JSON.stringify({ source })}`.slice(0, -1)],
+			);
 			for (const w of want) {
-				await tx.query(`INSERT INTO profile_entries (scope, workspace_id, key, value, kind, source_turn) VALUES ($1, $2, $3, $4, 'instruction', $5)`, [scope, workspaceId, w.key, w.value, w.meta]);
+				await tx.query(
+					`INSERT INTO profile_entries (scope, workspace_id, key, value, kind, source_turn) VALUES ($1, $2, $3, $4, 'instruction', $5)`,
+					[scope, workspaceId, w.key, w.value, w.meta],
+				);
 			}
 		});
 		report.removed += have.length;
@@ -124,7 +127,11 @@ export interface InstructionSelection {
  * floor (calibrated to the embedder), or the words (two of the message's salient terms or their
  * identifier parts among the section's words, or its only one); at most `max`. One note per applied section, one summary note.
  */
-export async function selectFileInstructions(db: Queryable, workspaceIds: readonly string[], o: InstructionSelection): Promise<{ applied: AppliedInstruction[]; steps: TraceStep[] }> {
+export async function selectFileInstructions(
+	db: Queryable,
+	workspaceIds: readonly string[],
+	o: InstructionSelection,
+): Promise<{ applied: AppliedInstruction[]; steps: TraceStep[] }> {
 	if (!workspaceIds.length) return { applied: [], steps: [] };
 	const rows = await db.query<{ key: string; value: string; source_turn: string | null }>(
 		`SELECT DISTINCT ON (key) key, value, source_turn FROM profile_entries
@@ -140,10 +147,18 @@ export async function selectFileInstructions(db: Queryable, workspaceIds: readon
 	const fixed: AppliedInstruction[] = [];
 	const open: typeof sections = [];
 	for (const s of sections) {
-		if (s.alwaysApply) fixed.push({ source: s.source, title: s.title, text: s.text, why: 'alwaysApply in its front matter', score: 1 });
+		if (s.alwaysApply)
+			fixed.push({ source: s.source, title: s.title, text: s.text, why: 'alwaysApply in its front matter', score: 1 });
 		else if (s.globs.length) {
 			const hit = matchingGlobs(s.globs, o.paths)[0];
-			if (hit) fixed.push({ source: s.source, title: s.title, text: s.text, why: `glob ${hit.glob} matches ${hit.path}`, score: 1 });
+			if (hit)
+				fixed.push({
+					source: s.source,
+					title: s.title,
+					text: s.text,
+					why: `glob ${hit.glob} matches ${hit.path}`,
+					score: 1,
+				});
 		} else open.push(s);
 	}
 	const steps: TraceStep[] = [];
@@ -169,36 +184,68 @@ export function instructionText(a: AppliedInstruction): string {
 
 /** Workspace-relative paths named in a message (`src/a.ts`, `package.json`), for glob rules. */
 export function pathsInMessage(text: string): string[] {
-	return [...new Set([...text.matchAll(/(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z0-9]{1,10}\b/g)].map((m) => m[0].replace(/^\.\//, '')))];
+	return [
+		...new Set(
+			[...text.matchAll(/(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z0-9]{1,10}\b/g)].map((m) => m[0].replace(/^\.\//, '')),
+		),
+	];
 }
 
 // Embeddings of section texts, per embedder: sections change only when their file does.
 const VECTOR_CACHE = new Map<string, Float32Array>();
 const VECTOR_CACHE_MAX = 512;
 
-async function bySimilarity(open: (SectionMeta & { text: string })[], o: InstructionSelection, steps: TraceStep[]): Promise<AppliedInstruction[]> {
+async function bySimilarity(
+	open: (SectionMeta & { text: string })[],
+	o: InstructionSelection,
+	steps: TraceStep[],
+): Promise<AppliedInstruction[]> {
 	if (!open.length) return [];
 	const e = o.embedder && o.embedder.semantic ? o.embedder : null;
-	if (!e) steps.push(note('info', `instruction files: no semantic embedder${o.embedder ? ` (${o.embedder.id} is a test embedder)` : ''}, sections matched by shared words only`));
+	if (!e)
+		steps.push(
+			note(
+				'info',
+				`instruction files: no semantic embedder${o.embedder ? ` (${o.embedder.id} is a test embedder)` : ''}, sections matched by shared words only`,
+			),
+		);
 	const cosines = e ? await cosinesOf(e, open, o.query) : null;
 	const floor = e ? calibratedFloor(e, o.floor).floor : null;
 	const salient = salientTerms(o.query, 16);
 	// Identifiers count by their parts too (retryWithBackoff → retry, backoff); chatter dropped again.
-	const parts = salientTerms(salient.flatMap(splitIdentifier).filter((w) => w.length > 2 && !PATH_NOISE.has(w)).join(' '), 32);
+	const parts = salientTerms(
+		salient
+			.flatMap(splitIdentifier)
+			.filter((w) => w.length > 2 && !PATH_NOISE.has(w))
+			.join(' '),
+		32,
+	);
 	const terms = [...new Set([...salient, ...parts].map((t) => t.toLowerCase()))];
 	const need = Math.min(2, salient.length);
 	const out: AppliedInstruction[] = [];
 	open.forEach((s, i) => {
 		const cos = cosines?.[i] ?? null;
 		if (cos !== null && floor !== null && cos >= floor) {
-			out.push({ source: s.source, title: s.title, text: s.text, why: `similarity ${cos.toFixed(2)} ≥ recall floor ${floor.toFixed(2)}`, score: cos });
+			out.push({
+				source: s.source,
+				title: s.title,
+				text: s.text,
+				why: `similarity ${cos.toFixed(2)} ≥ recall floor ${floor.toFixed(2)}`,
+				score: cos,
+			});
 			return;
 		}
 		const words = new Set(codeTokens(`${s.title} ${s.description} ${s.text}`).map(stem));
 		const shared = terms.filter((t) => words.has(stem(t)));
 		if (need > 0 && shared.length >= need) {
 			const sim = cos === null ? '' : `; similarity ${cos.toFixed(2)} < floor ${floor!.toFixed(2)}`;
-			out.push({ source: s.source, title: s.title, text: s.text, why: `shares ${shared.length} of the message's ${terms.length} terms (${shared.slice(0, 4).join(', ')})${sim}`, score: shared.length / terms.length });
+			out.push({
+				source: s.source,
+				title: s.title,
+				text: s.text,
+				why: `shares ${shared.length} of the message's ${terms.length} terms (${shared.slice(0, 4).join(', ')})${sim}`,
+				score: shared.length / terms.length,
+			});
 		}
 	});
 	return out;
@@ -217,7 +264,23 @@ async function cosinesOf(e: Embedder, open: (SectionMeta & { text: string })[], 
 }
 
 // Path parts that say nothing about a topic (src/app.ts → app only).
-const PATH_NOISE = new Set(['src', 'lib', 'dist', 'out', 'build', 'tsx', 'jsx', 'mjs', 'cjs', 'json', 'yaml', 'yml', 'toml', 'html', 'css']);
+const PATH_NOISE = new Set([
+	'src',
+	'lib',
+	'dist',
+	'out',
+	'build',
+	'tsx',
+	'jsx',
+	'mjs',
+	'cjs',
+	'json',
+	'yaml',
+	'yml',
+	'toml',
+	'html',
+	'css',
+]);
 
 // "tests" → "test", "migrations" → "migration": plural and -ing/-ed forms meet; not a real stemmer.
 function stem(t: string): string {
@@ -230,7 +293,13 @@ function entries(sections: readonly InstructionSection[]): { key: string; value:
 		const n = (seen.get(s.title) ?? 0) + 1;
 		seen.set(s.title, n);
 		const title = n === 1 ? s.title : `${s.title} (${n})`;
-		const meta: SectionMeta = { source: s.source, title, globs: s.globs, alwaysApply: s.alwaysApply, description: s.description };
+		const meta: SectionMeta = {
+			source: s.source,
+			title,
+			globs: s.globs,
+			alwaysApply: s.alwaysApply,
+			description: s.description,
+		};
 		return { key: sectionKey(s.source, title), value: s.text, meta: `${META_PREFIX}${JSON.stringify(meta)}` };
 	});
 }

@@ -12,7 +12,6 @@ import { withScope, type Queryable } from '../store/queryable';
 import { currentInstructions, rankedCurrentProfile, researchRowsByDocIds } from '../store/recallQueries';
 import { hybridSearch, type SearchHit } from './hybridSearch';
 
-
 /** What recall needs for one turn. */
 export interface RecallOptions {
 	query: string;
@@ -26,7 +25,10 @@ export interface RecallOptions {
 }
 
 /** Recalls the requested tiers, research first. */
-export async function recallMemories(db: Queryable, o: RecallOptions): Promise<{ chunks: EvidenceItem[]; steps: TraceStep[] }> {
+export async function recallMemories(
+	db: Queryable,
+	o: RecallOptions,
+): Promise<{ chunks: EvidenceItem[]; steps: TraceStep[] }> {
 	const q = o.scope === undefined ? db : withScope(db, o.scope);
 	const chunks: EvidenceItem[] = [];
 	const steps: TraceStep[] = [];
@@ -48,7 +50,10 @@ export async function standingInstructions(db: Queryable, workspaceIds: string[]
 	return currentInstructions(scope === undefined ? db : withScope(db, scope), workspaceIds);
 }
 
-async function recallResearch(db: Queryable, o: RecallOptions): Promise<{ chunks: EvidenceItem[]; steps: TraceStep[] }> {
+async function recallResearch(
+	db: Queryable,
+	o: RecallOptions,
+): Promise<{ chunks: EvidenceItem[]; steps: TraceStep[] }> {
 	const k = o.result.policy.qa_k;
 	// The floor is in the embedder's cosine units; with no embedder there is no vector arm to floor.
 	const floor = o.embedder ? o.result.policy.qa_min_similarity : null;
@@ -62,7 +67,15 @@ async function recallResearch(db: Queryable, o: RecallOptions): Promise<{ chunks
 		cosineFloor: floor,
 		thresholds: o.thresholds,
 	});
-	const rows = new Map((await researchRowsByDocIds(db, o.workspaceIds, out.hits.map((h) => h.id))).map((r) => [r.doc_id, r]));
+	const rows = new Map(
+		(
+			await researchRowsByDocIds(
+				db,
+				o.workspaceIds,
+				out.hits.map((h) => h.id),
+			)
+		).map((r) => [r.doc_id, r]),
+	);
 	const kept: TraceHit[] = [];
 	const chunks: EvidenceItem[] = [];
 	for (const found of out.hits) {
@@ -71,7 +84,12 @@ async function recallResearch(db: Queryable, o: RecallOptions): Promise<{ chunks
 		if (!row || row.superseded || chunks.some((c) => c.text === row.content)) continue;
 		if (chunks.length >= k) break;
 		kept.push(traceHit(found));
-		chunks.push({ ...NO_POSITION, source: 'research', text: row.content, citation: `research memory · ${row.day} · ${KIND_LABEL[row.kind]}` });
+		chunks.push({
+			...NO_POSITION,
+			source: 'research',
+			text: row.content,
+			citation: `research memory · ${row.day} · ${KIND_LABEL[row.kind]}`,
+		});
 	}
 	const step: RetrievalStep = {
 		kind: 'retrieval',
@@ -84,19 +102,49 @@ async function recallResearch(db: Queryable, o: RecallOptions): Promise<{ chunks
 		hits: kept,
 		ms: Math.round(performance.now() - t0),
 	};
-	return { chunks, steps: [step, ...out.notes.map((message) => ({ kind: 'note' as const, stage: 'retrieval', level: 'info' as const, message: `research: ${message}` }))] };
+	return {
+		chunks,
+		steps: [
+			step,
+			...out.notes.map((message) => ({
+				kind: 'note' as const,
+				stage: 'retrieval',
+				level: 'info' as const,
+				message: `research: ${message}`,
+			})),
+		],
+	};
 }
 
-async function recallProfile(db: Queryable, o: RecallOptions): Promise<{ chunks: EvidenceItem[]; step: RetrievalStep }> {
+async function recallProfile(
+	db: Queryable,
+	o: RecallOptions,
+): Promise<{ chunks: EvidenceItem[]; step: RetrievalStep }> {
 	// The memory-row budget of the turn, at least one: asking for the profile tier means some of it.
 	const k = Math.max(1, o.result.policy.qa_k);
 	const t0 = performance.now();
 	const rows = await rankedCurrentProfile(db, o.workspaceIds, ['fact', 'preference'], o.query, k);
 	const hits: TraceHit[] = rows.map((r, i) => {
 		const id = `profile:${r.key}`;
-		return { id, chunk_id: id, path: null, start_line: null, end_line: null, symbol: null, score: r.score, fused: r.score, arms: { fts: { rank: i + 1, score: r.score }, vector: null }, rerank: null };
+		return {
+			id,
+			chunk_id: id,
+			path: null,
+			start_line: null,
+			end_line: null,
+			symbol: null,
+			score: r.score,
+			fused: r.score,
+			arms: { fts: { rank: i + 1, score: r.score }, vector: null },
+			rerank: null,
+		};
 	});
-	const chunks = rows.map((r): EvidenceItem => ({ ...NO_POSITION, source: 'profile', text: `${r.key}: ${r.value}`, citation: `profile · ${r.key}` }));
+	const chunks = rows.map((r): EvidenceItem => ({
+		...NO_POSITION,
+		source: 'profile',
+		text: `${r.key}: ${r.value}`,
+		citation: `profile · ${r.key}`,
+	}));
 	const step: RetrievalStep = {
 		kind: 'retrieval',
 		tier: 'profile',
@@ -113,7 +161,18 @@ async function recallProfile(db: Queryable, o: RecallOptions): Promise<{ chunks:
 
 // The trace keeps ids, ranks and scores, not the text.
 function traceHit(h: SearchHit): TraceHit {
-	return { id: h.id, chunk_id: h.chunk_id, path: h.path, start_line: h.start_line, end_line: h.end_line, symbol: h.symbol, score: h.score, fused: h.fused, arms: h.arms, rerank: h.rerank };
+	return {
+		id: h.id,
+		chunk_id: h.chunk_id,
+		path: h.path,
+		start_line: h.start_line,
+		end_line: h.end_line,
+		symbol: h.symbol,
+		score: h.score,
+		fused: h.fused,
+		arms: h.arms,
+		rerank: h.rerank,
+	};
 }
 
 const NO_POSITION = { path: null, startLine: null, endLine: null, symbol: null } as const;

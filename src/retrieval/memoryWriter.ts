@@ -49,17 +49,25 @@ export interface WriteReport {
 
 /** Lower-cased, whitespace-collapsed text: equal for trivially different restatements. */
 export function normalise(text: string): string {
-	return text.toLowerCase().replace(/\s+/g, ' ').replace(/[.!?\s]+$/, '').trim();
+	return text
+		.toLowerCase()
+		.replace(/\s+/g, ' ')
+		.replace(/[.!?\s]+$/, '')
+		.trim();
 }
 
 /** A profile statement as key/value: "my X is Y", "call me Y"; instructions keep their text. */
-export function parseProfileStatement(text: string, trigger: Trigger): { key: string; value: string; kind: ProfileKind } | null {
+export function parseProfileStatement(
+	text: string,
+	trigger: Trigger,
+): { key: string; value: string; kind: ProfileKind } | null {
 	const t = text.trim();
 	const mine = /\bmy ([a-z][a-z ]{0,30}?) (?:is|are) (.+?)[.!]?$/i.exec(t);
 	if (mine) return { key: normalise(mine[1]), value: mine[2].trim(), kind: 'fact' };
 	const call = /\bcall me ([^.!,]+)/i.exec(t);
 	if (call) return { key: 'name', value: call[1].trim(), kind: 'fact' };
-	if (trigger === 'instruction') return { key: `instruction:${contentHash(normalise(t)).slice(0, 12)}`, value: t, kind: 'instruction' };
+	if (trigger === 'instruction')
+		return { key: `instruction:${contentHash(normalise(t)).slice(0, 12)}`, value: t, kind: 'instruction' };
 	return null;
 }
 
@@ -88,18 +96,36 @@ export function turnRecords(w: Omit<TurnWrite, 'workspaceId' | 'turnId'>): Persi
 	const records: PersistRecord[] = [];
 	if (w.write.includes('profile')) {
 		const updates = w.profile ?? [parseProfileStatement(w.question, w.trigger)].filter((p) => p !== null);
-		for (const p of updates) records.push({ tier: 'profile', kind: p.kind, key: p.key, value: p.value, question: w.question });
+		for (const p of updates)
+			records.push({ tier: 'profile', kind: p.kind, key: p.key, value: p.value, question: w.question });
 	}
 	if (w.write.includes('research')) {
 		const kind = w.trigger === 'correction' ? 'correction' : w.answer === '' ? 'note' : 'qa';
-		records.push({ tier: 'research', kind, question: w.question, answer: kind === 'qa' ? w.answer : '', ...(w.supersedes ? { supersedes: w.supersedes } : {}) });
+		records.push({
+			tier: 'research',
+			kind,
+			question: w.question,
+			answer: kind === 'qa' ? w.answer : '',
+			...(w.supersedes ? { supersedes: w.supersedes } : {}),
+		});
 	}
 	return records;
 }
 
 /** Persists one turn according to `write`, secrets redacted first (turnRecords, then persistRecords). */
-export function persistTurn(db: Queryable, embedder: Embedder | null, thresholds: Thresholds, turn: TurnWrite): Promise<WriteReport> {
-	return persistRecords(db, embedder, thresholds, { workspaceId: turn.workspaceId, turnId: turn.turnId }, turnRecords(turn));
+export function persistTurn(
+	db: Queryable,
+	embedder: Embedder | null,
+	thresholds: Thresholds,
+	turn: TurnWrite,
+): Promise<WriteReport> {
+	return persistRecords(
+		db,
+		embedder,
+		thresholds,
+		{ workspaceId: turn.workspaceId, turnId: turn.turnId },
+		turnRecords(turn),
+	);
 }
 
 /**
@@ -118,14 +144,27 @@ export async function persistRecords(
 	const clean = records.map(recordWithoutSecrets);
 	for (const r of clean) {
 		if (r.tier !== 'profile') continue;
-		const changed = await setProfileValue(db, { workspaceId: target.workspaceId, key: r.key, value: r.value, kind: r.kind, sourceTurn: target.turnId });
+		const changed = await setProfileValue(db, {
+			workspaceId: target.workspaceId,
+			key: r.key,
+			value: r.value,
+			kind: r.kind,
+			sourceTurn: target.turnId,
+		});
 		report.profile.push({ key: r.key, changed });
 	}
 	for (const r of clean) if (r.tier === 'research') await writeResearch(db, embedder, thresholds, target, r, report);
 	return report;
 }
 
-async function writeResearch(db: Queryable, embedder: Embedder | null, thresholds: Thresholds, target: { workspaceId: string; turnId: string }, r: ResearchRecord, report: WriteReport): Promise<void> {
+async function writeResearch(
+	db: Queryable,
+	embedder: Embedder | null,
+	thresholds: Thresholds,
+	target: { workspaceId: string; turnId: string },
+	r: ResearchRecord,
+	report: WriteReport,
+): Promise<void> {
 	const { workspaceId, turnId } = target;
 	const kind: ResearchKind = r.kind === 'qa' && r.answer === '' ? 'note' : r.kind;
 	const content = kind === 'qa' ? `Q: ${r.question}\nA: ${r.answer}` : r.question;
@@ -140,9 +179,19 @@ async function writeResearch(db: Queryable, embedder: Embedder | null, threshold
 		return;
 	}
 	// Find what a correction contradicts before it is itself stored (it would match itself best).
-	const stale = r.supersedes ?? (kind === 'correction' ? await contradicted(db, embedder, thresholds, workspaceId, r.question) : []);
+	const stale =
+		r.supersedes ??
+		(kind === 'correction' ? await contradicted(db, embedder, thresholds, workspaceId, r.question) : []);
 	const docId = `memory:${turnId}:${hash.slice(0, 8)}`;
-	const id = await insertResearchMemory(db, { workspaceId, docId, kind, question: r.question, content, contentHash: hash, sourceTurn: turnId });
+	const id = await insertResearchMemory(db, {
+		workspaceId,
+		docId,
+		kind,
+		question: r.question,
+		content,
+		contentHash: hash,
+		sourceTurn: turnId,
+	});
 	await ingestDocuments(db, [{ id: docId, text: content, kind }], { workspaceId, tier: 'research' }, embedder);
 	for (const row of await memoriesByDocIds(db, workspaceId, stale)) {
 		if (row.superseded_by !== null) continue;
@@ -153,10 +202,28 @@ async function writeResearch(db: Queryable, embedder: Embedder | null, threshold
 }
 
 // Cosine of a semantic embedder only: hashing-embedder cosines measure shared words, not meaning.
-async function semanticDuplicate(db: Queryable, embedder: Embedder | null, t: Thresholds, workspaceId: string, content: string) {
+async function semanticDuplicate(
+	db: Queryable,
+	embedder: Embedder | null,
+	t: Thresholds,
+	workspaceId: string,
+	content: string,
+) {
 	if (!embedder?.semantic) return null;
-	const r = await hybridSearch(db, content, { tier: 'research', workspaceIds: [workspaceId], k: 1, arm: 'vector', embedder, cosineFloor: t.memory_merge_cosine, thresholds: t });
-	const rows = await memoriesByDocIds(db, workspaceId, r.hits.map((h) => h.id));
+	const r = await hybridSearch(db, content, {
+		tier: 'research',
+		workspaceIds: [workspaceId],
+		k: 1,
+		arm: 'vector',
+		embedder,
+		cosineFloor: t.memory_merge_cosine,
+		thresholds: t,
+	});
+	const rows = await memoriesByDocIds(
+		db,
+		workspaceId,
+		r.hits.map((h) => h.id),
+	);
 	return rows.find((m) => m.superseded_by === null) ?? null;
 }
 
@@ -164,8 +231,22 @@ async function semanticDuplicate(db: Queryable, embedder: Embedder | null, t: Th
  * The memory a correction contradicts: the best current research hit that shares words with it
  * (a full-text match is required, so an unrelated memory is never superseded by a vector guess).
  */
-async function contradicted(db: Queryable, embedder: Embedder | null, t: Thresholds, workspaceId: string, correction: string): Promise<string[]> {
-	const r = await hybridSearch(db, correction, { tier: 'research', workspaceIds: [workspaceId], k: 3, arm: 'hybrid', embedder, cosineFloor: null, thresholds: t });
+async function contradicted(
+	db: Queryable,
+	embedder: Embedder | null,
+	t: Thresholds,
+	workspaceId: string,
+	correction: string,
+): Promise<string[]> {
+	const r = await hybridSearch(db, correction, {
+		tier: 'research',
+		workspaceIds: [workspaceId],
+		k: 3,
+		arm: 'hybrid',
+		embedder,
+		cosineFloor: null,
+		thresholds: t,
+	});
 	const best = r.hits.find((h) => h.arms.fts !== null);
 	return best ? [best.id] : [];
 }

@@ -48,12 +48,16 @@ const GENERIC = new Set(
 	).split(' '),
 );
 
-const FILE_EXT = /\.(py|pyi|js|mjs|cjs|jsx|ts|tsx|go|rs|java|kt|cs|c|h|cc|cpp|hpp|rb|php|md|rst|txt|json|toml|ya?ml|cfg|ini|html|css)$/i;
-const TOKEN = /`([^`\n]{1,80})`|((?:[\w.$-]+\/)+[\w.$-]+|[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|#|->)[A-Za-z_$][A-Za-z0-9_$]*)*)(\(\))?/g;
+const FILE_EXT =
+	/\.(py|pyi|js|mjs|cjs|jsx|ts|tsx|go|rs|java|kt|cs|c|h|cc|cpp|hpp|rb|php|md|rst|txt|json|toml|ya?ml|cfg|ini|html|css)$/i;
+const TOKEN =
+	/`([^`\n]{1,80})`|((?:[\w.$-]+\/)+[\w.$-]+|[A-Za-z_$][A-Za-z0-9_$]*(?:(?:\.|::|#|->)[A-Za-z_$][A-Za-z0-9_$]*)*)(\(\))?/g;
 const SEGMENTS = /\.|::|#|->/;
 
 function isCodeShaped(t: string, called: boolean): boolean {
-	return called || /_/.test(t.replace(/^_+|_+$/g, '')) || /^__\w+__$/.test(t) || /[a-z0-9][A-Z]/.test(t) || SEGMENTS.test(t);
+	return (
+		called || /_/.test(t.replace(/^_+|_+$/g, '')) || /^__\w+__$/.test(t) || /[a-z0-9][A-Z]/.test(t) || SEGMENTS.test(t)
+	);
 }
 
 function identifier(raw: string, strength: IdentifierStrength): QueryIdentifier | null {

@@ -54,7 +54,13 @@ function carriesOver(term: string): boolean {
  * stay intact, and for a follow-up ("why does it fail?") the identifiers, file and error names of
  * the most recent earlier turns are added (newest first, at most `maxBorrowed`).
  */
-export function formulateQuery(utterance: string, earlierTurns: readonly string[], isFollowup: boolean, maxTerms: number, maxBorrowed = 8): FormulatedQuery {
+export function formulateQuery(
+	utterance: string,
+	earlierTurns: readonly string[],
+	isFollowup: boolean,
+	maxTerms: number,
+	maxBorrowed = 8,
+): FormulatedQuery {
 	const own = salientTerms(utterance, maxTerms);
 	const borrowed: string[] = [];
 	if (isFollowup) {

@@ -37,9 +37,18 @@ export interface RetrievalPlan {
  * the CLI adopted them rather than the other way round, because the chat path is the product.
  * `files` keeps 3× the chunks so that k distinct files survive collapsing chunks into files.
  */
-export function retrievalPlan(o: { k: number; arm: ArmMode; reranking: boolean; files?: boolean; thresholds: Thresholds }): RetrievalPlan {
+export function retrievalPlan(o: {
+	k: number;
+	arm: ArmMode;
+	reranking: boolean;
+	files?: boolean;
+	thresholds: Thresholds;
+}): RetrievalPlan {
 	const t = o.thresholds;
-	const widened = o.reranking && o.arm === 'hybrid' ? Math.max(o.k, Math.min(t.rerank_max_candidates, o.k * t.arm_fetch_multiplier)) : o.k;
+	const widened =
+		o.reranking && o.arm === 'hybrid'
+			? Math.max(o.k, Math.min(t.rerank_max_candidates, o.k * t.arm_fetch_multiplier))
+			: o.k;
 	const pool = widened * (o.files ? 3 : 1);
 	const fetch = pool * t.arm_fetch_multiplier;
 	return { k: o.k, pool, fetch_per_arm: { fts: o.arm === 'vector' ? 0 : fetch, vector: o.arm === 'fts' ? 0 : fetch } };
@@ -64,8 +73,22 @@ export interface RetrievalConfig extends RetrievalPlan {
 }
 
 /** The configuration for chosen models (the pool is widened only when a reranker is chosen). */
-export function retrievalConfig(o: { embedder: EmbedderChoice; reranker: RerankerChoice; k: number; floor: number; arm?: ArmMode; files?: boolean; thresholds: Thresholds }): RetrievalConfig {
+export function retrievalConfig(o: {
+	embedder: EmbedderChoice;
+	reranker: RerankerChoice;
+	k: number;
+	floor: number;
+	arm?: ArmMode;
+	files?: boolean;
+	thresholds: Thresholds;
+}): RetrievalConfig {
 	const arm = o.arm ?? 'hybrid';
-	const plan = retrievalPlan({ k: o.k, arm, reranking: o.reranker !== 'none', files: o.files, thresholds: o.thresholds });
+	const plan = retrievalPlan({
+		k: o.k,
+		arm,
+		reranking: o.reranker !== 'none',
+		files: o.files,
+		thresholds: o.thresholds,
+	});
 	return { embedder: o.embedder, reranker: o.reranker, arm, floor: o.floor, ...plan };
 }

@@ -40,23 +40,73 @@ interface LineRule {
 
 const RULES: LineRule[] = [
 	// Python: File "/x/y.py", line 12, in func
-	{ re: /^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?/, language: 'python', innermostLast: true, frame: (m) => ({ path: m[1], line: +m[2], func: m[3] ?? null }) },
+	{
+		re: /^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?/,
+		language: 'python',
+		innermostLast: true,
+		frame: (m) => ({ path: m[1], line: +m[2], func: m[3] ?? null }),
+	},
 	// pytest long / short: path.py:27: in func   |   path.py:27: AssertionError
-	{ re: /^\s*([^\s:"'()]+\.py):(\d+):(?: in (\S+))?/, language: 'python', innermostLast: true, frame: (m) => ({ path: m[1], line: +m[2], func: m[3] ?? null }) },
+	{
+		re: /^\s*([^\s:"'()]+\.py):(\d+):(?: in (\S+))?/,
+		language: 'python',
+		innermostLast: true,
+		frame: (m) => ({ path: m[1], line: +m[2], func: m[3] ?? null }),
+	},
 	// C#: at Ns.Class.Method(args) in C:\src\File.cs:line 42
-	{ re: /^\s*at ([\w.<>`+|[\]]+)\(.*\) in (.+\.cs):line (\d+)/, language: 'csharp', innermostLast: false, frame: (m) => ({ path: m[2], line: +m[3], func: m[1] }) },
+	{
+		re: /^\s*at ([\w.<>`+|[\]]+)\(.*\) in (.+\.cs):line (\d+)/,
+		language: 'csharp',
+		innermostLast: false,
+		frame: (m) => ({ path: m[2], line: +m[3], func: m[1] }),
+	},
 	// Java / Kotlin: at com.foo.Bar.method(Bar.java:42)
-	{ re: /^\s*at ([\w$.<>]+)\(([\w$-]+\.(?:java|kt|scala|groovy)):(\d+)\)/, language: 'java', innermostLast: false, frame: (m) => ({ path: javaPath(m[1], m[2]), line: +m[3], func: m[1] }) },
+	{
+		re: /^\s*at ([\w$.<>]+)\(([\w$-]+\.(?:java|kt|scala|groovy)):(\d+)\)/,
+		language: 'java',
+		innermostLast: false,
+		frame: (m) => ({ path: javaPath(m[1], m[2]), line: +m[3], func: m[1] }),
+	},
 	// Rust backtrace location line: at /path/src/x.rs:102:18 (the function is on the line above)
-	{ re: /^\s*at (.+\.rs):(\d+)(?::\d+)?\s*$/, language: 'rust', innermostLast: false, frame: (m) => ({ path: m[1], line: +m[2], func: null }) },
+	{
+		re: /^\s*at (.+\.rs):(\d+)(?::\d+)?\s*$/,
+		language: 'rust',
+		innermostLast: false,
+		frame: (m) => ({ path: m[1], line: +m[2], func: null }),
+	},
 	// Node / jest: at func (path:line:col)   |   at path:line:col
-	{ re: /^\s*at (?:async )?(.+?) \((.+?):(\d+):\d+\)\s*$/, language: 'javascript', innermostLast: false, frame: (m) => (m[2].startsWith('node:') ? null : { path: m[2], line: +m[3], func: m[1] }) },
-	{ re: /^\s*at (?:async )?((?:[A-Za-z]:)?[^\s()]+?):(\d+):\d+\s*$/, language: 'javascript', innermostLast: false, frame: (m) => (m[1].startsWith('node:') ? null : { path: m[1], line: +m[2], func: null }) },
+	{
+		re: /^\s*at (?:async )?(.+?) \((.+?):(\d+):\d+\)\s*$/,
+		language: 'javascript',
+		innermostLast: false,
+		frame: (m) => (m[2].startsWith('node:') ? null : { path: m[2], line: +m[3], func: m[1] }),
+	},
+	{
+		re: /^\s*at (?:async )?((?:[A-Za-z]:)?[^\s()]+?):(\d+):\d+\s*$/,
+		language: 'javascript',
+		innermostLast: false,
+		frame: (m) => (m[1].startsWith('node:') ? null : { path: m[1], line: +m[2], func: null }),
+	},
 	// vitest: ❯ src/foo.test.ts:12:5   |   ❯ fn src/foo.ts:12:5
-	{ re: /^\s*❯ (?:(\S+) )?(\S+\.[cm]?[jt]sx?):(\d+):\d+/, language: 'javascript', innermostLast: false, frame: (m) => ({ path: m[2], line: +m[3], func: m[1] ?? null }) },
+	{
+		re: /^\s*❯ (?:(\S+) )?(\S+\.[cm]?[jt]sx?):(\d+):\d+/,
+		language: 'javascript',
+		innermostLast: false,
+		frame: (m) => ({ path: m[2], line: +m[3], func: m[1] ?? null }),
+	},
 	// Go: \t/path/file.go:123 +0x1d (function on the line above); go test: "    foo_test.go:42: message"
-	{ re: /^\s+((?:[A-Za-z]:)?[^\s:]+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$/, language: 'go', innermostLast: false, frame: (m) => ({ path: m[1], line: +m[2], func: null }) },
-	{ re: /^\s+([\w./-]+_test\.go):(\d+): /, language: 'go', innermostLast: false, frame: (m) => ({ path: m[1], line: +m[2], func: null }) },
+	{
+		re: /^\s+((?:[A-Za-z]:)?[^\s:]+\.go):(\d+)(?: \+0x[0-9a-f]+)?\s*$/,
+		language: 'go',
+		innermostLast: false,
+		frame: (m) => ({ path: m[1], line: +m[2], func: null }),
+	},
+	{
+		re: /^\s+([\w./-]+_test\.go):(\d+): /,
+		language: 'go',
+		innermostLast: false,
+		frame: (m) => ({ path: m[1], line: +m[2], func: null }),
+	},
 ];
 
 // Java prints the class, not the path: com.foo.Bar.method + Bar.java → com/foo/Bar.java.
@@ -76,7 +126,11 @@ const ERROR_LINE = [
 
 // Source lines printed under frames (Python's `    tmpl = env.get_template(...)`, jest's `> 12 |`).
 function isSourceEcho(prev: LineRule | null, line: string): boolean {
-	return (prev?.language === 'python' && /^\s{4,}\S/.test(line)) || /^\s*>?\s*\d+ \|/.test(line) || /^\s*\|?\s*\^+\s*$/.test(line);
+	return (
+		(prev?.language === 'python' && /^\s{4,}\S/.test(line)) ||
+		/^\s*>?\s*\d+ \|/.test(line) ||
+		/^\s*\|?\s*\^+\s*$/.test(line)
+	);
 }
 
 // Lines of the runner's own furniture, not the user's words: headers, separators, summaries.
@@ -97,8 +151,13 @@ export function parseFailure(text: string): ParsedFailure {
 		if (rule) {
 			const f = rule.frame(rule.re.exec(line)!);
 			if (f) {
-				const func = f.func ?? (rule.language === 'go' || rule.language === 'rust' ? functionAbove(lines[i - 1]) : null);
-				found.push({ frame: { ...f, path: slash(f.path), func, language: rule.language }, innermostLast: rule.innermostLast, at: i });
+				const func =
+					f.func ?? (rule.language === 'go' || rule.language === 'rust' ? functionAbove(lines[i - 1]) : null);
+				found.push({
+					frame: { ...f, path: slash(f.path), func, language: rule.language },
+					innermostLast: rule.innermostLast,
+					at: i,
+				});
 			}
 			prev = rule;
 			continue;
@@ -107,7 +166,11 @@ export function parseFailure(text: string): ParsedFailure {
 		prev = null;
 		const rustPanic = /panicked at (?:'(.*)', |"(.*)", )?([^\s:]+\.rs):(\d+)(?::\d+)?:?/.exec(line);
 		if (rustPanic) {
-			found.push({ frame: { path: slash(rustPanic[3]), line: +rustPanic[4], func: null, language: 'rust' }, innermostLast: false, at: i });
+			found.push({
+				frame: { path: slash(rustPanic[3]), line: +rustPanic[4], func: null, language: 'rust' },
+				innermostLast: false,
+				at: i,
+			});
 			errorType ??= 'panic';
 			errorMessage ??= rustPanic[1] ?? rustPanic[2] ?? (lines[i + 1]?.trim() || null);
 			continue;
@@ -119,7 +182,10 @@ export function parseFailure(text: string): ParsedFailure {
 			continue;
 		}
 		// After Python frames, the exception line at column 0 may be any class name (TemplateNotFound).
-		const pyError = found.length && found[found.length - 1].frame.language === 'python' ? /^((?:[a-z_]\w*\.)*[A-Z]\w+)(?::\s*(.*))?$/.exec(line) : null;
+		const pyError =
+			found.length && found[found.length - 1].frame.language === 'python'
+				? /^((?:[a-z_]\w*\.)*[A-Z]\w+)(?::\s*(.*))?$/.exec(line)
+				: null;
 		if (pyError) {
 			errorType = pyError[1];
 			errorMessage = pyError[2]?.trim() || null;
@@ -137,7 +203,9 @@ export function parseFailure(text: string): ParsedFailure {
 		if (!RUNNER_NOISE.test(line)) rest.push(line);
 	}
 	// Innermost first: reverse the runs that print innermost last (each traceback on its own).
-	const frames = found.some((f) => f.innermostLast) ? [...found].reverse().map((f) => f.frame) : found.map((f) => f.frame);
+	const frames = found.some((f) => f.innermostLast)
+		? [...found].reverse().map((f) => f.frame)
+		: found.map((f) => f.frame);
 	return { frames: dedupe(frames), errorType, errorMessage, rest: rest.join('\n').trim() };
 }
 
@@ -167,7 +235,10 @@ function dedupe(frames: StackFrame[]): StackFrame[] {
  * layout). A candidate must match whole or in at least two segments. Returns the file and how
  * many segments matched; ties go to the shorter candidate.
  */
-export function matchFramePath(printed: string, candidates: readonly string[]): { path: string; segments: number } | null {
+export function matchFramePath(
+	printed: string,
+	candidates: readonly string[],
+): { path: string; segments: number } | null {
 	const want = slash(printed).split('/').filter(Boolean);
 	let best: { path: string; segments: number } | null = null;
 	for (const c of candidates) {
@@ -176,7 +247,8 @@ export function matchFramePath(printed: string, candidates: readonly string[]): 
 		while (n < have.length && n < want.length && have[have.length - 1 - n] === want[want.length - 1 - n]) n++;
 		// The whole workspace path, or at least package/file (src/ layouts: site-packages/webapp/x.py ↔ src/webapp/x.py).
 		if (n === 0 || (n < have.length && n < 2)) continue;
-		if (!best || n > best.segments || (n === best.segments && c.length < best.path.length)) best = { path: c, segments: n };
+		if (!best || n > best.segments || (n === best.segments && c.length < best.path.length))
+			best = { path: c, segments: n };
 	}
 	return best;
 }
@@ -184,7 +256,11 @@ export function matchFramePath(printed: string, candidates: readonly string[]): 
 /** The leaf of a printed function name (`Route.<computed>` → `Route`, `(*Command).ExecuteC` → `ExecuteC`, `a::b::c` → `c`). */
 export function functionLeaf(func: string | null): string | null {
 	if (!func) return null;
-	const cleaned = func.replace(/\[as [^\]]+\]/g, '').replace(/<[^>]*>/g, '').replace(/[()*&]/g, '').trim();
+	const cleaned = func
+		.replace(/\[as [^\]]+\]/g, '')
+		.replace(/<[^>]*>/g, '')
+		.replace(/[()*&]/g, '')
+		.trim();
 	const parts = cleaned.split(/\.|::|\s+/).filter((p) => /^[A-Za-z_$][\w$]*$/.test(p));
 	return parts.length ? parts[parts.length - 1] : null;
 }

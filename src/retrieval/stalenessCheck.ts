@@ -47,13 +47,21 @@ export function isStale(status: AnchorStatus): boolean {
 }
 
 function where(a: { path: string; symbol: string | null; startLine: number | null; endLine: number | null }): string {
-	const lines = a.startLine !== null ? `:${a.startLine}${a.endLine !== null && a.endLine !== a.startLine ? `-${a.endLine}` : ''}` : '';
+	const lines =
+		a.startLine !== null
+			? `:${a.startLine}${a.endLine !== null && a.endLine !== a.startLine ? `-${a.endLine}` : ''}`
+			: '';
 	return `${a.path}${lines}${a.symbol ? ` (${a.symbol})` : ''}`;
 }
 
 /** A chunk's symbol field may list several merged definitions ("parseConfig, loadConfig"). */
 export function symbolsOf(symbol: string | null): string[] {
-	return symbol === null ? [] : symbol.split(',').map((x) => x.trim()).filter(Boolean);
+	return symbol === null
+		? []
+		: symbol
+				.split(',')
+				.map((x) => x.trim())
+				.filter(Boolean);
 }
 
 /** True when every symbol the anchor names is among the chunk's. */
@@ -74,24 +82,43 @@ export function checkAnchor(anchor: CodeAnchor, current: readonly CurrentChunk[]
 	const inFile = current.filter((c) => c.path === anchor.path);
 	if (anchor.contentHash !== null) {
 		const same = current.filter((c) => c.contentHash === anchor.contentHash);
-		const here = same.find((c) => c.path === anchor.path && c.startLine === anchor.startLine && c.endLine === anchor.endLine);
+		const here = same.find(
+			(c) => c.path === anchor.path && c.startLine === anchor.startLine && c.endLine === anchor.endLine,
+		);
 		if (here) return { status: 'current', now: here, reason: `${where(anchor)} unchanged` };
 		// Same content elsewhere: in the same file first (lines shifted), then another file (moved or renamed file).
 		const moved = same.find((c) => c.path === anchor.path) ?? same[0];
-		if (moved) return { status: 'moved', now: moved, reason: `${where(anchor)} moved to ${where(moved)} (re-anchored)` };
+		if (moved)
+			return { status: 'moved', now: moved, reason: `${where(anchor)} moved to ${where(moved)} (re-anchored)` };
 	}
 	const wanted = symbolsOf(anchor.symbol);
 	const missing = wanted.filter((w) => !inFile.some((c) => symbolsOf(c.symbol).includes(w)));
 	const bySymbol = wanted.length && !missing.length ? inFile.filter((c) => holdsSymbols(wanted, c)) : [];
 	if (bySymbol.length) {
-		if (anchor.contentHash === null) return { status: 'current', now: bySymbol[0], reason: `${where(anchor)} still there (no content hash to compare)` };
+		if (anchor.contentHash === null)
+			return {
+				status: 'current',
+				now: bySymbol[0],
+				reason: `${where(anchor)} still there (no content hash to compare)`,
+			};
 		return { status: 'changed', now: bySymbol[0], reason: `${where(anchor)} changed since the memory was written` };
 	}
-	if (!inFile.length) return { status: 'gone', now: null, reason: `${anchor.path} is no longer in the index (deleted, moved or excluded)` };
-	if (missing.length) return { status: 'gone', now: null, reason: `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} no longer in ${anchor.path} (renamed or removed)` };
+	if (!inFile.length)
+		return {
+			status: 'gone',
+			now: null,
+			reason: `${anchor.path} is no longer in the index (deleted, moved or excluded)`,
+		};
+	if (missing.length)
+		return {
+			status: 'gone',
+			now: null,
+			reason: `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} no longer in ${anchor.path} (renamed or removed)`,
+		};
 	// No symbol: the chunk now covering the cited lines decides.
 	const covering = inFile.find((c) => overlaps(anchor, c));
-	if (!covering) return { status: 'gone', now: null, reason: `${where(anchor)} no longer exists (the file is shorter)` };
+	if (!covering)
+		return { status: 'gone', now: null, reason: `${where(anchor)} no longer exists (the file is shorter)` };
 	return anchor.contentHash === null
 		? { status: 'current', now: covering, reason: `${where(anchor)} still there (no content hash to compare)` }
 		: { status: 'changed', now: covering, reason: `${where(anchor)} changed since the memory was written` };

@@ -54,7 +54,12 @@ function definitionScore(id: QueryIdentifier, row: SymbolRow): number {
  * their order). One entry per chunk (its best match). Plain words and word pairs only count when
  * few definitions carry them (`symbol_word_max_defs`).
  */
-export function rankSymbolMatches(ids: readonly QueryIdentifier[], defs: readonly SymbolRow[], others: readonly ArmRow[], t: RetrievalTuning): SymbolMatch[] {
+export function rankSymbolMatches(
+	ids: readonly QueryIdentifier[],
+	defs: readonly SymbolRow[],
+	others: readonly ArmRow[],
+	t: RetrievalTuning,
+): SymbolMatch[] {
 	const byLeaf = new Map<string, SymbolRow[]>();
 	for (const d of defs) byLeaf.set(d.norm_leaf, [...(byLeaf.get(d.norm_leaf) ?? []), d]);
 	const best = new Map<string, SymbolMatch>();
@@ -64,10 +69,24 @@ export function rankSymbolMatches(ids: readonly QueryIdentifier[], defs: readonl
 		for (const row of rows) {
 			const score = definitionScore(id, row);
 			const prev = best.get(row.chunk_pk);
-			if (!prev || score > prev.score) best.set(row.chunk_pk, { row, match: 'definition', name: row.def_name, raw: id.raw, strength: id.strength, score, line: row.def_start });
+			if (!prev || score > prev.score)
+				best.set(row.chunk_pk, {
+					row,
+					match: 'definition',
+					name: row.def_name,
+					raw: id.raw,
+					strength: id.strength,
+					score,
+					line: row.def_start,
+				});
 		}
 	}
-	const definitions = [...best.values()].sort((a, b) => b.score - a.score || (a.row.path ?? '').localeCompare(b.row.path ?? '') || (a.row.start_line ?? 0) - (b.row.start_line ?? 0));
+	const definitions = [...best.values()].sort(
+		(a, b) =>
+			b.score - a.score ||
+			(a.row.path ?? '').localeCompare(b.row.path ?? '') ||
+			(a.row.start_line ?? 0) - (b.row.start_line ?? 0),
+	);
 	const named = ids.filter((id) => id.strength === 'code' || id.strength === 'name');
 	const mentions: SymbolMatch[] = [];
 	if (named.length) {
@@ -75,7 +94,16 @@ export function rankSymbolMatches(ids: readonly QueryIdentifier[], defs: readonl
 			if (best.has(row.chunk_pk) || mentions.some((m) => m.row.chunk_pk === row.chunk_pk)) continue;
 			const words = new Set(row.content.match(/[A-Za-z_$][A-Za-z0-9_$]*/g)?.map(normalizeSymbol) ?? []);
 			const id = named.find((n) => words.has(n.leaf));
-			if (id) mentions.push({ row, match: 'mention', name: id.raw, raw: id.raw, strength: id.strength, score: 0, line: row.start_line });
+			if (id)
+				mentions.push({
+					row,
+					match: 'mention',
+					name: id.raw,
+					raw: id.raw,
+					strength: id.strength,
+					score: 0,
+					line: row.start_line,
+				});
 		}
 	}
 	return [...definitions, ...mentions];
@@ -87,7 +115,12 @@ export function probedIdentifiers(ids: readonly QueryIdentifier[], t: RetrievalT
 }
 
 /** Reads the definitions of the probed names (runs beside the other arms; ranking needs their rows for mentions). */
-export function fetchDefinitions(db: Queryable, scope: SearchScope, probed: readonly QueryIdentifier[], t: RetrievalTuning): Promise<SymbolRow[]> {
+export function fetchDefinitions(
+	db: Queryable,
+	scope: SearchScope,
+	probed: readonly QueryIdentifier[],
+	t: RetrievalTuning,
+): Promise<SymbolRow[]> {
 	const leaves = [...new Set(probed.map((id) => id.leaf))];
 	return symbolDefinitions(db, scope, leaves, t.symbol_defs_per_name);
 }
@@ -95,9 +128,15 @@ export function fetchDefinitions(db: Queryable, scope: SearchScope, probed: read
 /** One line for the trace: what was probed and what matched. */
 export function describeSymbolArm(ids: readonly QueryIdentifier[], matches: readonly SymbolMatch[], max = 3): string {
 	if (!ids.length) return 'symbol arm: no identifiers in the turn';
-	const names = ids.slice(0, 6).map((i) => `${i.raw} (${i.strength})`).join(', ');
+	const names = ids
+		.slice(0, 6)
+		.map((i) => `${i.raw} (${i.strength})`)
+		.join(', ');
 	const defs = matches.filter((m) => m.match === 'definition');
 	const mentions = matches.length - defs.length;
-	const top = defs.slice(0, max).map((m) => `${m.name} ${m.row.path ?? m.row.doc_id}:${m.line ?? '?'}`).join('; ');
+	const top = defs
+		.slice(0, max)
+		.map((m) => `${m.name} ${m.row.path ?? m.row.doc_id}:${m.line ?? '?'}`)
+		.join('; ');
 	return `symbol arm: ${names}${ids.length > 6 ? ', …' : ''} → ${defs.length} definition(s)${top ? ` [${top}]` : ''}, ${mentions} mention(s)`;
 }

@@ -83,10 +83,22 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	const embedder = arm === 'fts' ? null : input.embedder;
 	const reranker = arm === 'hybrid' ? input.reranker : null;
 	const plan = retrievalPlan({ k: input.k, arm, reranking: reranker !== null, files: input.files, thresholds: t });
-	const cosine = input.cosineFloor !== undefined ? input.cosineFloor : embedder ? calibratedFloor(embedder, input.floor).floor : null;
-	const scope = { tier, workspaceIds: input.workspaceIds, ...(input.scope === undefined ? {} : { scope: input.scope }) };
+	const cosine =
+		input.cosineFloor !== undefined
+			? input.cosineFloor
+			: embedder
+				? calibratedFloor(embedder, input.floor).floor
+				: null;
+	const scope = {
+		tier,
+		workspaceIds: input.workspaceIds,
+		...(input.scope === undefined ? {} : { scope: input.scope }),
+	};
 	// A pasted trace: its workspace frames are exact evidence, and the arms search its error and functions.
-	const failure = arm === 'hybrid' && tuning.stack_frame_max > 0 ? await failureEvidence(db, scope, input.query, tuning.stack_frame_max) : null;
+	const failure =
+		arm === 'hybrid' && tuning.stack_frame_max > 0
+			? await failureEvidence(db, scope, input.query, tuning.stack_frame_max)
+			: null;
 	const searchQuery = failure?.searchText || input.query;
 	const want = turnWant(failure?.parsed.frames.length ? failure.parsed.rest : input.query);
 	const found = await hybridSearch(db, searchQuery, {
@@ -102,7 +114,10 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		...(input.ftsRanking ? { ftsRanking: input.ftsRanking } : {}),
 	});
 	const frameHits = (failure?.frames ?? []).map((f) => frameHit(f.row));
-	const out = { ...found, hits: [...frameHits, ...found.hits.filter((h) => !frameHits.some((f) => f.chunk_id === h.chunk_id))] };
+	const out = {
+		...found,
+		hits: [...frameHits, ...found.hits.filter((h) => !frameHits.some((f) => f.chunk_id === h.chunk_id))],
+	};
 	const steps: TraceStep[] = [];
 	const note = (message: string) => steps.push({ kind: 'note', stage: 'retrieval', level: 'info', message });
 	if (failure?.parsed.frames.length) note(describeFailure(failure));
@@ -119,8 +134,14 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	};
 	steps.push(retrieval);
 	for (const message of out.notes) note(message);
-	note(reranker ? `reranker: ${input.rerankerLabel ?? reranker.id} on ${out.hits.length} candidates` : `no reranking: ${input.noRerankReason ?? 'no reranker configured'}`);
-	const pins = [...new Set([...frameHits.map((h) => h.chunk_id), ...pinnedDefinitions(out.hits, tuning.symbol_pin_definitions)])];
+	note(
+		reranker
+			? `reranker: ${input.rerankerLabel ?? reranker.id} on ${out.hits.length} candidates`
+			: `no reranking: ${input.noRerankReason ?? 'no reranker configured'}`,
+	);
+	const pins = [
+		...new Set([...frameHits.map((h) => h.chunk_id), ...pinnedDefinitions(out.hits, tuning.symbol_pin_definitions)]),
+	];
 	const pinSet = new Set(pins);
 	const stage = await runEvidenceStage({
 		query: searchQuery,
@@ -142,7 +163,11 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	if (out.priors) note(describePriors(want, out.priors.rules, out.priors.touched));
 	steps.push(stage.rerankStep, stage.evidence.step);
 	// Without a reranker no score was given: the hits say null, as the CONTRACT's hit shape allows.
-	const ranked = stage.candidates.map((c): SearchHit => ({ ...(c.hit as SearchHit), content: c.text, ...(reranker ? {} : { rerank: null }) }));
+	const ranked = stage.candidates.map((c): SearchHit => ({
+		...(c.hit as SearchHit),
+		content: c.text,
+		...(reranker ? {} : { rerank: null }),
+	}));
 	const files = input.files ? rankFiles(ranked, want, tuning, t.rrf_k, pinSet) : null;
 	const hits = (files ? files.map((f) => ({ ...f.hit, file_score: f.file_score })) : ranked).slice(0, input.k);
 	return {
@@ -160,12 +185,28 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 }
 
 /** The priors' trace line: what the turn wants and which kinds of file moved. */
-export function describePriors(want: TurnWant, rules: readonly string[], touched: Partial<Record<FileKind, number>>): string {
+export function describePriors(
+	want: TurnWant,
+	rules: readonly string[],
+	touched: Partial<Record<FileKind, number>>,
+): string {
 	const kinds = Object.entries(touched).map(([k, n]) => `${n} ${k} file(s)`);
 	return `file priors: the turn wants ${want}${rules.length ? `; ${rules.join(', ')} (${kinds.join(', ')})` : '; no prior applied'}`;
 }
 
 /** A pasted trace's frame chunk as a hit: no arm found it, it is exact evidence. */
 function frameHit(r: ArmRow): SearchHit {
-	return { id: r.doc_id, chunk_id: `${r.doc_id}#${r.chunk_no}`, path: r.path, start_line: r.start_line, end_line: r.end_line, symbol: r.symbol, score: 0, fused: 0, arms: { fts: null, vector: null }, rerank: null, content: r.content };
+	return {
+		id: r.doc_id,
+		chunk_id: `${r.doc_id}#${r.chunk_no}`,
+		path: r.path,
+		start_line: r.start_line,
+		end_line: r.end_line,
+		symbol: r.symbol,
+		score: 0,
+		fused: 0,
+		arms: { fts: null, vector: null },
+		rerank: null,
+		content: r.content,
+	};
 }

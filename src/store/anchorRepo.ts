@@ -38,7 +38,12 @@ export interface NewAnchor {
 }
 
 /** Stores the anchors of one memory. */
-export async function insertAnchors(db: Queryable, workspaceId: string, memory: { id: string; docId: string }, anchors: readonly NewAnchor[]): Promise<void> {
+export async function insertAnchors(
+	db: Queryable,
+	workspaceId: string,
+	memory: { id: string; docId: string },
+	anchors: readonly NewAnchor[],
+): Promise<void> {
 	for (const a of anchors) {
 		await db.query(
 			`INSERT INTO memory_anchors (scope, workspace_id, memory_id, doc_id, path, symbol, start_line, end_line, content_hash, checked_at)
@@ -55,7 +60,11 @@ export async function insertAnchors(db: Queryable, workspaceId: string, memory: 
  * empty table's estimates a join scanned every anchor of the workspace per memory (measured:
  * 70 ms for 300 anchors).
  */
-export async function anchorsForDocIds(db: Queryable, workspaceIds: readonly string[], docIds: readonly string[]): Promise<AnchorRow[]> {
+export async function anchorsForDocIds(
+	db: Queryable,
+	workspaceIds: readonly string[],
+	docIds: readonly string[],
+): Promise<AnchorRow[]> {
 	if (!docIds.length || !workspaceIds.length) return [];
 	return db.query<AnchorRow>(
 		`SELECT id::text AS id, memory_id::text AS memory_id, doc_id, workspace_id, path, symbol, start_line, end_line, content_hash, review
@@ -65,7 +74,11 @@ export async function anchorsForDocIds(db: Queryable, workspaceIds: readonly str
 }
 
 /** The workspace tier's chunks now in these files (the chunks_path index). */
-export async function currentChunksIn(db: Queryable, workspaceIds: readonly string[], paths: readonly string[]): Promise<CurrentChunkRow[]> {
+export async function currentChunksIn(
+	db: Queryable,
+	workspaceIds: readonly string[],
+	paths: readonly string[],
+): Promise<CurrentChunkRow[]> {
 	if (!workspaceIds.length || !paths.length) return [];
 	return db.query<CurrentChunkRow>(
 		`SELECT workspace_id, path, symbol, start_line, end_line, content_hash FROM chunks
@@ -79,7 +92,11 @@ export async function currentChunksIn(db: Queryable, workspaceIds: readonly stri
  * index serves it, so it runs only for anchors whose file has no chunks at all and that were
  * not already found gone.
  */
-export async function chunksWithHashes(db: Queryable, workspaceIds: readonly string[], hashes: readonly string[]): Promise<CurrentChunkRow[]> {
+export async function chunksWithHashes(
+	db: Queryable,
+	workspaceIds: readonly string[],
+	hashes: readonly string[],
+): Promise<CurrentChunkRow[]> {
 	if (!workspaceIds.length || !hashes.length) return [];
 	return db.query<CurrentChunkRow>(
 		`SELECT workspace_id, path, symbol, start_line, end_line, content_hash FROM chunks
@@ -89,7 +106,13 @@ export async function chunksWithHashes(db: Queryable, workspaceIds: readonly str
 }
 
 /** The workspace chunks overlapping lines of a file (what a selection or a citation anchors to). */
-export async function chunksCovering(db: Queryable, workspaceId: string, path: string, startLine: number, endLine: number): Promise<CurrentChunkRow[]> {
+export async function chunksCovering(
+	db: Queryable,
+	workspaceId: string,
+	path: string,
+	startLine: number,
+	endLine: number,
+): Promise<CurrentChunkRow[]> {
 	return db.query<CurrentChunkRow>(
 		`SELECT workspace_id, path, symbol, start_line, end_line, content_hash FROM chunks
 		 WHERE scope = $1 AND workspace_id = $2 AND tier = 'workspace' AND path = $3 AND start_line <= $5 AND end_line >= $4
@@ -99,7 +122,11 @@ export async function chunksCovering(db: Queryable, workspaceId: string, path: s
 }
 
 /** The workspace chunk with this id (a trace hit's chunk_id), if still there. */
-export async function chunkById(db: Queryable, workspaceIds: readonly string[], chunkId: string): Promise<CurrentChunkRow | null> {
+export async function chunkById(
+	db: Queryable,
+	workspaceIds: readonly string[],
+	chunkId: string,
+): Promise<CurrentChunkRow | null> {
 	if (!/^\d{1,18}$/.test(chunkId)) return null;
 	const rows = await db.query<CurrentChunkRow>(
 		`SELECT workspace_id, path, symbol, start_line, end_line, content_hash FROM chunks WHERE scope = $1 AND workspace_id = ANY($2::text[]) AND tier = 'workspace' AND id = $3::bigint`,
@@ -109,7 +136,12 @@ export async function chunkById(db: Queryable, workspaceIds: readonly string[], 
 }
 
 /** Moves an anchor to where its code is now (moved, or kept by the user). */
-export async function reanchor(db: Queryable, anchorId: string, now: { path: string; symbol: string | null; startLine: number | null; endLine: number | null; contentHash: string }, review: 'current' | 'kept'): Promise<void> {
+export async function reanchor(
+	db: Queryable,
+	anchorId: string,
+	now: { path: string; symbol: string | null; startLine: number | null; endLine: number | null; contentHash: string },
+	review: 'current' | 'kept',
+): Promise<void> {
 	await db.query(
 		`UPDATE memory_anchors SET path = $3, symbol = $4, start_line = $5, end_line = $6, content_hash = $7, review = $8, checked_at = now() WHERE scope = $1 AND id = $2::bigint`,
 		[scopeOf(db), anchorId, now.path, now.symbol, now.startLine, now.endLine, now.contentHash, review],
@@ -117,15 +149,29 @@ export async function reanchor(db: Queryable, anchorId: string, now: { path: str
 }
 
 /** Sets the review mark of anchors (stale after a failed check; kept when the user keeps a gone one). */
-export async function markAnchors(db: Queryable, anchorIds: readonly string[], review: 'current' | 'stale' | 'kept'): Promise<void> {
+export async function markAnchors(
+	db: Queryable,
+	anchorIds: readonly string[],
+	review: 'current' | 'stale' | 'kept',
+): Promise<void> {
 	if (!anchorIds.length) return;
-	await db.query(`UPDATE memory_anchors SET review = $3, checked_at = now() WHERE scope = $1 AND id = ANY($2::bigint[])`, [scopeOf(db), anchorIds, review]);
+	await db.query(
+		`UPDATE memory_anchors SET review = $3, checked_at = now() WHERE scope = $1 AND id = ANY($2::bigint[])`,
+		[scopeOf(db), anchorIds, review],
+	);
 }
 
 /** Records that recall used these memories (decay reads it). */
-export async function touchRecalled(db: Queryable, workspaceIds: readonly string[], docIds: readonly string[]): Promise<void> {
+export async function touchRecalled(
+	db: Queryable,
+	workspaceIds: readonly string[],
+	docIds: readonly string[],
+): Promise<void> {
 	if (!docIds.length || !workspaceIds.length) return;
-	await db.query(`UPDATE research_memory SET last_recalled_at = now() WHERE scope = $1 AND workspace_id = ANY($2::text[]) AND doc_id = ANY($3::text[])`, [scopeOf(db), workspaceIds, docIds]);
+	await db.query(
+		`UPDATE research_memory SET last_recalled_at = now() WHERE scope = $1 AND workspace_id = ANY($2::text[]) AND doc_id = ANY($3::text[])`,
+		[scopeOf(db), workspaceIds, docIds],
+	);
 }
 
 /** Provenance of recalled memories, for "why recalled": age and the turn that wrote them. */
@@ -139,7 +185,11 @@ export interface MemoryProvenance {
 	idle_days: number;
 }
 
-export async function memoryProvenance(db: Queryable, workspaceIds: readonly string[], docIds: readonly string[]): Promise<MemoryProvenance[]> {
+export async function memoryProvenance(
+	db: Queryable,
+	workspaceIds: readonly string[],
+	docIds: readonly string[],
+): Promise<MemoryProvenance[]> {
 	if (!docIds.length || !workspaceIds.length) return [];
 	return db.query<MemoryProvenance>(
 		`SELECT doc_id, id::text AS id, source_turn, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS created_at,
@@ -162,7 +212,11 @@ export interface StaleMemoryRow {
 	checked_at: string | null;
 }
 
-export async function staleMemories(db: Queryable, workspaceIds: readonly string[], limit = 20): Promise<StaleMemoryRow[]> {
+export async function staleMemories(
+	db: Queryable,
+	workspaceIds: readonly string[],
+	limit = 20,
+): Promise<StaleMemoryRow[]> {
 	if (!workspaceIds.length) return [];
 	return db.query<StaleMemoryRow>(
 		`SELECT m.workspace_id, m.doc_id, m.content, a.path, a.symbol, a.start_line, a.end_line, to_char(a.checked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS checked_at
@@ -191,7 +245,12 @@ export interface DemotedMemoryRow {
 	idle_days: number;
 }
 
-export async function demotedMemories(db: Queryable, workspaceIds: readonly string[], days: number, limit = 20): Promise<DemotedMemoryRow[]> {
+export async function demotedMemories(
+	db: Queryable,
+	workspaceIds: readonly string[],
+	days: number,
+	limit = 20,
+): Promise<DemotedMemoryRow[]> {
 	if (!workspaceIds.length || days <= 0) return [];
 	return db.query<DemotedMemoryRow>(
 		`SELECT workspace_id, doc_id, content, floor(extract(epoch FROM (now() - coalesce(last_recalled_at, updated_at))) / 86400)::int AS idle_days

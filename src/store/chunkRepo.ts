@@ -127,7 +127,16 @@ async function writeGroup(tx: TxQueryable, docs: DocumentInput[], defaultScope: 
 	await tx.query(
 		`INSERT INTO documents (scope, workspace_id, tier, doc_id, path, content_hash, mtime_ms, metadata)
 		 SELECT $8, $1, $2, * FROM unnest($3::text[], $4::text[], $5::text[], $6::bigint[], $7::jsonb[])`,
-		[workspaceId, tier, docs.map((d) => d.docId), docs.map((d) => d.path), docs.map((d) => d.contentHash), docs.map((d) => d.mtimeMs), docs.map((d) => JSON.stringify(d.metadata)), userScope],
+		[
+			workspaceId,
+			tier,
+			docs.map((d) => d.docId),
+			docs.map((d) => d.path),
+			docs.map((d) => d.contentHash),
+			docs.map((d) => d.mtimeMs),
+			docs.map((d) => JSON.stringify(d.metadata)),
+			userScope,
+		],
 	);
 	const rows = docs.flatMap((d) => d.chunks.map((c, i) => ({ d, c, i })));
 	if (!rows.length) return 0;
@@ -166,7 +175,13 @@ async function writeGroup(tx: TxQueryable, docs: DocumentInput[], defaultScope: 
 }
 
 // The definitions of the chunks just written, joined to their ids by the chunk's unique key.
-async function insertSymbols(tx: TxQueryable, rows: { d: DocumentInput; c: ChunkInput; i: number }[], workspaceId: string, tier: ChunkTier, userScope: string): Promise<void> {
+async function insertSymbols(
+	tx: TxQueryable,
+	rows: { d: DocumentInput; c: ChunkInput; i: number }[],
+	workspaceId: string,
+	tier: ChunkTier,
+	userScope: string,
+): Promise<void> {
 	const defs = rows.flatMap((r) => (r.c.definitions ?? []).map((s) => ({ docId: r.d.docId, chunkNo: r.i, s })));
 	if (!defs.length) return;
 	const col = <T>(f: (r: (typeof defs)[number]) => T) => defs.map(f);
@@ -263,7 +278,8 @@ export function walCheckpointer(db: Queryable): (chunks: number) => Promise<void
 }
 
 /** The vector index of migration 1, as it is (re)built after a bulk load or at open. */
-export const VECTOR_INDEX_SQL = 'CREATE INDEX IF NOT EXISTS chunks_embedding ON chunks USING hnsw (embedding vector_cosine_ops)';
+export const VECTOR_INDEX_SQL =
+	'CREATE INDEX IF NOT EXISTS chunks_embedding ON chunks USING hnsw (embedding vector_cosine_ops)';
 
 /**
  * Bulk loads skip the HNSW index when they grow the table by at least this fraction (and this
@@ -292,6 +308,8 @@ export async function withBulkVectorIndex<T>(db: Queryable, incoming: number, wr
 
 /** Recreates the HNSW index if a bulk load was cut off while it was dropped. */
 export async function ensureVectorIndex(db: Queryable): Promise<void> {
-	const rows = await db.query(`SELECT 1 FROM pg_indexes WHERE tablename = 'chunks' AND indexname = 'chunks_embedding' AND schemaname = current_schema()`);
+	const rows = await db.query(
+		`SELECT 1 FROM pg_indexes WHERE tablename = 'chunks' AND indexname = 'chunks_embedding' AND schemaname = current_schema()`,
+	);
 	if (!rows.length) await db.query(VECTOR_INDEX_SQL);
 }

@@ -95,13 +95,21 @@ const str: Check = (v) => (typeof v === 'string' ? null : 'expected a string');
 const nonEmpty: Check = (v) => (typeof v === 'string' && v.length > 0 ? null : 'expected a non-empty string');
 const int: Check = (v) => (typeof v === 'number' && Number.isSafeInteger(v) ? null : 'expected an integer');
 const finite: Check = (v) => (typeof v === 'number' && Number.isFinite(v) ? null : 'expected a number');
-const nullable = (c: Check): Check => (v) => (v === null ? null : c(v));
-const oneOf = (values: readonly string[]): Check => (v) => (typeof v === 'string' && values.includes(v) ? null : `expected one of ${values.join(', ')}`);
+const nullable =
+	(c: Check): Check =>
+	(v) =>
+		v === null ? null : c(v);
+const oneOf =
+	(values: readonly string[]): Check =>
+	(v) =>
+		typeof v === 'string' && values.includes(v) ? null : `expected one of ${values.join(', ')}`;
 const object: Check = (v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? null : 'expected an object');
 const anyJson: Check = () => null;
 // Postgres-readable ISO 8601 with an explicit zone (what the exporter writes).
 const timestamp: Check = (v) =>
-	typeof v === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?(Z|[+-]\d\d:?\d\d)$/.test(v) && !Number.isNaN(Date.parse(v.replace(/(\.\d{3})\d+/, '$1')))
+	typeof v === 'string' &&
+	/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?(Z|[+-]\d\d:?\d\d)$/.test(v) &&
+	!Number.isNaN(Date.parse(v.replace(/(\.\d{3})\d+/, '$1')))
 		? null
 		: 'expected an ISO 8601 timestamp with a time zone';
 
@@ -182,10 +190,15 @@ export function parseMemoryExport(text: string): MemoryExport {
 	}
 	if (object(data)) throw new ExportFormatError('expected a JSON object at the top level');
 	const d = data as Record<string, unknown>;
-	if (d.format !== EXPORT_FORMAT) throw new ExportFormatError(`format: expected "${EXPORT_FORMAT}", got ${JSON.stringify(d.format ?? null)}`);
-	if (d.version !== EXPORT_VERSION) throw new ExportFormatError(`version: this build reads version ${EXPORT_VERSION}, the file has ${JSON.stringify(d.version ?? null)}`);
+	if (d.format !== EXPORT_FORMAT)
+		throw new ExportFormatError(`format: expected "${EXPORT_FORMAT}", got ${JSON.stringify(d.format ?? null)}`);
+	if (d.version !== EXPORT_VERSION)
+		throw new ExportFormatError(
+			`version: this build reads version ${EXPORT_VERSION}, the file has ${JSON.stringify(d.version ?? null)}`,
+		);
 	if (d.vectors !== false) throw new ExportFormatError('vectors: version 1 files carry no vectors (expected false)');
-	for (const [i, w] of list('workspaces', d.workspaces).entries()) if (nonEmpty(w)) throw new ExportFormatError(`workspaces[${i}]: expected a non-empty string`);
+	for (const [i, w] of list('workspaces', d.workspaces).entries())
+		if (nonEmpty(w)) throw new ExportFormatError(`workspaces[${i}]: expected a non-empty string`);
 	for (const [i, doc] of list('documents', d.documents).entries()) {
 		checkRow(`documents[${i}]`, doc, DOCUMENT);
 		const chunks = list(`documents[${i}].chunks`, (doc as Record<string, unknown>).chunks);
@@ -193,11 +206,18 @@ export function parseMemoryExport(text: string): MemoryExport {
 	}
 	const memories = list('research_memory', d.research_memory);
 	for (const [i, m] of memories.entries()) checkRow(`research_memory[${i}]`, m, MEMORY);
-	for (const [i, p] of list('profile_entries', d.profile_entries).entries()) checkRow(`profile_entries[${i}]`, p, PROFILE);
-	for (const [i, t] of list('conversation_turns', d.conversation_turns).entries()) checkRow(`conversation_turns[${i}]`, t, TURN);
+	for (const [i, p] of list('profile_entries', d.profile_entries).entries())
+		checkRow(`profile_entries[${i}]`, p, PROFILE);
+	for (const [i, t] of list('conversation_turns', d.conversation_turns).entries())
+		checkRow(`conversation_turns[${i}]`, t, TURN);
 	checkSupersession(memories as ExportResearchMemory[]);
 	unique('research_memory', memories as ExportResearchMemory[], (m) => [m.workspace_id, m.doc_id]);
-	unique('conversation_turns', d.conversation_turns as ExportTurn[], (t) => [t.workspace_id, t.conversation_id, t.turn_id, t.role]);
+	unique('conversation_turns', d.conversation_turns as ExportTurn[], (t) => [
+		t.workspace_id,
+		t.conversation_id,
+		t.turn_id,
+		t.role,
+	]);
 	return data as MemoryExport;
 }
 
@@ -206,7 +226,8 @@ function unique<T>(table: string, rows: readonly T[], key: (r: T) => string[]): 
 	const seen = new Set<string>();
 	rows.forEach((r, i) => {
 		const k = JSON.stringify(key(r));
-		if (seen.has(k)) throw new ExportFormatError(`${table}[${i}]: duplicate of an earlier row (${key(r).slice(1).join(', ')})`);
+		if (seen.has(k))
+			throw new ExportFormatError(`${table}[${i}]: duplicate of an earlier row (${key(r).slice(1).join(', ')})`);
 		seen.add(k);
 	});
 }

@@ -40,7 +40,12 @@ const ISO = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"H
  * Reads the memory of the workspaces `ids` (in the connection's user/team scope) into an export
  * object, without vectors. The file names no scope: an import writes into the importer's scope.
  */
-export async function exportMemory(db: Queryable, ids: readonly string[], schemaVersion: number, now = new Date()): Promise<MemoryExport> {
+export async function exportMemory(
+	db: Queryable,
+	ids: readonly string[],
+	schemaVersion: number,
+	now = new Date(),
+): Promise<MemoryExport> {
 	const scope = scopeOf(db);
 	const docs = await db.query<Omit<ExportDocument, 'chunks'>>(
 		`SELECT workspace_id, tier, doc_id, path, content_hash, mtime_ms::float8 AS mtime_ms, metadata FROM documents
@@ -108,9 +113,16 @@ export interface ImportOptions {
 
 /** Rewrites workspace ids to `target` (the file must name at most one workspace). */
 function remap(file: MemoryExport, target: string): MemoryExport {
-	const ids = new Set([...file.workspaces, ...file.documents.map((d) => d.workspace_id), ...file.research_memory.map((m) => m.workspace_id)]);
+	const ids = new Set([
+		...file.workspaces,
+		...file.documents.map((d) => d.workspace_id),
+		...file.research_memory.map((m) => m.workspace_id),
+	]);
 	for (const r of [...file.profile_entries, ...file.conversation_turns]) ids.add(r.workspace_id);
-	if (ids.size > 1) throw new ExportFormatError(`the file holds ${ids.size} workspaces; it can be imported only as it is, not into one workspace`);
+	if (ids.size > 1)
+		throw new ExportFormatError(
+			`the file holds ${ids.size} workspaces; it can be imported only as it is, not into one workspace`,
+		);
 	const w = <T extends { workspace_id: string }>(rows: T[]) => rows.map((r) => ({ ...r, workspace_id: target }));
 	return {
 		...file,
@@ -123,12 +135,22 @@ function remap(file: MemoryExport, target: string): MemoryExport {
 }
 
 /** Imports a validated export in one transaction; returns what was written. */
-export async function importMemory(db: Queryable, parsed: MemoryExport, options: ImportOptions = {}): Promise<ImportCounts> {
+export async function importMemory(
+	db: Queryable,
+	parsed: MemoryExport,
+	options: ImportOptions = {},
+): Promise<ImportCounts> {
 	const file = options.workspaceId ? remap(parsed, options.workspaceId) : parsed;
 	const scope = scopeOf(db);
 	const counts = await db.transaction(async (tx) => {
 		// upsertDocuments opens its own transaction: run it inside this one instead.
-		const inTx: Queryable = { engine: db.engine, scope, query: (sql, params) => tx.query(sql, params), transaction: (fn) => fn(tx), close: async () => undefined };
+		const inTx: Queryable = {
+			engine: db.engine,
+			scope,
+			query: (sql, params) => tx.query(sql, params),
+			transaction: (fn) => fn(tx),
+			close: async () => undefined,
+		};
 		const changed = await changedDocuments(tx, scope, file.documents);
 		const chunks = await upsertDocuments(inTx, changed.map(toDocumentInput));
 		return {
@@ -149,7 +171,11 @@ export async function importMemory(db: Queryable, parsed: MemoryExport, options:
  * The documents whose content differs from what the store holds: an unchanged document is left
  * alone, so re-importing keeps the vectors the store already computed for it.
  */
-async function changedDocuments(tx: TxQueryable, scope: string, docs: readonly ExportDocument[]): Promise<ExportDocument[]> {
+async function changedDocuments(
+	tx: TxQueryable,
+	scope: string,
+	docs: readonly ExportDocument[],
+): Promise<ExportDocument[]> {
 	if (!docs.length) return [];
 	const key = (w: string, t: string, d: string, h: string) => JSON.stringify([w, t, d, h]);
 	const held = await tx.query<{ workspace_id: string; tier: string; doc_id: string; content_hash: string }>(
@@ -232,13 +258,10 @@ async function importResearch(tx: TxQueryable, scope: string, rows: readonly Exp
 async function importProfile(tx: TxQueryable, scope: string, rows: readonly ExportProfileEntry[]): Promise<number> {
 	let inserted = 0;
 	for (const p of rows) {
-		const same = await tx.query(`SELECT 1 FROM profile_entries WHERE scope = $5 AND workspace_id = $1 AND key = $2 AND value = $3 AND valid_from = $4::timestamptz`, [
-			p.workspace_id,
-			p.key,
-			p.value,
-			p.valid_from,
-			scope,
-		]);
+		const same = await tx.query(
+			`SELECT 1 FROM profile_entries WHERE scope = $5 AND workspace_id = $1 AND key = $2 AND value = $3 AND valid_from = $4::timestamptz`,
+			[p.workspace_id, p.key, p.value, p.valid_from, scope],
+		);
 		if (same.length) continue;
 		let validTo: string | null = p.valid_to;
 		if (validTo === null) {
@@ -248,7 +271,11 @@ async function importProfile(tx: TxQueryable, scope: string, rows: readonly Expo
 				[p.workspace_id, p.key, p.valid_from, scope],
 			);
 			if (current?.later) validTo = current.since;
-			else if (current) await tx.query(`UPDATE profile_entries SET valid_to = $2::timestamptz WHERE id = $1::bigint`, [current.id, p.valid_from]);
+			else if (current)
+				await tx.query(`UPDATE profile_entries SET valid_to = $2::timestamptz WHERE id = $1::bigint`, [
+					current.id,
+					p.valid_from,
+				]);
 		}
 		await tx.query(
 			`INSERT INTO profile_entries (scope, workspace_id, key, value, kind, source_turn, valid_from, valid_to) VALUES ($8, $1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz)`,

@@ -36,9 +36,17 @@ export async function forget(db: Queryable, target: ForgetTarget): Promise<Forge
 	const userScope = scopeOf(db);
 	const counts = await db.transaction(async (tx) => {
 		const count = async (sql: string, params: unknown[]) =>
-			(await tx.query<{ n: number }>(`WITH d AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM d`, params))[0]?.n ?? 0;
+			(await tx.query<{ n: number }>(`WITH d AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM d`, params))[0]
+				?.n ?? 0;
 		if (target.kind === 'document') {
-			return { research_memory: await count('DELETE FROM research_memory WHERE scope = $3 AND workspace_id = $1 AND doc_id = $2', [target.workspaceId, target.docId, userScope]), profile_entries: 0, conversation_turns: 0 };
+			return {
+				research_memory: await count(
+					'DELETE FROM research_memory WHERE scope = $3 AND workspace_id = $1 AND doc_id = $2',
+					[target.workspaceId, target.docId, userScope],
+				),
+				profile_entries: 0,
+				conversation_turns: 0,
+			};
 		}
 		if (target.kind === 'path') return { research_memory: 0, profile_entries: 0, conversation_turns: 0 };
 		const where = target.kind === 'all' ? 'scope = $1' : 'scope = $1 AND workspace_id = $2';

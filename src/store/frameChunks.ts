@@ -20,7 +20,11 @@ export async function pathsNamed(db: Queryable, scope: SearchScope, basenames: r
 }
 
 /** For each (path, line), the smallest chunk covering that line (none when the line is past the file). */
-export async function chunksAtLines(db: Queryable, scope: SearchScope, at: readonly { path: string; line: number }[]): Promise<(ArmRow & { want_path: string; want_line: number })[]> {
+export async function chunksAtLines(
+	db: Queryable,
+	scope: SearchScope,
+	at: readonly { path: string; line: number }[],
+): Promise<(ArmRow & { want_path: string; want_line: number })[]> {
 	if (!at.length) return [];
 	return db.query(
 		`SELECT x.* FROM unnest($3::text[], $4::int[]) AS q(path, line) CROSS JOIN LATERAL (

@@ -18,7 +18,9 @@ const SCOPE_NAME = /^[A-Za-z0-9][A-Za-z0-9._@+-]{0,99}$/;
 
 /** Checks a scope name; returns an error message, or null when it is fine. */
 export function scopeNameError(scope: string): string | null {
-	return SCOPE_NAME.test(scope) ? null : `scope "${scope}" must be 1–100 letters, digits or . _ @ + - (starting with a letter or digit)`;
+	return SCOPE_NAME.test(scope)
+		? null
+		: `scope "${scope}" must be 1–100 letters, digits or . _ @ + - (starting with a letter or digit)`;
 }
 
 /** True for `postgres://` / `postgresql://` URLs. */
@@ -27,7 +29,12 @@ export function isPostgresUrl(s: string): boolean {
 }
 
 /** Resolves the store location from an explicit `--db` value and the environment. */
-export function resolveStoreLocation(db: string | undefined, env: NodeJS.ProcessEnv, cwd: string, scope?: string): StoreLocation {
+export function resolveStoreLocation(
+	db: string | undefined,
+	env: NodeJS.ProcessEnv,
+	cwd: string,
+	scope?: string,
+): StoreLocation {
 	const chosen = db ?? (env.GMEM_DB || undefined);
 	const scoped = withScopeOf(scope ?? (env.GMEM_SCOPE || undefined));
 	if (chosen && isPostgresUrl(chosen)) return { kind: 'url', url: chosen, ...scoped };

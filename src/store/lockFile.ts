@@ -43,7 +43,9 @@ function parseLock(text: string): LockInfo {
 	const dead: LockInfo = { pid: -1, host: hostname(), created: '' };
 	try {
 		const v = JSON.parse(text) as Partial<LockInfo>;
-		return typeof v.pid === 'number' && typeof v.host === 'string' ? { pid: v.pid, host: v.host, created: String(v.created) } : dead;
+		return typeof v.pid === 'number' && typeof v.host === 'string'
+			? { pid: v.pid, host: v.host, created: String(v.created) }
+			: dead;
 	} catch (parseError) {
 		if (parseError instanceof SyntaxError) return dead;
 		throw parseError;

@@ -22,12 +22,21 @@ export interface ResearchMemoryRow {
 	merged_count: number;
 }
 
-const MEMORY_COLS = 'id::text AS id, doc_id, kind, question, content, content_hash, superseded_by::text AS superseded_by, merged_count';
+const MEMORY_COLS =
+	'id::text AS id, doc_id, kind, question, content, content_hash, superseded_by::text AS superseded_by, merged_count';
 
 /** Inserts a memory row; returns its id. Its chunks are written separately (ingest). */
 export async function insertResearchMemory(
 	db: Queryable,
-	m: { workspaceId: string; docId: string; kind: ResearchKind; question: string | null; content: string; contentHash: string; sourceTurn: string | null },
+	m: {
+		workspaceId: string;
+		docId: string;
+		kind: ResearchKind;
+		question: string | null;
+		content: string;
+		contentHash: string;
+		sourceTurn: string | null;
+	},
 ): Promise<string> {
 	const [row] = await db.query<{ id: string }>(
 		`INSERT INTO research_memory (workspace_id, doc_id, kind, question, content, content_hash, source_turn, scope)
@@ -38,7 +47,11 @@ export async function insertResearchMemory(
 }
 
 /** The current (not superseded) memory with this normalised-content hash, if any. */
-export async function currentMemoryByHash(db: Queryable, workspaceId: string, hash: string): Promise<ResearchMemoryRow | null> {
+export async function currentMemoryByHash(
+	db: Queryable,
+	workspaceId: string,
+	hash: string,
+): Promise<ResearchMemoryRow | null> {
 	const rows = await db.query<ResearchMemoryRow>(
 		`SELECT ${MEMORY_COLS} FROM research_memory WHERE scope = $3 AND workspace_id = $1 AND content_hash = $2 AND superseded_by IS NULL ORDER BY id LIMIT 1`,
 		[workspaceId, hash, scopeOf(db)],
@@ -47,29 +60,36 @@ export async function currentMemoryByHash(db: Queryable, workspaceId: string, ha
 }
 
 /** Current memories by their chunk document ids (search hits → memory rows). */
-export async function memoriesByDocIds(db: Queryable, workspaceId: string, docIds: readonly string[]): Promise<ResearchMemoryRow[]> {
+export async function memoriesByDocIds(
+	db: Queryable,
+	workspaceId: string,
+	docIds: readonly string[],
+): Promise<ResearchMemoryRow[]> {
 	if (!docIds.length) return [];
-	return db.query<ResearchMemoryRow>(`SELECT ${MEMORY_COLS} FROM research_memory WHERE scope = $3 AND workspace_id = $1 AND doc_id = ANY($2::text[])`, [
-		workspaceId,
-		docIds,
-		scopeOf(db),
-	]);
+	return db.query<ResearchMemoryRow>(
+		`SELECT ${MEMORY_COLS} FROM research_memory WHERE scope = $3 AND workspace_id = $1 AND doc_id = ANY($2::text[])`,
+		[workspaceId, docIds, scopeOf(db)],
+	);
 }
 
 /** Folds a near-duplicate into an existing memory: counted and refreshed, not stacked. */
 export async function mergeMemory(db: Queryable, id: string, sourceTurn: string | null): Promise<void> {
-	await db.query(`UPDATE research_memory SET merged_count = merged_count + 1, updated_at = now(), source_turn = coalesce($2, source_turn) WHERE id = $1 AND scope = $3`, [
-		id,
-		sourceTurn,
-		scopeOf(db),
-	]);
+	await db.query(
+		`UPDATE research_memory SET merged_count = merged_count + 1, updated_at = now(), source_turn = coalesce($2, source_turn) WHERE id = $1 AND scope = $3`,
+		[id, sourceTurn, scopeOf(db)],
+	);
 }
 
 /**
  * Marks `staleId` as superseded by `newId` and removes its chunks, so it is never retrieved as
  * current again; the row itself stays as history.
  */
-export async function supersedeMemory(db: Queryable, workspaceId: string, staleId: string, newId: string): Promise<void> {
+export async function supersedeMemory(
+	db: Queryable,
+	workspaceId: string,
+	staleId: string,
+	newId: string,
+): Promise<void> {
 	const [row] = await db.query<{ doc_id: string }>(
 		`UPDATE research_memory SET superseded_by = $2, updated_at = now() WHERE id = $1 AND workspace_id = $3 AND scope = $4 RETURNING doc_id`,
 		[staleId, newId, workspaceId, scopeOf(db)],
@@ -104,15 +124,14 @@ export async function setProfileValue(
 			[p.workspaceId, p.key, scope],
 		);
 		if (current?.value === p.value) return false;
-		await tx.query(`UPDATE profile_entries SET valid_to = now() WHERE scope = $3 AND workspace_id = $1 AND key = $2 AND valid_to IS NULL`, [p.workspaceId, p.key, scope]);
-		await tx.query(`INSERT INTO profile_entries (scope, workspace_id, key, value, kind, source_turn) VALUES ($6, $1, $2, $3, $4, $5)`, [
-			p.workspaceId,
-			p.key,
-			p.value,
-			p.kind,
-			p.sourceTurn,
-			scope,
-		]);
+		await tx.query(
+			`UPDATE profile_entries SET valid_to = now() WHERE scope = $3 AND workspace_id = $1 AND key = $2 AND valid_to IS NULL`,
+			[p.workspaceId, p.key, scope],
+		);
+		await tx.query(
+			`INSERT INTO profile_entries (scope, workspace_id, key, value, kind, source_turn) VALUES ($6, $1, $2, $3, $4, $5)`,
+			[p.workspaceId, p.key, p.value, p.kind, p.sourceTurn, scope],
+		);
 		return true;
 	});
 }
@@ -121,22 +140,39 @@ export async function setProfileValue(
 export async function profileValues(db: Queryable, workspaceId: string, key?: string): Promise<ProfileRow[]> {
 	const cols = `key, value, kind, valid_from::text AS valid_from, valid_to::text AS valid_to`;
 	return key === undefined
-		? db.query<ProfileRow>(`SELECT ${cols} FROM profile_entries WHERE scope = $2 AND workspace_id = $1 AND valid_to IS NULL ORDER BY key`, [workspaceId, scopeOf(db)])
-		: db.query<ProfileRow>(`SELECT ${cols} FROM profile_entries WHERE scope = $3 AND workspace_id = $1 AND key = $2 ORDER BY valid_from DESC, id DESC`, [
-				workspaceId,
-				key,
-				scopeOf(db),
-			]);
+		? db.query<ProfileRow>(
+				`SELECT ${cols} FROM profile_entries WHERE scope = $2 AND workspace_id = $1 AND valid_to IS NULL ORDER BY key`,
+				[workspaceId, scopeOf(db)],
+			)
+		: db.query<ProfileRow>(
+				`SELECT ${cols} FROM profile_entries WHERE scope = $3 AND workspace_id = $1 AND key = $2 ORDER BY valid_from DESC, id DESC`,
+				[workspaceId, key, scopeOf(db)],
+			);
 }
 
 /** Records (or replaces) one conversation turn with its decision trace. */
 export async function recordTurn(
 	db: Queryable,
-	t: { workspaceId: string; conversationId: string; turnId: string; role: 'user' | 'assistant'; content: string; trace: unknown },
+	t: {
+		workspaceId: string;
+		conversationId: string;
+		turnId: string;
+		role: 'user' | 'assistant';
+		content: string;
+		trace: unknown;
+	},
 ): Promise<void> {
 	await db.query(
 		`INSERT INTO conversation_turns (workspace_id, conversation_id, turn_id, role, content, trace, scope) VALUES ($1, $2, $3, $4, $5, $6, $7)
 		 ON CONFLICT (scope, workspace_id, conversation_id, turn_id, role) DO UPDATE SET content = EXCLUDED.content, trace = EXCLUDED.trace`,
-		[t.workspaceId, t.conversationId, t.turnId, t.role, t.content, t.trace === undefined || t.trace === null ? null : JSON.stringify(t.trace), scopeOf(db)],
+		[
+			t.workspaceId,
+			t.conversationId,
+			t.turnId,
+			t.role,
+			t.content,
+			t.trace === undefined || t.trace === null ? null : JSON.stringify(t.trace),
+			scopeOf(db),
+		],
 	);
 }

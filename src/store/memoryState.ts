@@ -6,12 +6,23 @@
  * Every statement is parameterised and scoped to the given workspace ids and the connection's
  * user/team scope.
  */
-import type { CorrectionItem, DecisionItem, MemoryItem, MemoryPanelState, MemoryTier, ProfileItem, TierSummary } from '../core/memoryPanelProtocol';
+import type {
+	CorrectionItem,
+	DecisionItem,
+	MemoryItem,
+	MemoryPanelState,
+	MemoryTier,
+	ProfileItem,
+	TierSummary,
+} from '../core/memoryPanelProtocol';
 import { deleteDocuments } from './chunkRepo';
 import { scopeOf, type Queryable } from './queryable';
 
 /** The store's part of the panel state. */
-export type StoredMemoryState = Pick<MemoryPanelState, 'tiers' | 'profile' | 'memories' | 'corrections' | 'decisions' | 'indexedFiles' | 'indexedChunks'>;
+export type StoredMemoryState = Pick<
+	MemoryPanelState,
+	'tiers' | 'profile' | 'memories' | 'corrections' | 'decisions' | 'indexedFiles' | 'indexedChunks'
+>;
 
 /** How many recent rows each list shows. */
 export interface MemoryStateLimits {
@@ -56,7 +67,13 @@ async function tierCounts(db: Queryable, ids: readonly string[]): Promise<Counts
 function tierSummaries(c: Counts): TierSummary[] {
 	const n = (k: string) => c[k] ?? 0;
 	return [
-		{ tier: 'workspace', items: n('ws_docs'), detail: `${n('ws_docs')} files, ${n('ws_chunks')} chunks (${n('ws_embedded')} with vectors)`, bytes: n('ws_bytes'), lastWrite: c.ws_last },
+		{
+			tier: 'workspace',
+			items: n('ws_docs'),
+			detail: `${n('ws_docs')} files, ${n('ws_chunks')} chunks (${n('ws_embedded')} with vectors)`,
+			bytes: n('ws_bytes'),
+			lastWrite: c.ws_last,
+		},
 		{
 			tier: 'research',
 			items: n('rs_rows') - n('rs_superseded'),
@@ -64,8 +81,20 @@ function tierSummaries(c: Counts): TierSummary[] {
 			bytes: n('rs_bytes'),
 			lastWrite: c.rs_last,
 		},
-		{ tier: 'profile', items: n('pr_current'), detail: `${n('pr_current')} current values, ${n('pr_history')} earlier values`, bytes: n('pr_bytes'), lastWrite: c.pr_last },
-		{ tier: 'conversation', items: n('cv_turns'), detail: `${n('cv_turns')} turns in ${n('cv_convs')} conversations`, bytes: n('cv_bytes'), lastWrite: c.cv_last },
+		{
+			tier: 'profile',
+			items: n('pr_current'),
+			detail: `${n('pr_current')} current values, ${n('pr_history')} earlier values`,
+			bytes: n('pr_bytes'),
+			lastWrite: c.pr_last,
+		},
+		{
+			tier: 'conversation',
+			items: n('cv_turns'),
+			detail: `${n('cv_turns')} turns in ${n('cv_convs')} conversations`,
+			bytes: n('cv_bytes'),
+			lastWrite: c.cv_last,
+		},
 	];
 }
 
@@ -132,7 +161,11 @@ export async function storedDecisions(db: Queryable, ids: readonly string[], lim
 }
 
 /** Reads the whole stored state for the workspaces `ids`. */
-export async function memoryState(db: Queryable, ids: readonly string[], limits: MemoryStateLimits = DEFAULT_LIMITS): Promise<StoredMemoryState> {
+export async function memoryState(
+	db: Queryable,
+	ids: readonly string[],
+	limits: MemoryStateLimits = DEFAULT_LIMITS,
+): Promise<StoredMemoryState> {
 	const counts = await tierCounts(db, ids);
 	return {
 		tiers: tierSummaries(counts),
@@ -146,7 +179,10 @@ export async function memoryState(db: Queryable, ids: readonly string[], limits:
 }
 
 /** Indexed file paths of the workspaces (for "forget a file"), sorted. */
-export async function indexedPaths(db: Queryable, ids: readonly string[]): Promise<{ workspaceId: string; path: string }[]> {
+export async function indexedPaths(
+	db: Queryable,
+	ids: readonly string[],
+): Promise<{ workspaceId: string; path: string }[]> {
 	return db.query<{ workspaceId: string; path: string }>(
 		`SELECT workspace_id AS "workspaceId", path FROM documents WHERE tier = 'workspace' AND path IS NOT NULL AND scope = $2 AND workspace_id = ANY($1::text[]) ORDER BY path`,
 		[ids, scopeOf(db)],
@@ -175,7 +211,9 @@ export async function forgetResearchMemory(db: Queryable, workspaceId: string, d
 /** Empties one tier for the workspaces `ids`; returns the rows removed (chunks for chunked tiers). */
 export async function clearTier(db: Queryable, ids: readonly string[], tier: MemoryTier): Promise<number> {
 	let n = 0;
-	const count = async (sql: string, params: unknown[]) => (await db.query<{ n: number }>(`WITH d AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM d`, params))[0]?.n ?? 0;
+	const count = async (sql: string, params: unknown[]) =>
+		(await db.query<{ n: number }>(`WITH d AS (${sql} RETURNING 1) SELECT count(*)::int AS n FROM d`, params))[0]?.n ??
+		0;
 	const scope = scopeOf(db);
 	for (const workspaceId of ids) {
 		if (tier === 'workspace') n += await deleteDocuments(db, { workspaceId, tier: 'workspace' });
@@ -183,8 +221,10 @@ export async function clearTier(db: Queryable, ids: readonly string[], tier: Mem
 			n += await deleteDocuments(db, { workspaceId, tier: 'research' });
 			n += await count('DELETE FROM research_memory WHERE scope = $2 AND workspace_id = $1', [workspaceId, scope]);
 		}
-		if (tier === 'profile') n += await count('DELETE FROM profile_entries WHERE scope = $2 AND workspace_id = $1', [workspaceId, scope]);
-		if (tier === 'conversation') n += await count('DELETE FROM conversation_turns WHERE scope = $2 AND workspace_id = $1', [workspaceId, scope]);
+		if (tier === 'profile')
+			n += await count('DELETE FROM profile_entries WHERE scope = $2 AND workspace_id = $1', [workspaceId, scope]);
+		if (tier === 'conversation')
+			n += await count('DELETE FROM conversation_turns WHERE scope = $2 AND workspace_id = $1', [workspaceId, scope]);
 	}
 	return n;
 }

@@ -58,7 +58,9 @@ export async function migrate(db: Queryable): Promise<number> {
 		});
 	} catch (e) {
 		if (e instanceof StoreError) throw e;
-		throw new StoreError('migration-failed', `schema migration failed (nothing was changed): ${messageOf(e)}`, { cause: e });
+		throw new StoreError('migration-failed', `schema migration failed (nothing was changed): ${messageOf(e)}`, {
+			cause: e,
+		});
 	}
 }
 

@@ -33,13 +33,17 @@ export interface OpenOptions {
 }
 
 /** Opens and migrates the store; every expected failure is a StoreError value, never a throw. */
-export async function openStore(location: StoreLocation, options: OpenOptions = {}): Promise<Result<Store, StoreError>> {
+export async function openStore(
+	location: StoreLocation,
+	options: OpenOptions = {},
+): Promise<Result<Store, StoreError>> {
 	let db: Queryable | null = null;
 	const scope = location.scope ?? DEFAULT_SCOPE;
 	const badScope = scopeNameError(scope);
 	if (badScope) return err(new StoreError('bad-scope', badScope));
 	try {
-		db = location.kind === 'url' ? await openServer(location.url) : await openFolder(location.dir, options.ownerTimeoutMs);
+		db =
+			location.kind === 'url' ? await openServer(location.url) : await openFolder(location.dir, options.ownerTimeoutMs);
 		const schemaVersion = await migrate(db);
 		await ensureVectorIndex(db);
 		// PGlite has one session shared by every socket client; a server pool sets it per connection.
@@ -63,7 +67,12 @@ export async function openStore(location: StoreLocation, options: OpenOptions = 
 
 async function openFolder(dir: string, timeoutMs: number | undefined): Promise<Queryable> {
 	// A new owner is a new PGlite session: its session settings must be set again.
-	return reconnecting(dir, await connectToOwner(dir, timeoutMs), (q) => q.query(SEARCH_SESSION_SQL).then(() => undefined), timeoutMs);
+	return reconnecting(
+		dir,
+		await connectToOwner(dir, timeoutMs),
+		(q) => q.query(SEARCH_SESSION_SQL).then(() => undefined),
+		timeoutMs,
+	);
 }
 
 async function openServer(url: string): Promise<Queryable> {

@@ -55,7 +55,13 @@ export async function startOwner(dir: string): Promise<OwnerHandle> {
 	return ownerHandle(db, server, socketPath, lock.value, endpoint.kind === 'unix');
 }
 
-function ownerHandle(db: PGlite, server: PGLiteSocketServer, socketPath: string, lock: LockHandle, socketFile: boolean): OwnerHandle {
+function ownerHandle(
+	db: PGlite,
+	server: PGLiteSocketServer,
+	socketPath: string,
+	lock: LockHandle,
+	socketFile: boolean,
+): OwnerHandle {
 	let done: Promise<void> | null = null;
 	return {
 		db,

@@ -69,20 +69,28 @@ export async function connectToOwner(dir: string, timeoutMs = DEFAULT_TIMEOUT_MS
 			spawned = spawnOwner(dir);
 		}
 		// A live holder without a socket is an owner still opening PGlite: wait, never spawn another.
-		const done = spawned ? await Promise.race([spawned.outcome, sleep(100).then(() => null)]) : await sleep(100).then(() => null);
+		const done = spawned
+			? await Promise.race([spawned.outcome, sleep(100).then(() => null)])
+			: await sleep(100).then(() => null);
 		if (done && spawned) {
 			settleSpawn(done, spawned);
 			spawned = null;
 		}
 	}
-	throw new StoreError('locked', `the store ${dir} is in use and its owner did not answer within ${timeoutMs} ms (${lastError})`);
+	throw new StoreError(
+		'locked',
+		`the store ${dir} is in use and its owner did not answer within ${timeoutMs} ms (${lastError})`,
+	);
 }
 
 // 'ready', and 'locked' (another process won the race), both mean: go connect. Anything else is fatal.
 function settleSpawn(msg: OwnerMessage | { type: 'exit'; code: number | null }, spawned: Spawned): void {
 	if (msg.type === 'error' && msg.code !== 'locked') throw new StoreError(msg.code, msg.message);
 	if (msg.type === 'exit' && msg.code !== 0) {
-		throw new StoreError('owner-failed', `the store owner exited with code ${msg.code}; see ${join(spawned.child.spawnargs.at(-1) ?? '', 'owner.log')}`);
+		throw new StoreError(
+			'owner-failed',
+			`the store owner exited with code ${msg.code}; see ${join(spawned.child.spawnargs.at(-1) ?? '', 'owner.log')}`,
+		);
 	}
 }
 

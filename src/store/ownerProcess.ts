@@ -10,7 +10,8 @@ import { StoreError, messageOf, type StoreErrorCode } from './errors';
 import { startOwner, waitUntilIdle } from './owner';
 
 /** Messages the owner sends its parent. */
-export type OwnerMessage = { type: 'ready'; socketPath: string; pid: number } | { type: 'error'; code: StoreErrorCode; message: string };
+export type OwnerMessage =
+	{ type: 'ready'; socketPath: string; pid: number } | { type: 'error'; code: StoreErrorCode; message: string };
 
 function send(msg: OwnerMessage): void {
 	if (process.send) process.send(msg);

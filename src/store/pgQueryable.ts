@@ -28,12 +28,30 @@ export function pgQueryable(target: PgTarget): Queryable & { registerVectorType(
 	const socket = 'socketDir' in target;
 	const endpoint = socket ? ownerEndpoint(target.socketDir) : null;
 	// pg finds a Unix socket from its folder; a named pipe needs a stream that connects to it.
-	const reach = endpoint?.kind === 'pipe' ? { host: 'localhost', stream: pipeStream(endpoint.path) } : { host: socket ? target.socketDir : undefined };
+	const reach =
+		endpoint?.kind === 'pipe'
+			? { host: 'localhost', stream: pipeStream(endpoint.path) }
+			: { host: socket ? target.socketDir : undefined };
 	const pool = new pg.Pool(
 		socket
 			? // PGlite runs one query at a time, so one connection per client process is all it can use.
-				{ ...reach, port: 5432, user: 'postgres', database: 'postgres', max: 1, types, idleTimeoutMillis: 0, allowExitOnIdle: true }
-			: { connectionString: target.url, max: 4, types, connectionTimeoutMillis: 10_000, options: startupOptions(target.settings) },
+				{
+					...reach,
+					port: 5432,
+					user: 'postgres',
+					database: 'postgres',
+					max: 1,
+					types,
+					idleTimeoutMillis: 0,
+					allowExitOnIdle: true,
+				}
+			: {
+					connectionString: target.url,
+					max: 4,
+					types,
+					connectionTimeoutMillis: 10_000,
+					options: startupOptions(target.settings),
+				},
 	);
 	// An idle client's socket error must not crash the process; the next query reports it.
 	pool.on('error', (e) => void e);
@@ -42,7 +60,13 @@ export function pgQueryable(target: PgTarget): Queryable & { registerVectorType(
 	// longer to plan than to run). Not over PGlite's socket: every client shares its one session,
 	// so two processes preparing the same name would collide.
 	const named = (sql: string, params: readonly unknown[]) =>
-		!socket && params.length ? { name: `gm_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`, text: sql, values: params as unknown[] } : { text: sql, values: params as unknown[] };
+		!socket && params.length
+			? {
+					name: `gm_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`,
+					text: sql,
+					values: params as unknown[],
+				}
+			: { text: sql, values: params as unknown[] };
 	return {
 		engine,
 		async query<T extends object = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -78,7 +102,8 @@ export function pgQueryable(target: PgTarget): Queryable & { registerVectorType(
 			}
 		},
 		async registerVectorType(): Promise<void> {
-			const rows = (await pool.query<{ oid: number }>("SELECT oid::int AS oid FROM pg_type WHERE typname = 'vector'")).rows;
+			const rows = (await pool.query<{ oid: number }>("SELECT oid::int AS oid FROM pg_type WHERE typname = 'vector'"))
+				.rows;
 			for (const r of rows) parsers.set(r.oid, (v) => pgvector.fromSql(v));
 		},
 		close: () => pool.end(),

@@ -24,7 +24,11 @@ export function pgliteQueryable(db: PGlite): Queryable {
 		engine: 'pglite',
 		query: <T extends object = Row>(sql: string, params: readonly unknown[] = []) => run<T>(db, sql, params),
 		async transaction<T>(fn: (tx: TxQueryable) => Promise<T>): Promise<T> {
-			return db.transaction(async (tx) => fn({ query: <R extends object = Row>(sql: string, params: readonly unknown[] = []) => run<R>(tx, sql, params) }));
+			return db.transaction(async (tx) =>
+				fn({
+					query: <R extends object = Row>(sql: string, params: readonly unknown[] = []) => run<R>(tx, sql, params),
+				}),
+			);
 		},
 		close: () => db.close(),
 	};
@@ -44,7 +48,11 @@ const WAL_LIMITS = ['-c', 'max_wal_size=64MB', '-c', 'min_wal_size=32MB'];
  */
 export async function openPglite(dataDir: string | undefined): Promise<PGlite> {
 	try {
-		const db = new PGlite({ ...(dataDir ? { dataDir } : {}), extensions: { vector }, startParams: [...PGlite.defaultStartParams, ...WAL_LIMITS] });
+		const db = new PGlite({
+			...(dataDir ? { dataDir } : {}),
+			extensions: { vector },
+			startParams: [...PGlite.defaultStartParams, ...WAL_LIMITS],
+		});
 		await db.waitReady;
 		return db;
 	} catch (e) {

@@ -17,7 +17,11 @@ export interface RecallMemoryRow {
 }
 
 /** The research rows of these chunk documents, in any of the workspaces. */
-export async function researchRowsByDocIds(db: Queryable, workspaceIds: readonly string[], docIds: readonly string[]): Promise<RecallMemoryRow[]> {
+export async function researchRowsByDocIds(
+	db: Queryable,
+	workspaceIds: readonly string[],
+	docIds: readonly string[],
+): Promise<RecallMemoryRow[]> {
 	if (!docIds.length || !workspaceIds.length) return [];
 	return db.query<RecallMemoryRow>(
 		`SELECT doc_id, kind, content, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, superseded_by IS NOT NULL AS superseded

@@ -20,7 +20,12 @@ export function isConnectionLost(e: unknown): boolean {
  * transaction cut by the owner's death was never committed (the owner's PGlite died with it), so
  * running it again is safe for the store's writes, which replace by id.
  */
-export function reconnecting(dir: string, first: Queryable, onReconnect: (q: Queryable) => Promise<void>, timeoutMs?: number): Queryable {
+export function reconnecting(
+	dir: string,
+	first: Queryable,
+	onReconnect: (q: Queryable) => Promise<void>,
+	timeoutMs?: number,
+): Queryable {
 	let current = first;
 	let reopening: Promise<void> | null = null;
 	const reopen = () =>
@@ -44,7 +49,8 @@ export function reconnecting(dir: string, first: Queryable, onReconnect: (q: Que
 		get engine() {
 			return current.engine;
 		},
-		query: <T extends object = Row>(sql: string, params?: readonly unknown[]) => retry(() => current.query<T>(sql, params)),
+		query: <T extends object = Row>(sql: string, params?: readonly unknown[]) =>
+			retry(() => current.query<T>(sql, params)),
 		transaction: <T>(fn: (tx: TxQueryable) => Promise<T>) => retry(() => current.transaction(fn)),
 		close: () => current.close(),
 	};

@@ -34,7 +34,8 @@ export type FtsMode = 'websearch' | 'or' | 'bm25';
 
 const COLS = `c.id::text AS chunk_pk, c.doc_id, c.chunk_no, c.path, c.start_line, c.end_line, c.symbol, c.content`;
 // $1 tier, $2 workspace ids (null = all), and the scope's parameter number.
-const SCOPE = (scopeParam: number) => `c.tier = $1 AND c.scope = $${scopeParam} AND ($2::text[] IS NULL OR c.workspace_id = ANY($2::text[]))`;
+const SCOPE = (scopeParam: number) =>
+	`c.tier = $1 AND c.scope = $${scopeParam} AND ($2::text[] IS NULL OR c.workspace_id = ANY($2::text[]))`;
 // The OR query of a text's lexemes; 'english' so already-stemmed lexemes are not stemmed again.
 const OR_QUERY = `(SELECT to_tsquery('english', string_agg(quote_literal(lexeme), ' | ')) FROM unnest(to_tsvector('english', $3)))`;
 
@@ -59,7 +60,14 @@ export const BM25 = { k1: 1.2, b: 0.75 };
  * by BM25 from the postings kept at ingest (ts_rank_cd has no document-frequency weighting).
  * BM25 ignores websearch syntax (phrases, -negation): it ranks the query's lexemes.
  */
-export async function ftsArm(db: Queryable, scope: SearchScope, text: string, mode: FtsMode, limit: number, bm25: Bm25Limits = DEFAULT_BM25_LIMITS): Promise<ArmRow[]> {
+export async function ftsArm(
+	db: Queryable,
+	scope: SearchScope,
+	text: string,
+	mode: FtsMode,
+	limit: number,
+	bm25: Bm25Limits = DEFAULT_BM25_LIMITS,
+): Promise<ArmRow[]> {
 	const params = [scope.tier, scope.workspaceIds, text, limit, scope.scope ?? scopeOf(db)];
 	if (mode === 'bm25') return bm25Arm(db, params, bm25.commonDf, bm25.maxCandidates);
 	const q = mode === 'websearch' ? `websearch_to_tsquery('english', $3)` : OR_QUERY;
@@ -139,7 +147,10 @@ export async function vectorArm(
  * Session settings for the vector arm: pgvector 0.8 iterative index scans keep returning rows
  * when the workspace filter removes candidates, instead of silently returning fewer than k.
  */
-export const SEARCH_SETTINGS: Readonly<Record<string, string>> = { 'hnsw.iterative_scan': 'relaxed_order', 'hnsw.ef_search': '40' };
+export const SEARCH_SETTINGS: Readonly<Record<string, string>> = {
+	'hnsw.iterative_scan': 'relaxed_order',
+	'hnsw.ef_search': '40',
+};
 
 /** SEARCH_SETTINGS as SET statements, for a session that is already open (PGlite's single session). */
 export const SEARCH_SESSION_SQL = Object.entries(SEARCH_SETTINGS)

@@ -18,7 +18,12 @@ export interface SymbolRow extends ArmRow {
 }
 
 /** Definitions named any of `leaves` (already normalised), at most `perName` per name. */
-export async function symbolDefinitions(db: Queryable, scope: SearchScope, leaves: readonly string[], perName: number): Promise<SymbolRow[]> {
+export async function symbolDefinitions(
+	db: Queryable,
+	scope: SearchScope,
+	leaves: readonly string[],
+	perName: number,
+): Promise<SymbolRow[]> {
 	if (!leaves.length) return [];
 	return db.query<SymbolRow>(
 		`SELECT c.id::text AS chunk_pk, c.doc_id, c.chunk_no, c.path, c.start_line, c.end_line, c.symbol, c.content, 0::float8 AS score,

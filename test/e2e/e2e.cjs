@@ -30,7 +30,9 @@ async function check(name, fn) {
 		console.log(`ok   - ${name} (${Date.now() - t} ms)`);
 	} catch (e) {
 		failed++;
-		await globalThis.__page?.screenshot({ path: path.join(OUT, `fail-${SCENARIO}-${passed + failed}.png`) }).catch(() => undefined);
+		await globalThis.__page
+			?.screenshot({ path: path.join(OUT, `fail-${SCENARIO}-${passed + failed}.png`) })
+			.catch(() => undefined);
 		console.log(`FAIL - ${name}: ${String(e && e.message ? e.message : e).split('\n')[0]}`);
 	}
 }
@@ -65,7 +67,9 @@ async function trustedScenario(page, errors) {
 		await web.locator('#input').waitFor({ timeout: 30000 });
 		const label = await web.locator('#input textarea').getAttribute('aria-label');
 		expect(label === 'Message to Gated Memory', `textarea aria-label: ${label}`);
-		const upgraded = await web.locator('#input').evaluate((el) => !!el.shadowRoot && !!customElements.get('vscode-textarea'));
+		const upgraded = await web
+			.locator('#input')
+			.evaluate((el) => !!el.shadowRoot && !!customElements.get('vscode-textarea'));
 		expect(upgraded, 'vscode-textarea is not upgraded (bundle blocked?)');
 		const csp = await web.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
 		expect(/default-src 'none'/.test(csp) && /script-src 'nonce-/.test(csp), `unexpected CSP: ${csp}`);
@@ -86,8 +90,12 @@ async function trustedScenario(page, errors) {
 	mark('hello answered');
 
 	await check('an unknown name in gatedMemory.thresholds is reported, the valid entries still apply', async () => {
-		await page.locator('.notifications-toasts .notification-toast', { hasText: 'invalid thresholds setting' }).waitFor({ timeout: 15000 });
-		const text = await page.locator('.notifications-toasts .notification-toast', { hasText: 'invalid thresholds setting' }).innerText();
+		await page
+			.locator('.notifications-toasts .notification-toast', { hasText: 'invalid thresholds setting' })
+			.waitFor({ timeout: 15000 });
+		const text = await page
+			.locator('.notifications-toasts .notification-toast', { hasText: 'invalid thresholds setting' })
+			.innerText();
 		expect(/no_such_threshold/.test(text), `toast: ${text}`);
 	});
 
@@ -120,10 +128,16 @@ async function trustedScenario(page, errors) {
 	});
 	mark('coding question answered');
 	// The README picture: the panel only, the second reply's trace open and in view.
-	await web.locator('article.msg-assistant').nth(1).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+	await web
+		.locator('article.msg-assistant')
+		.nth(1)
+		.evaluate((el) => el.scrollIntoView({ block: 'start' }));
 	await page.waitForTimeout(200);
 	const panel = await sidebar.boundingBox();
-	await page.screenshot({ path: path.join(OUT, 'chat.png'), clip: { x: 0, y: 0, width: panel.x + panel.width, height: panel.y + panel.height } });
+	await page.screenshot({
+		path: path.join(OUT, 'chat.png'),
+		clip: { x: 0, y: 0, width: panel.x + panel.width, height: panel.y + panel.height },
+	});
 
 	await check('ArrowUp in the empty input recalls the last message', async () => {
 		const box = web.locator('#input textarea');
@@ -135,7 +149,9 @@ async function trustedScenario(page, errors) {
 
 	await check('HTML in a reply renders as text (no img, no javascript: link, no dialog)', async () => {
 		// Sent with the Send button this time (the other messages use Enter).
-		await web.locator('#input textarea').fill('What does <img src=x onerror=alert(1)> do? See [this](javascript:alert(1)) <script>alert(2)</script>');
+		await web
+			.locator('#input textarea')
+			.fill('What does <img src=x onerror=alert(1)> do? See [this](javascript:alert(1)) <script>alert(2)</script>');
 		await web.locator('#send').click();
 		const reply = await lastReply(web, 3);
 		const md = reply.locator('.msg-markdown');
@@ -147,16 +163,35 @@ async function trustedScenario(page, errors) {
 	mark('sanitising checked');
 
 	await check('panel text keeps a 4.5:1 contrast in dark, light and high-contrast themes', async () => {
-		const themes = [['dark', 'Dark Modern'], ['light', 'Light Modern'], ['hc', 'Dark High Contrast']];
+		const themes = [
+			['dark', 'Dark Modern'],
+			['light', 'Light Modern'],
+			['hc', 'Dark High Contrast'],
+		];
 		const low = [];
-		await web.locator('article.msg-assistant vscode-collapsible.trace').first().evaluate((el) => (el.open = true));
+		await web
+			.locator('article.msg-assistant vscode-collapsible.trace')
+			.first()
+			.evaluate((el) => (el.open = true));
 		for (const [key, theme] of themes) {
 			await setTheme(page, theme);
-			const ratios = await web.locator('body').evaluate(contrastRatios, ['.msg-user .msg-text', '.msg-markdown p', '.msg-markdown code', '.step-name', '.trace-plan dd', '.msg-author']);
+			const ratios = await web
+				.locator('body')
+				.evaluate(contrastRatios, [
+					'.msg-user .msg-text',
+					'.msg-markdown p',
+					'.msg-markdown code',
+					'.step-name',
+					'.trace-plan dd',
+					'.msg-author',
+				]);
 			console.log(`     ${key}: ${JSON.stringify(ratios)}`);
 			for (const [sel, r] of Object.entries(ratios)) if (r < 4.5) low.push(`${key} ${sel} ${r}`);
 			const panel = await sidebar.boundingBox();
-			await page.screenshot({ path: path.join(OUT, `chat-${key}.png`), clip: { x: 0, y: 0, width: panel.x + panel.width, height: panel.y + panel.height } });
+			await page.screenshot({
+				path: path.join(OUT, `chat-${key}.png`),
+				clip: { x: 0, y: 0, width: panel.x + panel.width, height: panel.y + panel.height },
+			});
 		}
 		await setTheme(page, 'Dark Modern');
 		expect(low.length === 0, `low contrast: ${low.join(', ')}`);
@@ -183,7 +218,9 @@ async function trustedScenario(page, errors) {
 	await page.screenshot({ path: path.join(OUT, 'memory-state.png') });
 	// A second webview of this extension would make the chat frame locator ambiguous: close it.
 	await runCommand(page, 'View: Close Editor');
-	await page.locator('.tabs-container .tab', { hasText: 'Memory State' }).waitFor({ state: 'detached', timeout: 15000 });
+	await page
+		.locator('.tabs-container .tab', { hasText: 'Memory State' })
+		.waitFor({ state: 'detached', timeout: 15000 });
 
 	await check('"Gated Memory: New Conversation" clears the panel', async () => {
 		await runCommand(page, 'Gated Memory: New Conversation');
@@ -208,7 +245,10 @@ async function trustedScenario(page, errors) {
 		await md.locator('pre code').first().waitFor({ timeout: 15000 });
 		const text = await md.innerText();
 		expect(/src\/retry\.ts:1-\d+/.test(text), `reply: ${text}`);
-		expect(/retryWithBackoff/.test(await md.locator('pre code').first().innerText()), 'the quoted chunk is not the function');
+		expect(
+			/retryWithBackoff/.test(await md.locator('pre code').first().innerText()),
+			'the quoted chunk is not the function',
+		);
 		const trace = reply.locator('vscode-collapsible.trace');
 		await trace.evaluate((el) => (el.open = true));
 		const hits = await trace.locator('.step-retrieval .step-hit').allInnerTexts();
@@ -222,7 +262,12 @@ async function trustedScenario(page, errors) {
 	// exporting `run(ctx)`; they run after the core checks above, in the same workbench.
 	const checksDir = path.join(__dirname, 'checks');
 	const ctx = { page, web, errors, check, expect, mark, OUT, WS_DIR: process.env.WS_DIR, runCommand, send, lastReply };
-	for (const file of fs.existsSync(checksDir) ? fs.readdirSync(checksDir).filter((f) => f.endsWith('.cjs')).sort() : []) {
+	for (const file of fs.existsSync(checksDir)
+		? fs
+				.readdirSync(checksDir)
+				.filter((f) => f.endsWith('.cjs'))
+				.sort()
+		: []) {
 		await require(path.join(checksDir, file)).run(ctx);
 		mark(`checks/${file}`);
 	}
@@ -259,7 +304,9 @@ async function restrictedScenario(page) {
 	await check('Restricted Mode: "Gated Memory: Index Workspace" says indexing is off', async () => {
 		await page.locator('.monaco-workbench .part.editor').click({ position: { x: 400, y: 300 } });
 		await runCommand(page, 'Gated Memory: Index Workspace');
-		await page.locator('.notifications-toasts .notification-toast', { hasText: 'Indexing is off in Restricted Mode' }).waitFor({ timeout: 15000 });
+		await page
+			.locator('.notifications-toasts .notification-toast', { hasText: 'Indexing is off in Restricted Mode' })
+			.waitFor({ timeout: 15000 });
 	});
 }
 
@@ -268,8 +315,16 @@ async function restrictedScenario(page) {
 	const browser = await chromium.launch({
 		executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
 		headless: true,
-		args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
-			'--disable-background-networking', '--disable-component-update', '--disable-sync'],
+		args: [
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-dev-shm-usage',
+			'--disable-quic',
+			'--no-first-run',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+		],
 	});
 	mark('browser launched');
 	const context = await browser.newContext({ viewport: { width: 1100, height: 860 }, deviceScaleFactor: 1 });
@@ -292,7 +347,8 @@ async function restrictedScenario(page) {
 		await page.screenshot({ path: path.join(OUT, `failure-${SCENARIO}.png`) }).catch(() => undefined);
 	} finally {
 		const ours = errors.console.filter((m) => /gated|webview|Content Security/i.test(m));
-		if (ours.length) console.log(`console messages mentioning us (${ours.length}), first 8:\n  ` + ours.slice(0, 8).join('\n  '));
+		if (ours.length)
+			console.log(`console messages mentioning us (${ours.length}), first 8:\n  ` + ours.slice(0, 8).join('\n  '));
 		if (SCENARIO === 'trusted' && DOCS_IMAGE && fs.existsSync(path.join(OUT, 'chat.png')) && failed === 0) {
 			fs.mkdirSync(path.dirname(DOCS_IMAGE), { recursive: true });
 			fs.copyFileSync(path.join(OUT, 'chat.png'), DOCS_IMAGE);

@@ -10,7 +10,10 @@ async function runCommand(page, label) {
 	// Click the row whose text starts with the label: Enter would take the top-ranked row, which
 	// for "Preferences: Color Theme" is "Preferences: Browse Color Themes in Marketplace".
 	const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-	await page.locator('.quick-input-widget .monaco-list-row', { hasText: new RegExp(`^${escaped}`) }).first().click({ timeout: 10000 });
+	await page
+		.locator('.quick-input-widget .monaco-list-row', { hasText: new RegExp(`^${escaped}`) })
+		.first()
+		.click({ timeout: 10000 });
 }
 
 /** Types a message in the panel's textarea (inside vscode-textarea's shadow root) and presses Enter. */
@@ -42,7 +45,9 @@ async function setTheme(page, theme) {
 	await input.fill(theme);
 	await page.locator('.quick-input-widget .monaco-list-row', { hasText: theme }).first().click({ timeout: 10000 });
 	const cls = theme.includes('High Contrast') ? 'hc-black' : theme.includes('Light') ? 'vs' : 'vs-dark';
-	await page.waitForFunction((c) => document.querySelector('.monaco-workbench')?.classList.contains(c), cls, { timeout: 10000 });
+	await page.waitForFunction((c) => document.querySelector('.monaco-workbench')?.classList.contains(c), cls, {
+		timeout: 10000,
+	});
 	await page.waitForTimeout(600); // the webview receives the new theme variables asynchronously
 }
 

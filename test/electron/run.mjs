@@ -48,7 +48,11 @@ await esbuild.build({
 	external: ['vscode', 'mocha'],
 	logLevel: 'warning',
 });
-const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+const build = spawnSync('npm', ['run', '-s', 'build'], {
+	cwd: root,
+	stdio: 'inherit',
+	shell: process.platform === 'win32',
+});
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const { runTests } = await import('@vscode/test-electron');

@@ -53,8 +53,14 @@ for (const engine of testEngines()) {
 
 		before(async () => {
 			mkdirSync(join(ws, 'src'), { recursive: true });
-			writeFileSync(join(ws, 'src', 'config.ts'), 'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}\n');
-			writeFileSync(join(ws, 'src', 'money.ts'), 'export function formatEuro(cents: number): string {\n\treturn `€${(cents / 100).toFixed(2)}`;\n}\n');
+			writeFileSync(
+				join(ws, 'src', 'config.ts'),
+				'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}\n',
+			);
+			writeFileSync(
+				join(ws, 'src', 'money.ts'),
+				'export function formatEuro(cents: number): string {\n\treturn `€${(cents / 100).toFixed(2)}`;\n}\n',
+			);
 			const created = await engine.create();
 			dispose = created.dispose;
 			db = created.location.kind === 'url' ? created.location.url : created.location.dir;
@@ -95,8 +101,14 @@ for (const engine of testEngines()) {
 			assert.equal(q.status, 'done');
 			assert.equal(q.citations[0]?.label, 'src/config.ts:1-3 (parseConfig)');
 			assert.match(q.reply, /parseConfig/);
-			assert.ok(q.trace.steps.some((s) => s.kind === 'retrieval'), 'the trace holds the retrieval step');
-			assert.ok(notes(q).some((n) => /vector arm: gmem-static/.test(n)), `the built-in embedder ran: ${notes(q).join(' | ')}`);
+			assert.ok(
+				q.trace.steps.some((s) => s.kind === 'retrieval'),
+				'the trace holds the retrieval step',
+			);
+			assert.ok(
+				notes(q).some((n) => /vector arm: gmem-static/.test(n)),
+				`the built-in embedder ran: ${notes(q).join(' | ')}`,
+			);
 			assert.ok(notes(q).includes(NO_LIVE_STATE), 'the trace says there is no live state');
 		});
 
@@ -119,7 +131,10 @@ for (const engine of testEngines()) {
 					[workspaceId(ws)],
 				);
 				assert.equal(rows.length, 1);
-				assert.ok(rows[0].trace?.steps.some((s) => s.kind === 'note' && /superseded/.test(s.message ?? '')), 'the stored trace is the final one');
+				assert.ok(
+					rows[0].trace?.steps.some((s) => s.kind === 'note' && /superseded/.test(s.message ?? '')),
+					'the stored trace is the final one',
+				);
 			} finally {
 				await opened.value.close();
 			}
@@ -134,16 +149,28 @@ for (const engine of testEngines()) {
 		});
 
 		it('a second run on the same store (a new process, a new conversation) recalls it too', async () => {
-			writeFileSync(join(base, 'again.jsonl'), jsonl([{ workspace: 'ws' }, { role: 'user', content: 'What did we decide about deploying the billing service?' }]));
+			writeFileSync(
+				join(base, 'again.jsonl'),
+				jsonl([
+					{ workspace: 'ws' },
+					{ role: 'user', content: 'What did we decide about deploying the billing service?' },
+				]),
+			);
 			const r = await gmem(['chat', 'again.jsonl', '--db', db, '--json'], base);
 			assert.equal(r.code, EXIT_OK, r.err);
 			assert.equal(r.out.length, 1);
 			assert.match(r.out[0].reply, /Kustomize/);
-			assert.ok(r.out[0].citations.some((c) => /research/.test(c.label)), JSON.stringify(r.out[0].citations));
+			assert.ok(
+				r.out[0].citations.some((c) => /research/.test(c.label)),
+				JSON.stringify(r.out[0].citations),
+			);
 		});
 
 		it('the human form prints the reply, its sources and the decision', async () => {
-			writeFileSync(join(base, 'one.jsonl'), jsonl([{ role: 'user', content: 'How does parseConfig in src/config.ts handle invalid JSON input?' }]));
+			writeFileSync(
+				join(base, 'one.jsonl'),
+				jsonl([{ role: 'user', content: 'How does parseConfig in src/config.ts handle invalid JSON input?' }]),
+			);
 			const { io, out, err } = captureIo(base, { ...process.env, GMEM_DB: '' });
 			const code = await runCli(['chat', 'one.jsonl', '--db', db, '--workspace', 'ws'], io);
 			assert.equal(code, EXIT_OK, err());

@@ -21,7 +21,10 @@ describe('gmem chat: interactive prompt and the bundled CLI (pglite)', function 
 	const ws = tempStoreDir('gmem-chatprompt-ws-');
 	before(() => {
 		mkdirSync(join(ws, 'src'), { recursive: true });
-		writeFileSync(join(ws, 'src', 'money.ts'), 'export function formatEuro(cents: number): string {\n\treturn `€${(cents / 100).toFixed(2)}`;\n}\n');
+		writeFileSync(
+			join(ws, 'src', 'money.ts'),
+			'export function formatEuro(cents: number): string {\n\treturn `€${(cents / 100).toFixed(2)}`;\n}\n',
+		);
 	});
 	after(async () => {
 		await stopOwner(db);
@@ -50,17 +53,34 @@ describe('gmem chat: interactive prompt and the bundled CLI (pglite)', function 
 			process.stdout.write('\n  [cli bundle] dist/cli.js is not built (npm run build): SKIPPED\n');
 			this.skip();
 		}
-		const child = spawn(process.execPath, [CLI, 'chat', '--db', db, '--workspace', ws, '--json'], { env: { ...process.env, GMEM_DB: '', GMEM_EMBEDDER: '' } });
+		const child = spawn(process.execPath, [CLI, 'chat', '--db', db, '--workspace', ws, '--json'], {
+			env: { ...process.env, GMEM_DB: '', GMEM_EMBEDDER: '' },
+		});
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
 		child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-		child.stdin.end(`${JSON.stringify({ role: 'user', content: 'How does formatEuro in src/money.ts format cents?' })}\n`);
+		child.stdin.end(
+			`${JSON.stringify({ role: 'user', content: 'How does formatEuro in src/money.ts format cents?' })}\n`,
+		);
 		const code = await new Promise<number | null>((r) => child.on('close', r));
 		assert.equal(code, 0, stderr);
-		const [turn] = stdout.trim().split('\n').map((l) => JSON.parse(l) as { turn: string; citations: { label: string }[]; trace: { steps: { kind: string; message?: string }[] } });
+		const [turn] = stdout
+			.trim()
+			.split('\n')
+			.map(
+				(l) =>
+					JSON.parse(l) as {
+						turn: string;
+						citations: { label: string }[];
+						trace: { steps: { kind: string; message?: string }[] };
+					},
+			);
 		assert.equal(turn.turn, 'cli-1');
 		assert.equal(turn.citations[0]?.label, 'src/money.ts:1-3 (formatEuro)');
-		assert.ok(turn.trace.steps.some((s) => s.kind === 'note' && /vector arm: gmem-static/.test(s.message ?? '')), 'the built-in model resolves beside the bundle');
+		assert.ok(
+			turn.trace.steps.some((s) => s.kind === 'note' && /vector arm: gmem-static/.test(s.message ?? '')),
+			'the built-in model resolves beside the bundle',
+		);
 	});
 });

@@ -26,7 +26,15 @@ function lines(text: string): Record<string, unknown>[] {
 		.map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-type Hit = { id: string; chunk_id: string; path: string | null; arms: { fts: { rank: number } | null; vector: { rank: number } | null }; rerank: { score: number; status: string } | null; fused: number; score: number };
+type Hit = {
+	id: string;
+	chunk_id: string;
+	path: string | null;
+	arms: { fts: { rank: number } | null; vector: { rank: number } | null };
+	rerank: { score: number; status: string } | null;
+	fused: number;
+	score: number;
+};
 
 for (const engine of testEngines()) {
 	describe(`gmem store commands (${engine.name})`, function () {
@@ -68,19 +76,32 @@ for (const engine of testEngines()) {
 			assert.equal(hits[0].path, 'src/auth/tokenRefresh.ts');
 			assert.ok(hits[0].arms.fts);
 			assert.ok(hits[0].arms.vector);
-			assert.deepEqual(Object.keys(hits[0]).sort(), ['arms', 'chunk_id', 'end_line', 'fused', 'id', 'path', 'rerank', 'score', 'start_line', 'symbol'].sort());
+			assert.deepEqual(
+				Object.keys(hits[0]).sort(),
+				['arms', 'chunk_id', 'end_line', 'fused', 'id', 'path', 'rerank', 'score', 'start_line', 'symbol'].sort(),
+			);
 		});
 
 		it('finds camelCase identifiers from plain words (code-aware tokens)', async () => {
 			const r = await gmem(['search', 'retry backoff', '--db', db, '--json', '--arm', 'fts']);
 			const hits = lines(r.out)[0].hits as Hit[];
 			assert.equal(hits[0].id, 'retry');
-			assert.ok(hits.every((h) => h.arms.vector === null), '--arm fts runs only the full-text arm');
+			assert.ok(
+				hits.every((h) => h.arms.vector === null),
+				'--arm fts runs only the full-text arm',
+			);
 		});
 
 		it('batch --queries prints one line per query and reports a bad line', async () => {
 			const file = join(queriesDir, 'q.jsonl');
-			writeFileSync(file, ['{"id": "q1", "query": "toml config file"}', 'not json', '{"id": "q2", "query": "pgvector hnsw decision"}'].join('\n'));
+			writeFileSync(
+				file,
+				[
+					'{"id": "q1", "query": "toml config file"}',
+					'not json',
+					'{"id": "q2", "query": "pgvector hnsw decision"}',
+				].join('\n'),
+			);
 			const r = await gmem(['search', '--queries', file, '--db', db, '--json', '--k', '2']);
 			assert.equal(r.code, EXIT_USAGE);
 			const out = lines(r.out);
@@ -100,7 +121,11 @@ for (const engine of testEngines()) {
 		it('inspect --json counts the tiers and names the engine', async () => {
 			const r = await gmem(['inspect', '--db', db, '--json']);
 			assert.equal(r.code, EXIT_OK, r.err);
-			const o = lines(r.out)[0] as { engine: string; schema_version: number; tiers: { workspace: { documents: number } } };
+			const o = lines(r.out)[0] as {
+				engine: string;
+				schema_version: number;
+				tiers: { workspace: { documents: number } };
+			};
 			assert.equal(o.engine, engine.name === 'pglite' ? 'pglite-socket' : 'postgres');
 			assert.equal(o.schema_version, SCHEMA_VERSION);
 			assert.equal(o.tiers.workspace.documents, 5);
@@ -124,13 +149,36 @@ for (const engine of testEngines()) {
 			assert.equal(r.code, EXIT_OK, r.err);
 			const o = lines(r.out)[0] as { hits: Hit[]; notes: string[] };
 			assert.equal(o.hits.length, 3);
-			assert.ok(o.hits.some((h) => h.arms.vector), 'the vector arm ran (built-in vectors were ingested by default)');
+			assert.ok(
+				o.hits.some((h) => h.arms.vector),
+				'the vector arm ran (built-in vectors were ingested by default)',
+			);
 			const reranks = o.hits.map((h) => h.rerank);
-			assert.ok(reranks.every((x) => x?.status === 'model'), JSON.stringify(reranks));
+			assert.ok(
+				reranks.every((x) => x?.status === 'model'),
+				JSON.stringify(reranks),
+			);
 			const scores = reranks.map((x) => x!.score);
-			assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
-			assert.ok(o.notes.some((n) => /^reranked \d+ candidates with gmem-rerank-linear-v1/.test(n)), o.notes.join(' | '));
-			const plain = await gmem(['search', 'toml config file', '--db', db, '--json', '--k', '3', '--workspace', ws, '--no-rerank']);
+			assert.deepEqual(
+				scores,
+				[...scores].sort((a, b) => b - a),
+			);
+			assert.ok(
+				o.notes.some((n) => /^reranked \d+ candidates with gmem-rerank-linear-v1/.test(n)),
+				o.notes.join(' | '),
+			);
+			const plain = await gmem([
+				'search',
+				'toml config file',
+				'--db',
+				db,
+				'--json',
+				'--k',
+				'3',
+				'--workspace',
+				ws,
+				'--no-rerank',
+			]);
 			assert.ok((lines(plain.out)[0].hits as Hit[]).every((h) => h.rerank === null));
 		});
 
@@ -138,17 +186,46 @@ for (const engine of testEngines()) {
 		it('--embedder hashing is the test embedder only when asked for: it says so, and the built-in reranker passes through with the reason', async () => {
 			const wsHashing = tempStoreDir('gmem-ws-hashing-');
 			after(() => rmSync(wsHashing, { recursive: true, force: true }));
-			const ingested = await gmem(['ingest', DOCS, '--db', db, '--workspace', wsHashing, '--embedder', 'hashing', '--json']);
+			const ingested = await gmem([
+				'ingest',
+				DOCS,
+				'--db',
+				db,
+				'--workspace',
+				wsHashing,
+				'--embedder',
+				'hashing',
+				'--json',
+			]);
 			assert.equal(ingested.code, EXIT_OK, ingested.err);
 			assert.match(ingested.err, /hashing TEST embedder for tests, NOT semantic/);
-			const hashing = await gmem(['search', 'refresh access token', '--db', db, '--json', '--k', '3', '--embedder', 'hashing', '--workspace', wsHashing]);
+			const hashing = await gmem([
+				'search',
+				'refresh access token',
+				'--db',
+				db,
+				'--json',
+				'--k',
+				'3',
+				'--embedder',
+				'hashing',
+				'--workspace',
+				wsHashing,
+			]);
 			assert.equal(hashing.code, EXIT_OK, hashing.err);
 			assert.match(hashing.err, /TEST embedder/);
-			assert.match(hashing.err, /no rerank: gmem-rerank-linear-v1 was trained on gmem-static-code-v\d+ cosines and the vector arm uses test\/hashing-384/);
+			assert.match(
+				hashing.err,
+				/no rerank: gmem-rerank-linear-v1 was trained on gmem-static-code-v\d+ cosines and the vector arm uses test\/hashing-384/,
+			);
 			assert.equal((lines(hashing.out)[0].hits as Hit[])[0].id, 'auth');
 			// The same through the environment variable.
 			const viaEnv = captureIo(process.cwd(), { ...process.env, GMEM_DB: '', GMEM_EMBEDDER: 'hashing' });
-			assert.equal(await runCli(['search', 'refresh access token', '--db', db, '--json', '--workspace', wsHashing], viaEnv.io), EXIT_OK, viaEnv.err());
+			assert.equal(
+				await runCli(['search', 'refresh access token', '--db', db, '--json', '--workspace', wsHashing], viaEnv.io),
+				EXIT_OK,
+				viaEnv.err(),
+			);
 			assert.match(viaEnv.err(), /TEST embedder/);
 		});
 	});

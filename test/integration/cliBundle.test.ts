@@ -35,11 +35,27 @@ describe('gmem bundle (dist/cli.js) with no flags', function () {
 		const opts = { cwd: tmpdir(), env };
 		const ingested = await run(process.execPath, [CLI, 'ingest', DOCS, '--db', db, '--workspace', db, '--json'], opts);
 		assert.doesNotMatch(ingested.stderr, /TEST embedder/);
-		const searched = await run(process.execPath, [CLI, 'search', 'refresh access token', '--db', db, '--json', '--k', '3'], opts);
-		const o = JSON.parse(searched.stdout) as { hits: { id: string; arms: { vector: unknown }; rerank: { status: string } | null }[]; notes: string[] };
+		const searched = await run(
+			process.execPath,
+			[CLI, 'search', 'refresh access token', '--db', db, '--json', '--k', '3'],
+			opts,
+		);
+		const o = JSON.parse(searched.stdout) as {
+			hits: { id: string; arms: { vector: unknown }; rerank: { status: string } | null }[];
+			notes: string[];
+		};
 		assert.equal(o.hits[0]?.id, 'auth');
-		assert.ok(o.hits.some((h) => h.arms.vector), 'built-in vectors were stored and searched');
-		assert.ok(o.hits.every((h) => h.rerank?.status === 'model'), searched.stderr);
-		assert.ok(o.notes.some((n) => /gmem-rerank-linear-v1/.test(n)), o.notes.join(' | '));
+		assert.ok(
+			o.hits.some((h) => h.arms.vector),
+			'built-in vectors were stored and searched',
+		);
+		assert.ok(
+			o.hits.every((h) => h.rerank?.status === 'model'),
+			searched.stderr,
+		);
+		assert.ok(
+			o.notes.some((n) => /gmem-rerank-linear-v1/.test(n)),
+			o.notes.join(' | '),
+		);
 	});
 });

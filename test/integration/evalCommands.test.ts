@@ -21,7 +21,13 @@ interface Arm {
 	latency_ms: { p50: number; p95: number } | null;
 }
 
-async function retrieval(extra: string[]): Promise<{ arms: Arm[]; store: string; documents: number; embedder: { id: string; semantic: boolean } | null; reranker: string }> {
+async function retrieval(extra: string[]): Promise<{
+	arms: Arm[];
+	store: string;
+	documents: number;
+	embedder: { id: string; semantic: boolean } | null;
+	reranker: string;
+}> {
 	const c = captureIo();
 	const code = await runCli(['eval', 'retrieval', '--corpus', CORPUS, '--queries', QUERIES, '--json', ...extra], c.io);
 	assert.equal(code, 0, c.err());
@@ -44,7 +50,10 @@ describe('gmem eval retrieval (PGlite temp folder)', function () {
 		const e = await retrieval(['--embedder', 'hashing']);
 		assert.equal(e.documents, 19);
 		assert.match(e.store, /temporary PGlite folder/);
-		assert.deepEqual(e.arms.map((a) => a.arm), ['fts', 'vector', 'hybrid', 'hybrid+rerank']);
+		assert.deepEqual(
+			e.arms.map((a) => a.arm),
+			['fts', 'vector', 'hybrid', 'hybrid+rerank'],
+		);
 		for (const a of e.arms) {
 			assert.equal(a.measured, true);
 			assert.equal(a.metrics!.queries, 12);
@@ -63,7 +72,10 @@ describe('gmem eval retrieval (PGlite temp folder)', function () {
 	it('reports vector and hybrid as not measured in lexical-only mode; --limit caps the queries', async () => {
 		const e = await retrieval(['--embedder', 'none', '--limit', '5']);
 		assert.equal(e.arms[0]!.metrics!.queries, 5);
-		assert.deepEqual(e.arms.map((a) => a.measured), [true, false, false, false]);
+		assert.deepEqual(
+			e.arms.map((a) => a.measured),
+			[true, false, false, false],
+		);
 		assert.match(e.arms[1]!.note ?? '', /not measured/);
 	});
 

@@ -5,7 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { ingestDocuments } from '../../src/retrieval/ingest';
-import { exportMemory, ExportFormatError, importMemory, parseMemoryExport, type MemoryExport } from '../../src/store/exportImport';
+import {
+	exportMemory,
+	ExportFormatError,
+	importMemory,
+	parseMemoryExport,
+	type MemoryExport,
+} from '../../src/store/exportImport';
 import { recordTurn } from '../../src/store/memoryRepo';
 import { clearTier, forgetProfileKey, forgetResearchMemory, memoryState } from '../../src/store/memoryState';
 import type { Store } from '../../src/store/openStore';
@@ -16,26 +22,60 @@ const WS = 'ws-export';
 const OTHER = 'ws-other';
 
 async function seed(store: Store): Promise<void> {
-	await ingestDocuments(store.db, [
-		{ id: 'src/retry.ts', path: 'src/retry.ts', text: 'export function retryWithBackoff(fn: () => Promise<void>) {\n\treturn fn();\n}\n', metadata: { source: 'index', embedder: 'x' } },
-		{ id: 'README.md', path: 'README.md', text: '# Demo\n\nThe API server listens on port 8080.\n' },
-	], { workspaceId: WS, tier: 'workspace' }, null);
-	const turn = (turnId: string, question: string, answer: string, trigger: WrittenTrigger) => writeTurn(store.db, null, WS, { turnId, trigger, question, answer });
+	await ingestDocuments(
+		store.db,
+		[
+			{
+				id: 'src/retry.ts',
+				path: 'src/retry.ts',
+				text: 'export function retryWithBackoff(fn: () => Promise<void>) {\n\treturn fn();\n}\n',
+				metadata: { source: 'index', embedder: 'x' },
+			},
+			{ id: 'README.md', path: 'README.md', text: '# Demo\n\nThe API server listens on port 8080.\n' },
+		],
+		{ workspaceId: WS, tier: 'workspace' },
+		null,
+	);
+	const turn = (turnId: string, question: string, answer: string, trigger: WrittenTrigger) =>
+		writeTurn(store.db, null, WS, { turnId, trigger, question, answer });
 	await turn('t1', 'Which port does the API server listen on?', 'The API server listens on port 8080.', 'question');
 	await turn('t2', 'Actually the API server port is 9090 now, not 8080.', '', 'correction');
 	await turn('t3', 'My editor is vim.', '', 'statement');
 	await turn('t4', 'My editor is helix.', '', 'statement');
 	await turn('t5', 'Always answer in British English.', '', 'instruction');
 	const trace = { decision: { trigger: 'question', path: 'rag', tiers: ['workspace'], route: 'rag:workspace' } };
-	await recordTurn(store.db, { workspaceId: WS, conversationId: 'c1', turnId: 't1', role: 'user', content: 'Which port?', trace: null });
-	await recordTurn(store.db, { workspaceId: WS, conversationId: 'c1', turnId: 't1', role: 'assistant', content: 'Port 8080 [1]', trace });
+	await recordTurn(store.db, {
+		workspaceId: WS,
+		conversationId: 'c1',
+		turnId: 't1',
+		role: 'user',
+		content: 'Which port?',
+		trace: null,
+	});
+	await recordTurn(store.db, {
+		workspaceId: WS,
+		conversationId: 'c1',
+		turnId: 't1',
+		role: 'assistant',
+		content: 'Port 8080 [1]',
+		trace,
+	});
 	// Another workspace's rows must never leak into this workspace's export.
-	await recordTurn(store.db, { workspaceId: OTHER, conversationId: 'c9', turnId: 'x', role: 'user', content: 'elsewhere', trace: null });
+	await recordTurn(store.db, {
+		workspaceId: OTHER,
+		conversationId: 'c9',
+		turnId: 'x',
+		role: 'user',
+		content: 'elsewhere',
+		trace: null,
+	});
 }
 
 /** The export minus its timestamp, through JSON (what a file holds). */
 async function snapshot(store: Store, ids = [WS]): Promise<Omit<MemoryExport, 'exported_at'>> {
-	const file: Partial<MemoryExport> = parseMemoryExport(JSON.stringify(await exportMemory(store.db, ids, store.schemaVersion)));
+	const file: Partial<MemoryExport> = parseMemoryExport(
+		JSON.stringify(await exportMemory(store.db, ids, store.schemaVersion)),
+	);
 	delete file.exported_at;
 	return file as Omit<MemoryExport, 'exported_at'>;
 }
@@ -65,19 +105,26 @@ for (const engine of testEngines()) {
 			const superseded = file.research_memory.find((m) => m.superseded_by !== null);
 			assert.ok(superseded && /8080/.test(superseded.content), 'the correction supersedes the 8080 memory');
 			assert.equal(file.profile_entries.length, 3, 'editor (current + history) and the instruction');
-			assert.deepEqual(file.conversation_turns.map((t) => t.workspace_id), [WS, WS]);
+			assert.deepEqual(
+				file.conversation_turns.map((t) => t.workspace_id),
+				[WS, WS],
+			);
 			assert.match(file.profile_entries[0].valid_from, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
 		});
 
 		it('imports into a fresh store, giving the same export; re-importing changes nothing', async () => {
 			const text = JSON.stringify(await exportMemory(source().db, [WS], source().schemaVersion));
 			const first = await importMemory(target().db, parseMemoryExport(text));
-			assert.equal(first.documents, 3, '2 files + the current memory\'s document (a superseded memory keeps no chunks)');
+			assert.equal(first.documents, 3, "2 files + the current memory's document (a superseded memory keeps no chunks)");
 			assert.deepEqual(await snapshot(target()), await snapshot(source()));
 			const before = await rowCounts(target());
 			const again = await importMemory(target().db, parseMemoryExport(text));
 			assert.equal(again.profile_entries, 0, 'no profile row is inserted twice');
-			assert.deepEqual([again.documents, again.documents_unchanged], [0, 3], 'unchanged documents are left alone (their vectors kept)');
+			assert.deepEqual(
+				[again.documents, again.documents_unchanged],
+				[0, 3],
+				'unchanged documents are left alone (their vectors kept)',
+			);
 			assert.deepEqual(await rowCounts(target()), before);
 			assert.deepEqual(await snapshot(target()), await snapshot(source()));
 			// Imported chunks are searchable: the BM25 postings were rebuilt.
@@ -86,7 +133,10 @@ for (const engine of testEngines()) {
 
 		it('re-importing into the store it came from is idempotent too', async () => {
 			const before = await rowCounts(source());
-			await importMemory(source().db, parseMemoryExport(JSON.stringify(await exportMemory(source().db, [WS], source().schemaVersion))));
+			await importMemory(
+				source().db,
+				parseMemoryExport(JSON.stringify(await exportMemory(source().db, [WS], source().schemaVersion))),
+			);
 			assert.deepEqual(await rowCounts(source()), before);
 		});
 
@@ -94,8 +144,14 @@ for (const engine of testEngines()) {
 			const file = await exportMemory(source().db, [WS], source().schemaVersion);
 			const bad = structuredClone(file) as unknown as { profile_entries: { kind: string }[] };
 			bad.profile_entries[1].kind = 'rumour';
-			assert.throws(() => parseMemoryExport(JSON.stringify(bad)), (e: Error) => e instanceof ExportFormatError && /profile_entries\[1\]\.kind: expected one of/.test(e.message));
-			assert.throws(() => parseMemoryExport('{"format": "gated-memory-export", "version": 2}'), /version: this build reads version 1/);
+			assert.throws(
+				() => parseMemoryExport(JSON.stringify(bad)),
+				(e: Error) => e instanceof ExportFormatError && /profile_entries\[1\]\.kind: expected one of/.test(e.message),
+			);
+			assert.throws(
+				() => parseMemoryExport('{"format": "gated-memory-export", "version": 2}'),
+				/version: this build reads version 1/,
+			);
 			assert.throws(() => parseMemoryExport('not json'), /not JSON/);
 			const dup = structuredClone(file);
 			dup.conversation_turns.push(dup.conversation_turns[0]);
@@ -110,7 +166,14 @@ for (const engine of testEngines()) {
 				// A valid JSON integer out of range for an int column: fails after documents and chunks were written.
 				file.research_memory[0].merged_count = 2 ** 40;
 				await assert.rejects(importMemory(fresh.db, file));
-				assert.deepEqual(await rowCounts(fresh), { documents: 0, chunks: 0, postings: 0, research: 0, profile: 0, turns: 0 });
+				assert.deepEqual(await rowCounts(fresh), {
+					documents: 0,
+					chunks: 0,
+					postings: 0,
+					research: 0,
+					profile: 0,
+					turns: 0,
+				});
 			} finally {
 				await fresh.close();
 				await created.dispose();
@@ -141,7 +204,10 @@ for (const engine of testEngines()) {
 			assert.ok(s.profile.some((p) => p.kind === 'instruction'));
 			assert.equal(s.corrections.length, 1);
 			assert.match(s.corrections[0].superseded[0].content, /8080/);
-			assert.deepEqual(s.decisions.map((d) => [d.turnId, d.route, d.utterance, d.tiers]), [['t1', 'rag:workspace', 'Which port?', ['workspace']]]);
+			assert.deepEqual(
+				s.decisions.map((d) => [d.turnId, d.route, d.utterance, d.tiers]),
+				[['t1', 'rag:workspace', 'Which port?', ['workspace']]],
+			);
 		});
 
 		it('forgets a profile key and a research memory; clears a tier for the workspace only', async () => {
@@ -153,7 +219,11 @@ for (const engine of testEngines()) {
 			const s = await memoryState(db, [WS]);
 			assert.equal(s.tiers.find((t) => t.tier === 'workspace')!.items, 0);
 			assert.ok(!s.profile.some((p) => p.key === 'editor'));
-			assert.equal((await memoryState(db, ['ws-moved'])).tiers.find((t) => t.tier === 'workspace')!.items, 2, 'other workspace untouched');
+			assert.equal(
+				(await memoryState(db, ['ws-moved'])).tiers.find((t) => t.tier === 'workspace')!.items,
+				2,
+				'other workspace untouched',
+			);
 			await clearTier(db, [WS], 'conversation');
 			assert.equal((await memoryState(db, [WS])).tiers.find((t) => t.tier === 'conversation')!.items, 0);
 		});

@@ -32,8 +32,16 @@ for (const engine of testEngines()) {
 		let dispose: () => Promise<void>;
 		let location: Parameters<typeof mustOpen>[0];
 		let thresholds: Thresholds;
-		const settings: ModelSettings = { embedder: 'minilm', reranker: 'minilm', hubEndpoint: 'http://127.0.0.1:9', localPath: '' };
-		const manifests: { embedder: ModelManifest; reranker: ModelManifest } = { embedder: tinyManifest('embedder'), reranker: tinyManifest('reranker') };
+		const settings: ModelSettings = {
+			embedder: 'minilm',
+			reranker: 'minilm',
+			hubEndpoint: 'http://127.0.0.1:9',
+			localPath: '',
+		};
+		const manifests: { embedder: ModelManifest; reranker: ModelManifest } = {
+			embedder: tinyManifest('embedder'),
+			reranker: tinyManifest('reranker'),
+		};
 		const missingOffers: string[][] = [];
 		let staleSignals = 0;
 		const replies: { markdown: string; trace: { steps: TraceStep[] } }[] = [];
@@ -45,7 +53,9 @@ for (const engine of testEngines()) {
 		const embeddersInStore = async () => {
 			const store = await mustOpen(location);
 			try {
-				return await store.db.query<{ embedder: string | null; n: number }>("SELECT embedder, count(*)::int AS n FROM chunks WHERE tier = 'workspace' GROUP BY embedder ORDER BY embedder");
+				return await store.db.query<{ embedder: string | null; n: number }>(
+					"SELECT embedder, count(*)::int AS n FROM chunks WHERE tier = 'workspace' GROUP BY embedder ORDER BY embedder",
+				);
 			} finally {
 				await store.close();
 			}
@@ -55,8 +65,14 @@ for (const engine of testEngines()) {
 			tmp = tempDir('extmodels');
 			ws = join(tmp.dir, 'ws');
 			mkdirSync(join(ws, 'src'), { recursive: true });
-			writeFileSync(join(ws, 'src', 'config.ts'), 'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}\n');
-			writeFileSync(join(ws, 'src', 'money.ts'), 'export function formatEuro(cents: number): string {\n\treturn `€${(cents / 100).toFixed(2)}`;\n}\n');
+			writeFileSync(
+				join(ws, 'src', 'config.ts'),
+				'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}\n',
+			);
+			writeFileSync(
+				join(ws, 'src', 'money.ts'),
+				'export function formatEuro(cents: number): string {\n\treturn `€${(cents / 100).toFixed(2)}`;\n}\n',
+			);
 			const local = join(tmp.dir, 'models');
 			writeTinyModel(join(local, 'test', 'tiny-embedder'), 'embedder');
 			writeTinyModel(join(local, 'test', 'tiny-reranker'), 'reranker');
@@ -77,7 +93,12 @@ for (const engine of testEngines()) {
 				onModelsMissing: (m) => missingOffers.push(m.map((x) => x.name)),
 				onStaleVectors: () => staleSignals++,
 			});
-			controller = new ChatController({ log: quiet, thresholds: () => thresholds, isRestricted: () => false, retrieve: (q, r, th) => memory.retrieve(q, r, th) });
+			controller = new ChatController({
+				log: quiet,
+				thresholds: () => thresholds,
+				isRestricted: () => false,
+				retrieve: (q, r, th) => memory.retrieve(q, r, th),
+			});
 			controller.attach((type, params) => {
 				if (type === 'chat/reply') replies.push(params as never);
 			});
@@ -99,8 +120,16 @@ for (const engine of testEngines()) {
 			const reply = await ask('m1');
 			const step = reply.trace.steps.find((s) => s.kind === 'retrieval') as RetrievalStep;
 			assert.equal(step.arm_mode, 'hybrid');
-			assert.ok(step.hits.some((h) => h.arms.vector !== null), 'some hit came from the vector arm');
-			assert.ok(notes(reply.trace.steps).some((n) => n.startsWith('vector arm: test/tiny-embedder@r1') && n.includes('2 of 2 chunks')), notes(reply.trace.steps).join(' | '));
+			assert.ok(
+				step.hits.some((h) => h.arms.vector !== null),
+				'some hit came from the vector arm',
+			);
+			assert.ok(
+				notes(reply.trace.steps).some(
+					(n) => n.startsWith('vector arm: test/tiny-embedder@r1') && n.includes('2 of 2 chunks'),
+				),
+				notes(reply.trace.steps).join(' | '),
+			);
 			const rerank = reply.trace.steps.find((s) => s.kind === 'rerank') as RerankStep;
 			assert.equal(rerank.status, 'model', rerank.reason);
 			assert.equal(rerank.pairs, step.hits.length);
@@ -114,11 +143,17 @@ for (const engine of testEngines()) {
 			const step = before.trace.steps.find((s) => s.kind === 'retrieval') as RetrievalStep;
 			assert.equal(step.arm_mode, 'fts');
 			assert.ok(step.hits.every((h) => h.arms.vector === null));
-			assert.ok(notes(before.trace.steps).some((n) => /lexical-only: no chunk has test\/tiny-embedder@r2 vectors yet/.test(n)));
+			assert.ok(
+				notes(before.trace.steps).some((n) => /lexical-only: no chunk has test\/tiny-embedder@r2 vectors yet/.test(n)),
+			);
 			assert.equal(staleSignals, 1, 'the host was told to re-embed');
 			const done = await memory.reembedIfNeeded();
 			assert.ok(done, 're-embedding ran');
-			assert.deepEqual(await embeddersInStore(), [{ embedder: 'test/tiny-embedder@r2', n: 2 }], 'no vectors of the old model remain');
+			assert.deepEqual(
+				await embeddersInStore(),
+				[{ embedder: 'test/tiny-embedder@r2', n: 2 }],
+				'no vectors of the old model remain',
+			);
 			assert.equal(await memory.reembedIfNeeded(), null, 'nothing left to re-embed');
 			const after = await ask('m3');
 			assert.equal((after.trace.steps.find((s) => s.kind === 'retrieval') as RetrievalStep).arm_mode, 'hybrid');
@@ -134,8 +169,14 @@ for (const engine of testEngines()) {
 			assert.equal(step.arm_mode, 'fts');
 			assert.equal(step.hits[0].path, 'src/config.ts');
 			const text = notes(reply.trace.steps);
-			assert.ok(text.some((n) => /lexical-only: tiny-embedder is not downloaded/.test(n)), text.join(' | '));
-			assert.ok(text.some((n) => /no reranking: tiny-reranker is not downloaded/.test(n)), text.join(' | '));
+			assert.ok(
+				text.some((n) => /lexical-only: tiny-embedder is not downloaded/.test(n)),
+				text.join(' | '),
+			);
+			assert.ok(
+				text.some((n) => /no reranking: tiny-reranker is not downloaded/.test(n)),
+				text.join(' | '),
+			);
 			assert.equal((reply.trace.steps.find((s) => s.kind === 'rerank') as RerankStep).status, 'passthrough');
 			assert.match(reply.markdown, /src\/config\\\.ts/);
 			await ask('m5');
@@ -147,7 +188,10 @@ for (const engine of testEngines()) {
 			settings.reranker = 'none';
 			const reply = await ask('m6');
 			const text = notes(reply.trace.steps);
-			assert.ok(text.some((n) => /lexical-only: no embedder: gatedMemory.models.embedder is "none"/.test(n)), text.join(' | '));
+			assert.ok(
+				text.some((n) => /lexical-only: no embedder: gatedMemory.models.embedder is "none"/.test(n)),
+				text.join(' | '),
+			);
 			assert.ok(text.some((n) => /no reranking: reranker off/.test(n)));
 			assert.equal(await memory.embedder(), null);
 		});
@@ -164,17 +208,31 @@ for (const engine of testEngines()) {
 		let dispose: () => Promise<void>;
 		let location: Parameters<typeof mustOpen>[0];
 		let thresholds: Thresholds;
-		const settings: ModelSettings = { embedder: 'builtin', reranker: 'none', hubEndpoint: 'http://127.0.0.1:9', localPath: '' };
+		const settings: ModelSettings = {
+			embedder: 'builtin',
+			reranker: 'none',
+			hubEndpoint: 'http://127.0.0.1:9',
+			localPath: '',
+		};
 		const embedders = async () => {
 			const store = await mustOpen(location);
 			try {
-				return (await store.db.query<{ embedder: string | null }>("SELECT DISTINCT embedder FROM chunks WHERE tier = 'workspace' ORDER BY embedder")).map((r) => r.embedder);
+				return (
+					await store.db.query<{ embedder: string | null }>(
+						"SELECT DISTINCT embedder FROM chunks WHERE tier = 'workspace' ORDER BY embedder",
+					)
+				).map((r) => r.embedder);
 			} finally {
 				await store.close();
 			}
 		};
 		const turn = async () => {
-			const controller = new ChatController({ log: quiet, thresholds: () => thresholds, isRestricted: () => false, retrieve: (q, r, th) => memory.retrieve(q, r, th) });
+			const controller = new ChatController({
+				log: quiet,
+				thresholds: () => thresholds,
+				isRestricted: () => false,
+				retrieve: (q, r, th) => memory.retrieve(q, r, th),
+			});
 			const replies: { trace: { steps: TraceStep[] } }[] = [];
 			controller.attach((type, params) => {
 				if (type === 'chat/reply') replies.push(params as never);
@@ -187,7 +245,10 @@ for (const engine of testEngines()) {
 			tmp = tempDir('extbuiltin');
 			ws = join(tmp.dir, 'ws');
 			mkdirSync(join(ws, 'src'), { recursive: true });
-			writeFileSync(join(ws, 'src', 'config.ts'), 'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}\n');
+			writeFileSync(
+				join(ws, 'src', 'config.ts'),
+				'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}\n',
+			);
 			const local = join(tmp.dir, 'models');
 			writeTinyModel(join(local, 'test', 'tiny-embedder'), 'embedder');
 			settings.localPath = local;
@@ -197,8 +258,19 @@ for (const engine of testEngines()) {
 			const t = resolveThresholds({});
 			assert.ok(t.ok);
 			thresholds = t.value;
-			models = new ModelsRuntime({ log: quiet, cacheDir: join(tmp.dir, 'cache'), settings: () => settings, manifests: { embedder: tinyManifest('embedder'), reranker: tinyManifest('reranker') } });
-			memory = new WorkspaceMemory({ log: quiet, location: () => created.location, folders: () => [ws], workerScript: join(__dirname, '..', '..', 'src', 'indexing', 'indexWorker.ts'), models });
+			models = new ModelsRuntime({
+				log: quiet,
+				cacheDir: join(tmp.dir, 'cache'),
+				settings: () => settings,
+				manifests: { embedder: tinyManifest('embedder'), reranker: tinyManifest('reranker') },
+			});
+			memory = new WorkspaceMemory({
+				log: quiet,
+				location: () => created.location,
+				folders: () => [ws],
+				workerScript: join(__dirname, '..', '..', 'src', 'indexing', 'indexWorker.ts'),
+				models,
+			});
 		});
 		after(async () => {
 			await memory?.dispose();
@@ -213,7 +285,10 @@ for (const engine of testEngines()) {
 			await memory.indexFolders([ws]);
 			assert.deepEqual(await embedders(), ['gmem-static-code-v2']);
 			const steps = await turn();
-			assert.ok(notes(steps).some((n) => n.startsWith('vector arm: gmem-static-code-v2 (built-in)')), notes(steps).join(' | '));
+			assert.ok(
+				notes(steps).some((n) => n.startsWith('vector arm: gmem-static-code-v2 (built-in)')),
+				notes(steps).join(' | '),
+			);
 			assert.equal((steps.find((s) => s.kind === 'retrieval') as RetrievalStep).arm_mode, 'hybrid');
 		});
 
@@ -222,7 +297,10 @@ for (const engine of testEngines()) {
 			assert.ok(await memory.reembedIfNeeded());
 			assert.deepEqual(await embedders(), ['test/tiny-embedder@r1']);
 			const steps = await turn();
-			assert.ok(notes(steps).some((n) => n.startsWith('vector arm: test/tiny-embedder@r1')), notes(steps).join(' | '));
+			assert.ok(
+				notes(steps).some((n) => n.startsWith('vector arm: test/tiny-embedder@r1')),
+				notes(steps).join(' | '),
+			);
 		});
 	});
 }

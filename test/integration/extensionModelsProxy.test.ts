@@ -15,7 +15,6 @@ import { FakeHub } from '../fixtures/models/hubServer';
 import { tempDir, tinyManifest, writeTinyModel } from '../fixtures/models/tinyModels';
 import { quietLogger as quiet } from '../fixtures/hostDoubles';
 
-
 /** A minimal CONNECT proxy that records the tunnels it opened (or refuses them all). */
 async function startProxy(refuse = false): Promise<{ url: string; tunnels: string[]; server: Server }> {
 	const tunnels: string[] = [];
@@ -48,7 +47,8 @@ describe('extension: model downloads through http.proxy (real proxy, fake hub)',
 		writeTinyModel(source, 'embedder');
 		hub = new FakeHub();
 		await hub.start();
-		for (const f of Object.values(manifest.files)) hub.put(manifest.repo, manifest.revision, f.path, readFileSync(join(source, f.path)));
+		for (const f of Object.values(manifest.files))
+			hub.put(manifest.repo, manifest.revision, f.path, readFileSync(join(source, f.path)));
 	});
 	afterEach(async () => {
 		await hub.stop();
@@ -57,14 +57,23 @@ describe('extension: model downloads through http.proxy (real proxy, fake hub)',
 
 	const runtime = (proxyUrl: string) => {
 		const settings: ModelSettings = { embedder: 'minilm', reranker: 'none', hubEndpoint: hub.url, localPath: '' };
-		return new ModelsRuntime({ log: quiet, cacheDir: join(tmp.dir, 'cache'), settings: () => settings, manifests: { embedder: manifest, reranker: tinyManifest('reranker') }, agent: () => tunnelAgent(proxyUrl, hub.url, true) });
+		return new ModelsRuntime({
+			log: quiet,
+			cacheDir: join(tmp.dir, 'cache'),
+			settings: () => settings,
+			manifests: { embedder: manifest, reranker: tinyManifest('reranker') },
+			agent: () => tunnelAgent(proxyUrl, hub.url, true),
+		});
 	};
 
 	it('downloads through the tunnel, with progress, and the model is then present', async () => {
 		const proxy = await startProxy();
 		const models = runtime(proxy.url);
 		try {
-			assert.deepEqual(models.missing().map((m) => m.name), ['tiny-embedder']);
+			assert.deepEqual(
+				models.missing().map((m) => m.name),
+				['tiny-embedder'],
+			);
 			const progress: ModelProgress[] = [];
 			const r = await models.download(manifest, new AbortController().signal, (p) => progress.push(p));
 			assert.ok(r.ok, r.ok ? '' : r.error.message);

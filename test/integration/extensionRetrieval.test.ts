@@ -31,8 +31,14 @@ describe('extension: workspace retrieval in a chat turn (PGlite)', function () {
 		base = mkdtempSync(join(tmpdir(), 'gmem-ext-'));
 		ws = join(base, 'ws');
 		mkdirSync(join(ws, 'src'), { recursive: true });
-		writeFileSync(join(ws, 'src', 'config.ts'), 'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}\n');
-		writeFileSync(join(ws, 'src', 'money.ts'), 'export function formatEuro(cents: number): string {\n\treturn `€${(cents / 100).toFixed(2)}`;\n}\n');
+		writeFileSync(
+			join(ws, 'src', 'config.ts'),
+			'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}\n',
+		);
+		writeFileSync(
+			join(ws, 'src', 'money.ts'),
+			'export function formatEuro(cents: number): string {\n\treturn `€${(cents / 100).toFixed(2)}`;\n}\n',
+		);
 		const created = await pglite.create();
 		dispose = created.dispose;
 		const t = resolveThresholds({});
@@ -95,8 +101,16 @@ describe('extension: workspace retrieval in a chat turn (PGlite)', function () {
 		assert.ok(reply.trace.steps.some((s) => s.kind === 'retrieval'));
 	});
 
-	it("reuses the chunk count between turns until this window writes the index (clear/forget tell it)", async () => {
-		const decision = { ...decideTurn({ utterance: 'How does formatEuro in src/money.ts format cents?', history: [], context: { now: Date.now() } }), retrieve: true, tiers: ['workspace' as const] };
+	it('reuses the chunk count between turns until this window writes the index (clear/forget tell it)', async () => {
+		const decision = {
+			...decideTurn({
+				utterance: 'How does formatEuro in src/money.ts format cents?',
+				history: [],
+				context: { now: Date.now() },
+			}),
+			retrieve: true,
+			tiers: ['workspace' as const],
+		};
 		const chunks = async () => {
 			const r = await memory.retrieve('How does formatEuro in src/money.ts format cents?', decision, thresholds);
 			assert.ok(r.status === 'evidence' || r.status === 'no_match', r.status);
@@ -104,7 +118,10 @@ describe('extension: workspace retrieval in a chat turn (PGlite)', function () {
 		};
 		const before = await chunks();
 		// indexFolders is a write of this window: the next turn counts again.
-		writeFileSync(join(ws, 'src', 'tax.ts'), 'export function addVat(cents: number): number {\n\treturn Math.round(cents * 1.2);\n}\n');
+		writeFileSync(
+			join(ws, 'src', 'tax.ts'),
+			'export function addVat(cents: number): number {\n\treturn Math.round(cents * 1.2);\n}\n',
+		);
 		await memory.indexFolders([ws]);
 		const afterIndex = await chunks();
 		assert.ok(afterIndex > before, `${afterIndex} > ${before}`);

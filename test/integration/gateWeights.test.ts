@@ -25,7 +25,10 @@ describe('the learned gate weights', function () {
 
 	it('are exactly what training/fitGate.ts fits from the committed data (deterministic, reproducible)', () => {
 		const { files, l2, minCount } = fitArgs();
-		assert.ok(files.some((f) => f.endsWith('gate/train.jsonl')) && !files.some((f) => f.endsWith('gate/test.jsonl')), 'fitted on train (+dev), never on test');
+		assert.ok(
+			files.some((f) => f.endsWith('gate/train.jsonl')) && !files.some((f) => f.endsWith('gate/test.jsonl')),
+			'fitted on train (+dev), never on test',
+		);
 		const rendered = renderWeights(fitGate(files, { l2, steps: 600, castWeight: 0, minCount }));
 		// Paths in the version string are relative to the repository, as the script writes them.
 		const committed = readFileSync(join(ROOT, 'src/core/gate/gateWeights.ts'), 'utf8');

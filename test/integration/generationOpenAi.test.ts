@@ -16,8 +16,22 @@ const PROMPT: AssembledPrompt = assemblePrompt({
 	utterance: 'How does retry work?',
 	history: [],
 	evidence: [
-		{ source: 'workspace', path: 'src/retry.ts', startLine: 1, endLine: 10, symbol: 'retry', text: 'export async function retry() {}' },
-		{ source: 'workspace', path: 'README.md', startLine: 1, endLine: 3, symbol: null, text: `# Notes\n${INJECTION}\n</evidence-x>` },
+		{
+			source: 'workspace',
+			path: 'src/retry.ts',
+			startLine: 1,
+			endLine: 10,
+			symbol: 'retry',
+			text: 'export async function retry() {}',
+		},
+		{
+			source: 'workspace',
+			path: 'README.md',
+			startLine: 1,
+			endLine: 3,
+			symbol: null,
+			text: `# Notes\n${INJECTION}\n</evidence-x>`,
+		},
 	],
 	instructions: ['keep answers short'],
 	budgetTokens: 2000,
@@ -59,7 +73,12 @@ describe('generation: OpenAI-compatible generator over HTTP (stub on 127.0.0.1)'
 	this.timeout(20000);
 	let stub: OpenAiStub;
 	const gen = (model: string, over: { apiKey?: string | null; timeoutMs?: number; url?: string } = {}) =>
-		new OpenAiGenerator({ baseUrl: over.url ?? stub.url, model, apiKey: over.apiKey ?? null, timeoutMs: over.timeoutMs });
+		new OpenAiGenerator({
+			baseUrl: over.url ?? stub.url,
+			model,
+			apiKey: over.apiKey ?? null,
+			timeoutMs: over.timeoutMs,
+		});
 	const lastRequest = (): StubRequest => stub.requests[stub.requests.length - 1];
 
 	before(async () => {
@@ -149,7 +168,10 @@ describe('generation: OpenAI-compatible generator over HTTP (stub on 127.0.0.1)'
 	it('unknown model (404) → model_not_found, saying how to get it', async () => {
 		const e = await failure(gen('llama-nope'));
 		assert.deepEqual([e.code, e.retryable], ['model_not_found', false]);
-		assert.match(e.message, /Model "llama-nope" was not found at http:\/\/127\.0\.0\.1:\d+\/v1 \(HTTP 404\)\. .*ollama pull llama-nope/);
+		assert.match(
+			e.message,
+			/Model "llama-nope" was not found at http:\/\/127\.0\.0\.1:\d+\/v1 \(HTTP 404\)\. .*ollama pull llama-nope/,
+		);
 	});
 
 	it('500 → unavailable, retryable', async () => {

@@ -7,7 +7,9 @@ describe('generation: stub OpenAI server CLI', function () {
 	this.timeout(20000);
 
 	it('prints its URL, lists its models, and exits on SIGTERM', async () => {
-		const child = spawn(process.execPath, ['test/stubs/openaiStub.cjs', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+		const child = spawn(process.execPath, ['test/stubs/openaiStub.cjs', '--port', '0'], {
+			stdio: ['ignore', 'pipe', 'inherit'],
+		});
 		try {
 			const [line] = (await once(child.stdout, 'data')) as [Buffer];
 			const url = line.toString().trim();
@@ -24,7 +26,9 @@ describe('generation: stub OpenAI server CLI', function () {
 	});
 
 	it('stops itself after the idle time', async () => {
-		const child = spawn(process.execPath, ['test/stubs/openaiStub.cjs', '--port', '0', '--idle-ms', '300'], { stdio: ['ignore', 'pipe', 'inherit'] });
+		const child = spawn(process.execPath, ['test/stubs/openaiStub.cjs', '--port', '0', '--idle-ms', '300'], {
+			stdio: ['ignore', 'pipe', 'inherit'],
+		});
 		try {
 			await once(child.stdout, 'data');
 			const [code] = (await once(child, 'exit')) as [number | null];

@@ -20,7 +20,12 @@ import { mustOpen, testEngines } from '../fixtures/store_engines';
 import { CountingEmbedder } from '../fixtures/countingEmbedder';
 
 // Small chunks, so one edited function is one chunk among several in its file.
-const THRESHOLDS = { ...DEFAULT_THRESHOLDS, index_chunk_max_lines: 12, index_chunk_min_lines: 3, index_chunk_overlap_lines: 2 };
+const THRESHOLDS = {
+	...DEFAULT_THRESHOLDS,
+	index_chunk_max_lines: 12,
+	index_chunk_min_lines: 3,
+	index_chunk_overlap_lines: 2,
+};
 
 for (const engine of testEngines()) {
 	describe(`indexing: incremental workspace index (${engine.name})`, function () {
@@ -31,9 +36,18 @@ for (const engine of testEngines()) {
 		let indexer: Indexer;
 		const run = async (): Promise<FolderIndexResult> => (await indexer.indexFolders([ws.root]))[0];
 		const search = (query: string, arm: SearchOptions['arm']) =>
-			hybridSearch(db, query, { tier: 'workspace', workspaceIds: [workspaceId(ws.root)], k: 50, arm, embedder, cosineFloor: null, thresholds: DEFAULT_THRESHOLDS });
+			hybridSearch(db, query, {
+				tier: 'workspace',
+				workspaceIds: [workspaceId(ws.root)],
+				k: 50,
+				arm,
+				embedder,
+				cosineFloor: null,
+				thresholds: DEFAULT_THRESHOLDS,
+			});
 		// Paths of the full-text hits whose text holds `marker` (a query's split words may match elsewhere).
-		const pathsFound = async (marker: string) => new Set((await search(marker, 'fts')).hits.filter((h) => h.content.includes(marker)).map((h) => h.path));
+		const pathsFound = async (marker: string) =>
+			new Set((await search(marker, 'fts')).hits.filter((h) => h.content.includes(marker)).map((h) => h.path));
 
 		let store: Store;
 		let dispose: () => Promise<void>;
@@ -75,8 +89,16 @@ for (const engine of testEngines()) {
 			assert.equal(hit.path, 'src/cart.ts');
 			assert.equal(hit.symbol, 'ShoppingCart.computeTotal');
 			assert.ok((await pathsFound('ocelotLatinMarker')).has('legacy/notes.txt'), 'the Latin-1 file is indexed');
-			assert.ok((await pathsFound('quokkaKeepLogMarker')).has('src/sub/keep.log'), 're-included by the nested .gitignore');
-			for (const marker of ['zebraGeneratedIgnoredMarker', 'wombatOtherLogMarker', 'vendoredMarker', 'binaryPixelMarker']) {
+			assert.ok(
+				(await pathsFound('quokkaKeepLogMarker')).has('src/sub/keep.log'),
+				're-included by the nested .gitignore',
+			);
+			for (const marker of [
+				'zebraGeneratedIgnoredMarker',
+				'wombatOtherLogMarker',
+				'vendoredMarker',
+				'binaryPixelMarker',
+			]) {
 				assert.equal((await pathsFound(marker)).size, 0, marker);
 			}
 		});
@@ -88,16 +110,23 @@ for (const engine of testEngines()) {
 				[workspaceId(ws.root), PLANTED_SECRETS.join('|')],
 			);
 			assert.deepEqual(leaked, []);
-			const docs = await db.query<{ doc_id: string }>(`SELECT doc_id FROM documents WHERE workspace_id = $1 AND doc_id IN ('.env', 'keys/id_rsa')`, [workspaceId(ws.root)]);
+			const docs = await db.query<{ doc_id: string }>(
+				`SELECT doc_id FROM documents WHERE workspace_id = $1 AND doc_id IN ('.env', 'keys/id_rsa')`,
+				[workspaceId(ws.root)],
+			);
 			assert.deepEqual(docs, []);
 			for (const secret of PLANTED_SECRETS) {
 				for (const arm of ['fts', 'vector', 'hybrid'] as const) {
 					const hits = (await search(secret, arm)).hits;
-					if (arm !== 'fts') assert.ok(hits.length > 0, 'the vector arm always returns neighbours, so the check below is not vacuous');
+					if (arm !== 'fts')
+						assert.ok(hits.length > 0, 'the vector arm always returns neighbours, so the check below is not vacuous');
 					for (const h of hits) assert.ok(!h.content.includes(secret), `${arm} arm: ${secret} in ${h.path}`);
 				}
 			}
-			const redacted = await db.query<{ content: string }>(`SELECT content FROM chunks WHERE workspace_id = $1 AND path = 'config.py'`, [workspaceId(ws.root)]);
+			const redacted = await db.query<{ content: string }>(
+				`SELECT content FROM chunks WHERE workspace_id = $1 AND path = 'config.py'`,
+				[workspaceId(ws.root)],
+			);
 			assert.match(redacted.map((r) => r.content).join('\n'), /password = "\[REDACTED\]"/);
 		});
 
@@ -105,7 +134,10 @@ for (const engine of testEngines()) {
 			const first = await run();
 			embedder.texts = 0;
 			const again = await run();
-			assert.deepEqual({ ...again, ms: 0 }, { ...first, ms: 0, files_indexed: 0, files_unchanged: 17, chunks: 0, embedded: 0, reused: 0 });
+			assert.deepEqual(
+				{ ...again, ms: 0 },
+				{ ...first, ms: 0, files_indexed: 0, files_unchanged: 17, chunks: 0, embedded: 0, reused: 0 },
+			);
 			assert.equal(embedder.texts, 0);
 			assert.equal(embedder.calls, 1, 'only the first run embedded');
 		});
@@ -113,8 +145,19 @@ for (const engine of testEngines()) {
 		it('a changed file re-embeds only its changed chunks; a touched file is not re-embedded', async () => {
 			await run();
 			const cart = join(ws.root, 'src', 'cart.ts');
-			const total = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM chunks WHERE workspace_id = $1 AND path = 'src/cart.ts'`, [workspaceId(ws.root)]))[0].n;
-			writeFileSync(cart, readFileSync(cart, 'utf8').replace('total += item.price * item.quantity;', 'total += item.price * item.quantity * 1.0; // kookaburra'));
+			const total = (
+				await db.query<{ n: number }>(
+					`SELECT count(*)::int AS n FROM chunks WHERE workspace_id = $1 AND path = 'src/cart.ts'`,
+					[workspaceId(ws.root)],
+				)
+			)[0].n;
+			writeFileSync(
+				cart,
+				readFileSync(cart, 'utf8').replace(
+					'total += item.price * item.quantity;',
+					'total += item.price * item.quantity * 1.0; // kookaburra',
+				),
+			);
 			embedder.texts = 0;
 			const r = await run();
 			assert.equal(r.files_indexed, 1);
@@ -163,7 +206,12 @@ for (const engine of testEngines()) {
 			assert.equal(changed.embedded, 1);
 			assert.ok((await pathsFound('platypus_audit')).has('src/inventory.py'));
 			assert.deepEqual(await indexer.reindexFile(py), { status: 'unchanged', chunks: 0, embedded: 0 });
-			assert.deepEqual(await indexer.reindexFile(join(ws.root, '.env')), { status: 'skipped', reason: 'secret', chunks: 0, embedded: 0 });
+			assert.deepEqual(await indexer.reindexFile(join(ws.root, '.env')), {
+				status: 'skipped',
+				reason: 'secret',
+				chunks: 0,
+				embedded: 0,
+			});
 			rmSync(py);
 			assert.equal((await indexer.reindexFile(py)).status, 'removed');
 			assert.equal((await pathsFound('platypus_audit')).size, 0);
@@ -175,10 +223,15 @@ for (const engine of testEngines()) {
 		it('lexical-only without an embedder; documents ingested by others in the workspace are kept', async () => {
 			const lexical = new Indexer({ db, embedder: null, thresholds: THRESHOLDS });
 			const ws0 = workspaceId(ws.root);
-			await db.query(`INSERT INTO documents (workspace_id, tier, doc_id, path, content_hash) VALUES ($1, 'workspace', 'note-1', NULL, 'h')`, [ws0]);
+			await db.query(
+				`INSERT INTO documents (workspace_id, tier, doc_id, path, content_hash) VALUES ($1, 'workspace', 'note-1', NULL, 'h')`,
+				[ws0],
+			);
 			const r = (await lexical.indexFolders([ws.root]))[0];
 			assert.equal(r.embedded, 0);
-			const v = await db.query<{ n: number }>(`SELECT count(embedding)::int AS n FROM chunks WHERE workspace_id = $1`, [ws0]);
+			const v = await db.query<{ n: number }>(`SELECT count(embedding)::int AS n FROM chunks WHERE workspace_id = $1`, [
+				ws0,
+			]);
 			assert.equal(v[0].n, 0);
 			rmSync(join(ws.root, 'src'), { recursive: true });
 			const again = (await lexical.indexFolders([ws.root]))[0];
@@ -201,7 +254,10 @@ for (const engine of testEngines()) {
 			// Batches of 2 chunks, so files are written as the run goes (a batch in flight is lost on abort).
 			const small = new Indexer({ db, embedder, thresholds: { ...THRESHOLDS, index_embed_batch: 2 } });
 			await assert.rejects(
-				small.indexFolders([ws.root], { signal: ac.signal, onProgress: (p) => p.phase === 'index' && ++seen === 8 && ac.abort() }),
+				small.indexFolders([ws.root], {
+					signal: ac.signal,
+					onProgress: (p) => p.phase === 'index' && ++seen === 8 && ac.abort(),
+				}),
 				/abort/i,
 			);
 			indexer = small;

@@ -40,18 +40,32 @@ describe('gmem index (CLI, PGlite store folder)', function () {
 		const r = await gmem(['index', ws.root, '--db', db, '--json'], ws.root);
 		assert.equal(r.code, 0, r.err);
 		const json = JSON.parse(r.out) as Record<string, unknown>;
-		assert.deepEqual(Object.keys(json), ['root', 'files_indexed', 'files_unchanged', 'files_removed', 'chunks', 'skipped', 'ms']);
+		assert.deepEqual(Object.keys(json), [
+			'root',
+			'files_indexed',
+			'files_unchanged',
+			'files_removed',
+			'chunks',
+			'skipped',
+			'ms',
+		]);
 		assert.equal(json.root, ws.root);
 		assert.equal(json.files_indexed, 17);
 		assert.deepEqual(json.skipped, { secret: 2, 'excluded-folder': 1, ignored: 3, binary: 1, encoding: 1 });
 		assert.match(r.err, /gmem index: done 19\/19 files/);
 		for (const s of PLANTED_SECRETS) assert.ok(!r.out.includes(s) && !r.err.includes(s), s);
-		const again = JSON.parse((await gmem(['index', '.', '--db', db, '--json'], ws.root)).out) as Record<string, unknown>;
+		const again = JSON.parse((await gmem(['index', '.', '--db', db, '--json'], ws.root)).out) as Record<
+			string,
+			unknown
+		>;
 		assert.deepEqual([again.files_indexed, again.files_unchanged, again.chunks], [0, 17, 0]);
 	});
 
 	it('gmem search finds code by symbol but no planted secret on either arm', async () => {
-		const found = JSON.parse((await gmem(['search', 'applyDiscount', '--db', db, '--workspace', ws.root, '--arm', 'fts', '--json'], ws.root)).out) as { hits: Array<{ path: string; symbol: string }> };
+		const found = JSON.parse(
+			(await gmem(['search', 'applyDiscount', '--db', db, '--workspace', ws.root, '--arm', 'fts', '--json'], ws.root))
+				.out,
+		) as { hits: Array<{ path: string; symbol: string }> };
 		assert.equal(found.hits[0].path, 'src/cart.ts');
 		for (const secret of PLANTED_SECRETS) {
 			for (const arm of ['fts', 'vector']) {
@@ -59,7 +73,10 @@ describe('gmem index (CLI, PGlite store folder)', function () {
 				assert.equal(r.code, 0, r.err);
 				const hits = (JSON.parse(r.out) as { hits: Array<{ path: string }> }).hits;
 				assert.ok(!JSON.stringify(hits).includes(secret), `${arm}: ${secret}`);
-				assert.ok(!hits.some((h) => h.path === '.env' || h.path === 'keys/id_rsa'), `${arm}: a secret file was indexed`);
+				assert.ok(
+					!hits.some((h) => h.path === '.env' || h.path === 'keys/id_rsa'),
+					`${arm}: a secret file was indexed`,
+				);
 			}
 		}
 	});

@@ -26,7 +26,9 @@ async function rowsOf(db: Queryable, ws: string, docId: string): Promise<Record<
 	return {
 		documents: await n(`SELECT count(*)::int AS n FROM documents WHERE workspace_id = $1 AND doc_id = $2`),
 		chunks: await n(`SELECT count(*)::int AS n FROM chunks WHERE workspace_id = $1 AND doc_id = $2`),
-		chunk_terms: await n(`SELECT count(*)::int AS n FROM chunk_terms t JOIN chunks c ON c.id = t.chunk_id WHERE c.workspace_id = $1 AND c.doc_id = $2`),
+		chunk_terms: await n(
+			`SELECT count(*)::int AS n FROM chunk_terms t JOIN chunks c ON c.id = t.chunk_id WHERE c.workspace_id = $1 AND c.doc_id = $2`,
+		),
 	};
 }
 const NONE = { documents: 0, chunks: 0, chunk_terms: 0 };
@@ -68,9 +70,16 @@ for (const engine of testEngines()) {
 			appendFileSync(join(ws.root, '.gitignore'), 'docs/\n');
 			writeFileSync(join(ws.root, 'src', 'sub', 'new.log'), 'ignored by *.log\n');
 			writeFileSync(join(ws.root, '.env.local'), 'TOKEN=x\n');
-			const paths = [...added, 'src/cart.ts', 'src/format.ts', 'docs/guide.md', 'src/sub/new.log', '.env.local', 'node_modules/leftpad/index.js', 'config.py'].map((p) =>
-				p.startsWith('/') ? p : join(ws.root, p),
-			);
+			const paths = [
+				...added,
+				'src/cart.ts',
+				'src/format.ts',
+				'docs/guide.md',
+				'src/sub/new.log',
+				'.env.local',
+				'node_modules/leftpad/index.js',
+				'config.py',
+			].map((p) => (p.startsWith('/') ? p : join(ws.root, p)));
 			db.transactions = 0;
 			embedder.texts = 0;
 			const r = await indexer.reindexPaths(paths);
@@ -84,7 +93,8 @@ for (const engine of testEngines()) {
 			assert.ok(r.reused > 0, 'cart.ts kept the vectors of its unchanged chunks');
 			assert.deepEqual(await rowsOf(db, id, 'src/format.ts'), NONE);
 			assert.deepEqual(await rowsOf(db, id, 'docs/guide.md'), NONE);
-			for (const p of ['src/sub/new.log', '.env.local', 'node_modules/leftpad/index.js']) assert.deepEqual(await rowsOf(db, id, p), NONE, p);
+			for (const p of ['src/sub/new.log', '.env.local', 'node_modules/leftpad/index.js'])
+				assert.deepEqual(await rowsOf(db, id, p), NONE, p);
 			assert.ok((await rowsOf(db, id, 'pkg/mod299.py')).chunk_terms > 0, 'new files are searchable (postings written)');
 		});
 
@@ -94,7 +104,10 @@ for (const engine of testEngines()) {
 			rmSync(join(ws.root, 'src'), { recursive: true });
 			const r = await indexer.reindexPaths([join(ws.root, 'src')]);
 			assert.ok(r.files_removed >= 10, `removed ${r.files_removed}`);
-			const left = await store.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM documents WHERE workspace_id = $1 AND doc_id LIKE 'src/%'`, [workspaceId(ws.root)]);
+			const left = await store.db.query<{ n: number }>(
+				`SELECT count(*)::int AS n FROM documents WHERE workspace_id = $1 AND doc_id LIKE 'src/%'`,
+				[workspaceId(ws.root)],
+			);
 			assert.equal(left[0].n, 0);
 		});
 
@@ -133,8 +146,14 @@ describe('indexing: reindexPaths through the worker is one request', function ()
 			try {
 				writeFileSync(join(ws.root, 'src', 'walrus.ts'), 'export function walrusBatchMarker() { return 1; }\n');
 				rmSync(join(ws.root, 'src', 'cart.ts'));
-				const r = await fresh.reindexPaths([join(ws.root, 'src', 'walrus.ts'), join(ws.root, 'src', 'cart.ts'), '/elsewhere/x.ts'], [ws.root]);
-				assert.deepEqual({ indexed: r.files_indexed, removed: r.files_removed, skipped: r.skipped, transactions: r.transactions }, { indexed: 1, removed: 1, skipped: { outside: 1 }, transactions: 1 });
+				const r = await fresh.reindexPaths(
+					[join(ws.root, 'src', 'walrus.ts'), join(ws.root, 'src', 'cart.ts'), '/elsewhere/x.ts'],
+					[ws.root],
+				);
+				assert.deepEqual(
+					{ indexed: r.files_indexed, removed: r.files_removed, skipped: r.skipped, transactions: r.transactions },
+					{ indexed: 1, removed: 1, skipped: { outside: 1 }, transactions: 1 },
+				);
 			} finally {
 				await fresh.dispose();
 			}

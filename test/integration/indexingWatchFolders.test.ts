@@ -34,10 +34,25 @@ for (const engine of testEngines()) {
 		const embedder = new HashingEmbedder(384, codeTokens);
 		const abs = (...rel: string[]) => rel.map((r) => join(ws.root, ...r.split('/')));
 		const storedUnder = async (prefix: string) =>
-			(await store.db.query<{ doc_id: string }>(`SELECT doc_id FROM documents WHERE workspace_id = $1 AND doc_id LIKE $2 ORDER BY doc_id`, [workspaceId(ws.root), `${prefix}%`])).map((r) => r.doc_id);
+			(
+				await store.db.query<{ doc_id: string }>(
+					`SELECT doc_id FROM documents WHERE workspace_id = $1 AND doc_id LIKE $2 ORDER BY doc_id`,
+					[workspaceId(ws.root), `${prefix}%`],
+				)
+			).map((r) => r.doc_id);
 		// Paths of the full-text hits whose text holds `marker`.
 		const found = async (marker: string) =>
-			(await hybridSearch(store.db, marker, { tier: 'workspace', workspaceIds: [workspaceId(ws.root)], k: 50, arm: 'fts', embedder, cosineFloor: null, thresholds: DEFAULT_THRESHOLDS })).hits
+			(
+				await hybridSearch(store.db, marker, {
+					tier: 'workspace',
+					workspaceIds: [workspaceId(ws.root)],
+					k: 50,
+					arm: 'fts',
+					embedder,
+					cosineFloor: null,
+					thresholds: DEFAULT_THRESHOLDS,
+				})
+			).hits
 				.filter((h) => h.content.includes(marker))
 				.map((h) => h.path)
 				.sort();
@@ -69,21 +84,30 @@ for (const engine of testEngines()) {
 			writeFileSync(join(ws.root, 'pkg', 'beta.ts'), 'export const axolotlBeta = 2;\n');
 			writeFileSync(join(ws.root, 'pkg', 'deep', 'gamma.go'), 'package deep\n\nfunc AxolotlGamma() int { return 3 }\n');
 			writeFileSync(join(ws.root, 'pkg', 'deep', 'run.log'), 'axolotlLog ignored by the root *.log\n');
-			writeFileSync(join(ws.root, 'pkg', 'deep', 'node_modules', 'dep', 'index.js'), 'module.exports = "axolotlVendored";\n');
+			writeFileSync(
+				join(ws.root, 'pkg', 'deep', 'node_modules', 'dep', 'index.js'),
+				'module.exports = "axolotlVendored";\n',
+			);
 			writeFileSync(join(ws.root, 'pkg', '.gitignore'), 'skipme.ts\n');
 			writeFileSync(join(ws.root, 'pkg', 'skipme.ts'), 'export const axolotlSkipped = 4;\n');
 			writeFileSync(join(ws.root, 'pkg', '.env'), 'AXOLOTL_TOKEN=planted\n');
 			const r = await indexer.reindexPaths(abs('pkg'));
-			assert.deepEqual(await storedUnder('pkg/'), ['pkg/.gitignore', 'pkg/alpha.py', 'pkg/beta.ts', 'pkg/deep/gamma.go']);
+			assert.deepEqual(await storedUnder('pkg/'), [
+				'pkg/.gitignore',
+				'pkg/alpha.py',
+				'pkg/beta.ts',
+				'pkg/deep/gamma.go',
+			]);
 			assert.equal(r.files_indexed, 4);
 			assert.equal(r.folders_walked, 1);
 			assert.equal(r.transactions, 1);
 			assert.equal(db.transactions, 1, 'the whole folder in one transaction');
 			assert.deepEqual(await found('AxolotlGamma'), ['pkg/deep/gamma.go']);
-			for (const m of ['axolotlLog', 'axolotlVendored', 'axolotlSkipped', 'AXOLOTL_TOKEN']) assert.deepEqual(await found(m), [], m);
+			for (const m of ['axolotlLog', 'axolotlVendored', 'axolotlSkipped', 'AXOLOTL_TOKEN'])
+				assert.deepEqual(await found(m), [], m);
 		});
 
-		it("a deleted folder (one event) removes every document under it, and only those", async () => {
+		it('a deleted folder (one event) removes every document under it, and only those', async () => {
 			mkdirSync(join(ws.root, 'pkg', 'deep'), { recursive: true });
 			writeFileSync(join(ws.root, 'pkg', 'alpha.py'), 'def wombat_alpha():\n    return 1\n');
 			writeFileSync(join(ws.root, 'pkg', 'deep', 'gamma.go'), 'package deep\n\nfunc WombatGamma() int { return 3 }\n');
@@ -117,11 +141,17 @@ for (const engine of testEngines()) {
 			for (const m of ['quokkaVaultTokens', 'quokkaVaultMore', 'quokkaNotes']) assert.deepEqual(await found(m), [], m);
 			assert.deepEqual(await found('quokkaRootVault'), ['vault/root.ts'], 'a root vault/ is outside src/.gitignore');
 			assert.deepEqual(await found('QUOKKA_UNSEEN'), [], 'files outside src/ were not looked at');
-			assert.deepEqual(await storedUnder('src/.gitignore'), ['src/.gitignore'], 'the ignore file itself is indexed, as any text file');
+			assert.deepEqual(
+				await storedUnder('src/.gitignore'),
+				['src/.gitignore'],
+				'the ignore file itself is indexed, as any text file',
+			);
 
 			writeFileSync(join(ws.root, 'src', '.gitignore'), '*.secretnotes\n');
 			const back = await indexer.reindexPaths(abs('src/.gitignore'));
-			assert.deepEqual(back.ignore_changes.map(ignoreChangeText), ['indexed 2 files no longer ignored by src/.gitignore']);
+			assert.deepEqual(back.ignore_changes.map(ignoreChangeText), [
+				'indexed 2 files no longer ignored by src/.gitignore',
+			]);
 			assert.deepEqual(await found('quokkaVaultTokens'), ['src/vault/tokens.ts']);
 			assert.deepEqual(await found('quokkaVaultMore'), ['src/vault/more.ts']);
 			assert.deepEqual(await found('quokkaNotes'), []);
@@ -132,7 +162,9 @@ for (const engine of testEngines()) {
 			assert.deepEqual(await storedUnder('src/sub/'), ['src/sub/.gitignore', 'src/sub/keep.log']);
 			rmSync(join(ws.root, 'src', 'sub', '.gitignore'));
 			const r = await indexer.reindexPaths(abs('src/sub/.gitignore'));
-			assert.deepEqual(r.ignore_changes.map(ignoreChangeText), ['removed 1 file now ignored, indexed 1 file no longer ignored by src/sub/.gitignore']);
+			assert.deepEqual(r.ignore_changes.map(ignoreChangeText), [
+				'removed 1 file now ignored, indexed 1 file no longer ignored by src/sub/.gitignore',
+			]);
 			assert.deepEqual(await storedUnder('src/sub/'), ['src/sub/generated.ts']);
 		});
 

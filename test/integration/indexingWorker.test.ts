@@ -47,7 +47,10 @@ describe('indexing: worker thread client (PGlite)', function () {
 		ac.abort();
 		await assert.rejects(client.indexFolders([ws.root], { signal: ac.signal }), /abort/i);
 		const late = new AbortController();
-		const run = client.indexFolders([ws.root], { signal: late.signal, onProgress: (p) => p.phase === 'walk' && late.abort() });
+		const run = client.indexFolders([ws.root], {
+			signal: late.signal,
+			onProgress: (p) => p.phase === 'walk' && late.abort(),
+		});
 		await assert.rejects(run, (e: Error) => e.name === 'AbortError');
 	});
 });
@@ -56,9 +59,16 @@ describe('indexing: worker crash is reported and the worker restarted', () => {
 	it('rejects pending work, calls onCrash, and starts a new worker on the next call', async () => {
 		const script = join(mkdtempSync(join(tmpdir(), 'gmem-crash-')), 'crash.js');
 		// A worker that starts fine and dies on its first request, like an out-of-memory crash would.
-		writeFileSync(script, "const { parentPort } = require('node:worker_threads'); parentPort.postMessage({ type: 'ready' }); parentPort.on('message', () => process.exit(3));\n");
+		writeFileSync(
+			script,
+			"const { parentPort } = require('node:worker_threads'); parentPort.postMessage({ type: 'ready' }); parentPort.on('message', () => process.exit(3));\n",
+		);
 		const crashes: string[] = [];
-		const client = new IndexWorkerClient({ config: { store: { kind: 'folder', dir: '/nonexistent' }, embedder: 'none' }, script, onCrash: (m) => crashes.push(m) });
+		const client = new IndexWorkerClient({
+			config: { store: { kind: 'folder', dir: '/nonexistent' }, embedder: 'none' },
+			script,
+			onCrash: (m) => crashes.push(m),
+		});
 		await assert.rejects(client.removeFile('/x/a.ts'), /exited with code 3/);
 		await assert.rejects(client.removeFile('/x/a.ts'), /exited with code 3/); // a hung dead worker would time out here
 		assert.equal(crashes.length, 2);

@@ -45,7 +45,13 @@ Every statement is parameterised; never edit an applied migration.
 const COPILOT = `Deploy with the token ghp_${'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'} only from CI.\n`;
 
 const warnings: string[] = [];
-const log: Logger = { trace() {}, debug() {}, info() {}, warn: (m) => warnings.push(m), error: (m) => warnings.push(String(m)) };
+const log: Logger = {
+	trace() {},
+	debug() {},
+	info() {},
+	warn: (m) => warnings.push(m),
+	error: (m) => warnings.push(String(m)),
+};
 
 function notes(steps: TraceStep[]): string[] {
 	return steps.flatMap((s) => (s.kind === 'note' ? [s.message] : []));
@@ -68,16 +74,42 @@ for (const engine of testEngines()) {
 		const current = suiteStore(engine, async (store) => {
 			embedder = await loadBuiltinEmbedder();
 			// A standing instruction stated in chat: still applied on every turn, beside the files'.
-			await setProfileValue(store.db, { workspaceId: ws, key: 'instruction:abc', value: 'Answer in British English.', kind: 'instruction', sourceTurn: 't0' });
+			await setProfileValue(store.db, {
+				workspaceId: ws,
+				key: 'instruction:abc',
+				value: 'Answer in British English.',
+				kind: 'instruction',
+				sourceTurn: 't0',
+			});
 		});
 		let store: Store;
-		const sync = new InstructionFileSync({ log, folders: () => [root], isTrusted: () => true, thresholds: () => DEFAULT_THRESHOLDS });
-		const port = () => storeMemory({ openStore: async () => store, embedder: async () => embedder, workspaceIds: () => [ws] });
+		const sync = new InstructionFileSync({
+			log,
+			folders: () => [root],
+			isTrusted: () => true,
+			thresholds: () => DEFAULT_THRESHOLDS,
+		});
+		const port = () =>
+			storeMemory({ openStore: async () => store, embedder: async () => embedder, workspaceIds: () => [ws] });
 		const turn = async (utterance: string, evidencePaths: string[] = []) => {
 			const result = decideTurn({ history: [], utterance });
 			const memory = port();
 			const withEvidence = evidencePaths.length
-				? { ...memory, recall: async () => ok({ chunks: evidencePaths.map((p) => ({ source: 'workspace' as const, path: p, startLine: 1, endLine: 2, symbol: null, text: 'x' })), steps: [] }) }
+				? {
+						...memory,
+						recall: async () =>
+							ok({
+								chunks: evidencePaths.map((p) => ({
+									source: 'workspace' as const,
+									path: p,
+									startLine: 1,
+									endLine: 2,
+									symbol: null,
+									text: 'x',
+								})),
+								steps: [],
+							}),
+					}
 				: memory;
 			const forced = evidencePaths.length ? { ...result, retrieve: true, tiers: ['research' as const] } : result;
 			return gatherEvidence({ log, memory: withEvidence }, utterance, forced, DEFAULT_THRESHOLDS, false, () => {});
@@ -99,7 +131,9 @@ for (const engine of testEngines()) {
 			]);
 			const copilot = profile.find((p) => p.key.startsWith('file:.github/'))!;
 			assert.equal(copilot.value, 'Deploy with the token [REDACTED] only from CI.');
-			const rows = await store.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM profile_entries WHERE value LIKE '%ghp_%' OR key LIKE '%ghp_%' OR source_turn LIKE '%ghp_%'`);
+			const rows = await store.db.query<{ n: number }>(
+				`SELECT count(*)::int AS n FROM profile_entries WHERE value LIKE '%ghp_%' OR key LIKE '%ghp_%' OR source_turn LIKE '%ghp_%'`,
+			);
 			assert.equal(rows[0]!.n, 0);
 		});
 
@@ -114,35 +148,62 @@ for (const engine of testEngines()) {
 			assert.equal(applied.length, 1, applied.join(' | '));
 			assert.match(applied[0]!, /^Testing \(AGENTS\.md\): Run `npm test` before committing/);
 			const n = notes(out.steps);
-			assert.ok(n.some((m) => /^instruction file AGENTS\.md § Testing applied: (similarity 0\.\d\d ≥ recall floor|shares \d of)/.test(m)), n.join('\n'));
-			assert.ok(n.includes('instruction files: 1 of 4 sections applied; the others do not match this turn'), n.join('\n'));
+			assert.ok(
+				n.some((m) =>
+					/^instruction file AGENTS\.md § Testing applied: (similarity 0\.\d\d ≥ recall floor|shares \d of)/.test(m),
+				),
+				n.join('\n'),
+			);
+			assert.ok(
+				n.includes('instruction files: 1 of 4 sections applied; the others do not match this turn'),
+				n.join('\n'),
+			);
 		});
 
 		it('an irrelevant turn applies none of them', async () => {
 			for (const u of ['thanks!', 'hello there', 'what is the capital of France?']) {
 				const out = await turn(u);
 				assert.deepEqual(out.instructions, ['Answer in British English.'], u);
-				assert.ok(notes(out.steps).includes('instruction files: 0 of 4 sections applied; the others do not match this turn'), u);
+				assert.ok(
+					notes(out.steps).includes('instruction files: 0 of 4 sections applied; the others do not match this turn'),
+					u,
+				);
 			}
 		});
 
 		it('a glob rule applies when a file in play matches it: named in the message, or the evidence', async () => {
 			const named = await turn('why does db/migrations/003_users.sql fail?');
-			assert.ok(named.instructions.some((i) => i.startsWith('sql (.cursor/rules/sql.mdc): Every statement is parameterised')), named.instructions.join(' | '));
-			assert.ok(notes(named.steps).includes('instruction file .cursor/rules/sql.mdc § sql applied: glob db/**/*.sql matches db/migrations/003_users.sql'));
+			assert.ok(
+				named.instructions.some((i) => i.startsWith('sql (.cursor/rules/sql.mdc): Every statement is parameterised')),
+				named.instructions.join(' | '),
+			);
+			assert.ok(
+				notes(named.steps).includes(
+					'instruction file .cursor/rules/sql.mdc § sql applied: glob db/**/*.sql matches db/migrations/003_users.sql',
+				),
+			);
 			const evidence = await turn('what does this query return', ['db/views/report.sql']);
-			assert.ok(evidence.instructions.some((i) => i.startsWith('sql (')), evidence.instructions.join(' | '));
+			assert.ok(
+				evidence.instructions.some((i) => i.startsWith('sql (')),
+				evidence.instructions.join(' | '),
+			);
 			const other = await turn('why does src/app.ts fail?');
 			assert.ok(!other.instructions.some((i) => i.startsWith('sql (')), other.instructions.join(' | '));
 		});
 
 		it('editing a file refreshes its entries; the file itself is never written', async () => {
 			const before = statSync(join(root, 'AGENTS.md')).mtimeMs;
-			write('AGENTS.md', AGENTS.replace('Run `npm test`', 'Run `npm run test:unit`') + '\n## Releases\nTag releases as vX.Y.Z.\n');
+			write(
+				'AGENTS.md',
+				AGENTS.replace('Run `npm test`', 'Run `npm run test:unit`') + '\n## Releases\nTag releases as vX.Y.Z.\n',
+			);
 			const written = statSync(join(root, 'AGENTS.md')).mtimeMs;
 			await sync.changed(store, root, 'AGENTS.md');
 			const profile = (await memoryState(store.db, [ws])).profile.filter((p) => p.key.startsWith('file:AGENTS.md'));
-			assert.deepEqual(profile.map((p) => p.key), ['file:AGENTS.md § Commit messages', 'file:AGENTS.md § Releases', 'file:AGENTS.md § Testing']);
+			assert.deepEqual(
+				profile.map((p) => p.key),
+				['file:AGENTS.md § Commit messages', 'file:AGENTS.md § Releases', 'file:AGENTS.md § Testing'],
+			);
 			assert.match(profile.find((p) => p.key.endsWith('Testing'))!.value, /npm run test:unit/);
 			assert.ok(written >= before);
 			assert.equal(statSync(join(root, 'AGENTS.md')).mtimeMs, written, 'not written back');
@@ -150,10 +211,14 @@ for (const engine of testEngines()) {
 		});
 
 		it('a second sync of unchanged files writes nothing', async () => {
-			const idsBefore = await store.db.query<{ id: string }>(`SELECT id::text AS id FROM profile_entries WHERE starts_with(key, 'file:') ORDER BY id`);
+			const idsBefore = await store.db.query<{ id: string }>(
+				`SELECT id::text AS id FROM profile_entries WHERE starts_with(key, 'file:') ORDER BY id`,
+			);
 			await sync.changed(store, root, 'AGENTS.md');
 			await sync.changed(store, root, '.cursor/rules/sql.mdc');
-			const idsAfter = await store.db.query<{ id: string }>(`SELECT id::text AS id FROM profile_entries WHERE starts_with(key, 'file:') ORDER BY id`);
+			const idsAfter = await store.db.query<{ id: string }>(
+				`SELECT id::text AS id FROM profile_entries WHERE starts_with(key, 'file:') ORDER BY id`,
+			);
 			assert.deepEqual(idsAfter, idsBefore);
 		});
 
@@ -170,7 +235,12 @@ for (const engine of testEngines()) {
 
 		it('a full re-read drops files that went while nobody watched', async () => {
 			unlinkSync(join(root, '.github/copilot-instructions.md'));
-			const fresh = new InstructionFileSync({ log, folders: () => [root], isTrusted: () => true, thresholds: () => DEFAULT_THRESHOLDS });
+			const fresh = new InstructionFileSync({
+				log,
+				folders: () => [root],
+				isTrusted: () => true,
+				thresholds: () => DEFAULT_THRESHOLDS,
+			});
 			await fresh.ensure(store);
 			const keys = (await memoryState(store.db, [ws])).profile.map((p) => p.key);
 			assert.ok(!keys.some((k) => k.startsWith('file:.github/')), keys.join(', '));
@@ -182,10 +252,22 @@ for (const engine of testEngines()) {
 			try {
 				writeFileSync(join(other, 'CLAUDE.md'), '## Naming\nUse camelCase.\n');
 				const otherId = workspaceId(other);
-				await new InstructionFileSync({ log, folders: () => [root], isTrusted: () => true, thresholds: () => DEFAULT_THRESHOLDS }).folderAdded(store, other);
-				assert.deepEqual((await memoryState(store.db, [otherId])).profile.map((p) => p.key), [], 'not before the first full read');
+				await new InstructionFileSync({
+					log,
+					folders: () => [root],
+					isTrusted: () => true,
+					thresholds: () => DEFAULT_THRESHOLDS,
+				}).folderAdded(store, other);
+				assert.deepEqual(
+					(await memoryState(store.db, [otherId])).profile.map((p) => p.key),
+					[],
+					'not before the first full read',
+				);
 				await sync.folderAdded(store, other);
-				assert.deepEqual((await memoryState(store.db, [otherId])).profile.map((p) => p.key), ['file:CLAUDE.md § Naming']);
+				assert.deepEqual(
+					(await memoryState(store.db, [otherId])).profile.map((p) => p.key),
+					['file:CLAUDE.md § Naming'],
+				);
 				assert.ok(!(await memoryState(store.db, [ws])).profile.some((p) => p.key.startsWith('file:CLAUDE.md')));
 			} finally {
 				rmSync(other, { recursive: true, force: true });
@@ -194,7 +276,12 @@ for (const engine of testEngines()) {
 
 		it('reads nothing in Restricted Mode', async () => {
 			write('CLAUDE.md', '## Style\nUse tabs.\n');
-			const untrusted = new InstructionFileSync({ log, folders: () => [root], isTrusted: () => false, thresholds: () => DEFAULT_THRESHOLDS });
+			const untrusted = new InstructionFileSync({
+				log,
+				folders: () => [root],
+				isTrusted: () => false,
+				thresholds: () => DEFAULT_THRESHOLDS,
+			});
 			await untrusted.ensure(store);
 			await untrusted.changed(store, root, 'CLAUDE.md');
 			const keys = (await memoryState(store.db, [ws])).profile.map((p) => p.key);
@@ -202,20 +289,35 @@ for (const engine of testEngines()) {
 			assert.deepEqual(warnings, []);
 		});
 
-		it('one unreadable file is that file\'s failure: logged, its entries and the others kept', async () => {
+		it("one unreadable file is that file's failure: logged, its entries and the others kept", async () => {
 			rmSync(join(root, 'CLAUDE.md'), { force: true });
 			mkdirSync(join(root, 'CLAUDE.md')); // a folder where the file should be: EISDIR on read
 			const keysBefore = (await memoryState(store.db, [ws])).profile.map((p) => p.key);
 			await sync.changed(store, root, 'CLAUDE.md');
 			assert.equal(warnings.length, 1, warnings.join('\n'));
 			assert.match(warnings[0]!, /^instruction files: CLAUDE\.md not read: EISDIR/);
-			assert.deepEqual((await memoryState(store.db, [ws])).profile.map((p) => p.key), keysBefore);
+			assert.deepEqual(
+				(await memoryState(store.db, [ws])).profile.map((p) => p.key),
+				keysBefore,
+			);
 			warnings.length = 0;
 		});
 
 		it('a store that fails is logged, never thrown to the caller', async () => {
-			const broken = { ...store, db: { ...store.db, query: () => Promise.reject(new Error('connection lost')), transaction: () => Promise.reject(new Error('connection lost')) } } as unknown as Store;
-			await new InstructionFileSync({ log, folders: () => [root], isTrusted: () => true, thresholds: () => DEFAULT_THRESHOLDS }).ensure(broken);
+			const broken = {
+				...store,
+				db: {
+					...store.db,
+					query: () => Promise.reject(new Error('connection lost')),
+					transaction: () => Promise.reject(new Error('connection lost')),
+				},
+			} as unknown as Store;
+			await new InstructionFileSync({
+				log,
+				folders: () => [root],
+				isTrusted: () => true,
+				thresholds: () => DEFAULT_THRESHOLDS,
+			}).ensure(broken);
 			assert.equal(warnings.length, 1, warnings.join('\n'));
 			assert.match(warnings[0]!, /^instruction files of .* not synced: connection lost$/);
 			warnings.length = 0;

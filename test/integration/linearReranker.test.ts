@@ -34,7 +34,15 @@ for (const engine of testEngines()) {
 		});
 		const search = async () => {
 			const t = DEFAULT_THRESHOLDS;
-			const out = await hybridSearch(current().db, QUERY, { tier: 'workspace', workspaceIds: ['ws'], k: 10 * t.arm_fetch_multiplier, arm: 'hybrid', embedder, cosineFloor: null, thresholds: t });
+			const out = await hybridSearch(current().db, QUERY, {
+				tier: 'workspace',
+				workspaceIds: ['ws'],
+				k: 10 * t.arm_fetch_multiplier,
+				arm: 'hybrid',
+				embedder,
+				cosineFloor: null,
+				thresholds: t,
+			});
 			return out.hits;
 		};
 		const stage = (hits: SearchHit[], reranker: LinearReranker | null) =>
@@ -52,7 +60,10 @@ for (const engine of testEngines()) {
 			const hits = await search();
 			const order = hits.map((h) => h.id);
 			// The fixture's premise: first-stage order puts `partial` before `full`.
-			assert.ok(order.indexOf('partial') >= 0 && order.indexOf('partial') < order.indexOf('full'), `hybrid order: ${order.join(', ')}`);
+			assert.ok(
+				order.indexOf('partial') >= 0 && order.indexOf('partial') < order.indexOf('full'),
+				`hybrid order: ${order.join(', ')}`,
+			);
 			const plain = await stage(hits, null);
 			assert.equal(plain.rerankStep.status, 'passthrough');
 			assert.deepEqual(plain.evidence.selected.find((s) => s.rank === 1)?.candidate.hit.id, 'partial');
@@ -81,7 +92,10 @@ for (const engine of testEngines()) {
 				thresholds: DEFAULT_THRESHOLDS,
 			});
 			assert.equal(r.rerankStep.status, 'passthrough');
-			assert.equal(r.rerankStep.reason, `${LINEAR_RERANKER_ID} was trained on ${embedder.id} cosines and the vector arm uses Xenova/all-MiniLM-L6-v2@main`);
+			assert.equal(
+				r.rerankStep.reason,
+				`${LINEAR_RERANKER_ID} was trained on ${embedder.id} cosines and the vector arm uses Xenova/all-MiniLM-L6-v2@main`,
+			);
 			assert.deepEqual(
 				r.candidates.map((c) => c.hit.id),
 				hits.map((h) => h.id),

@@ -23,8 +23,14 @@ const READ = ['decide_turn', 'search_workspace', 'recall_memory', 'inspect_memor
 function workspace(): string {
 	const ws = tempStoreDir('gmem-mcp-ws-');
 	mkdirSync(join(ws, 'src'));
-	writeFileSync(join(ws, 'src/retry.ts'), 'export async function retryWithBackoff<T>(run: () => Promise<T>, attempts = 3): Promise<T> {\n\tfor (let i = 1; ; i++) {\n\t\ttry {\n\t\t\treturn await run();\n\t\t} catch (e) {\n\t\t\tif (i >= attempts) throw e;\n\t\t}\n\t}\n}\n');
-	writeFileSync(join(ws, 'src/settings.ts'), `// the deploy bot's settings\nexport const deployBotToken = "${TOKEN}";\nexport const deployBotName = "shipit";\n`);
+	writeFileSync(
+		join(ws, 'src/retry.ts'),
+		'export async function retryWithBackoff<T>(run: () => Promise<T>, attempts = 3): Promise<T> {\n\tfor (let i = 1; ; i++) {\n\t\ttry {\n\t\t\treturn await run();\n\t\t} catch (e) {\n\t\t\tif (i >= attempts) throw e;\n\t\t}\n\t}\n}\n',
+	);
+	writeFileSync(
+		join(ws, 'src/settings.ts'),
+		`// the deploy bot's settings\nexport const deployBotToken = "${TOKEN}";\nexport const deployBotName = "shipit";\n`,
+	);
 	return ws;
 }
 
@@ -46,8 +52,21 @@ for (const engine of testEngines()) {
 			// A memory stored before the write path redacted secrets: results must still never show it.
 			const store = await mustOpen(created.location);
 			const legacy = `the release signing token is ${TOKEN}`;
-			await insertResearchMemory(store.db, { workspaceId: workspaceId(ws), docId: 'memory:legacy', kind: 'note', question: legacy, content: legacy, contentHash: 'legacy', sourceTurn: null });
-			await ingestDocuments(store.db, [{ id: 'memory:legacy', text: legacy, kind: 'note' }], { workspaceId: workspaceId(ws), tier: 'research' }, null);
+			await insertResearchMemory(store.db, {
+				workspaceId: workspaceId(ws),
+				docId: 'memory:legacy',
+				kind: 'note',
+				question: legacy,
+				content: legacy,
+				contentHash: 'legacy',
+				sourceTurn: null,
+			});
+			await ingestDocuments(
+				store.db,
+				[{ id: 'memory:legacy', text: legacy, kind: 'note' }],
+				{ workspaceId: workspaceId(ws), tier: 'research' },
+				null,
+			);
 			await store.close();
 			rw = await startMcp(['--db', db, '--workspace', ws, '--allow-writes'], ws);
 			ro = await startMcp(['--db', db], ws); // the workspace defaults to the working directory
@@ -75,18 +94,34 @@ for (const engine of testEngines()) {
 			assert.equal(search?.annotations?.readOnlyHint, true);
 		});
 
-		it('decide_turn: the decision core\'s answer and trace, as gmem gate gives it', async () => {
+		it("decide_turn: the decision core's answer and trace, as gmem gate gives it", async () => {
 			const message = 'what does it return?';
 			const history = ['Where is retryWithBackoff defined?', { role: 'assistant', content: 'In src/retry.ts.' }];
 			const got = await ro.json('decide_turn', { message, history });
-			const want = gateOutput(decideTurn({ id: null, history: [{ role: 'user', content: history[0] as string }, history[1] as { role: 'assistant'; content: string }], utterance: message }));
-			for (const key of ['followup', 'trigger', 'intent', 'path', 'retrieve', 'tiers', 'write', 'route']) assert.deepEqual(got[key], want[key], key);
+			const want = gateOutput(
+				decideTurn({
+					id: null,
+					history: [
+						{ role: 'user', content: history[0] as string },
+						history[1] as { role: 'assistant'; content: string },
+					],
+					utterance: message,
+				}),
+			);
+			for (const key of ['followup', 'trigger', 'intent', 'path', 'retrieve', 'tiers', 'write', 'route'])
+				assert.deepEqual(got[key], want[key], key);
 			assert.equal((got.followup as { is_followup: boolean }).is_followup, true, 'the history was used');
-			assert.ok((got.trace as { steps: { kind: string }[] }).steps.some((st) => st.kind === 'gate'), 'the trace is included');
+			assert.ok(
+				(got.trace as { steps: { kind: string }[] }).steps.some((st) => st.kind === 'gate'),
+				'the trace is included',
+			);
 		});
 
-		it('search_workspace: the chat turn\'s retrieval over this workspace with its trace; an indexed secret stays redacted', async () => {
-			const r = await ro.json<{ hits: { path: string; start_line: number; text: string }[]; trace: { kind: string }[] }>('search_workspace', { query: 'retryWithBackoff attempts', k: 3 });
+		it("search_workspace: the chat turn's retrieval over this workspace with its trace; an indexed secret stays redacted", async () => {
+			const r = await ro.json<{
+				hits: { path: string; start_line: number; text: string }[];
+				trace: { kind: string }[];
+			}>('search_workspace', { query: 'retryWithBackoff attempts', k: 3 });
 			assert.equal(r.hits[0]?.path, 'src/retry.ts');
 			assert.match(r.hits[0].text, /retryWithBackoff/);
 			assert.deepEqual([...new Set(r.trace.map((s) => s.kind))].sort(), ['evidence', 'note', 'rerank', 'retrieval']);
@@ -97,27 +132,57 @@ for (const engine of testEngines()) {
 		});
 
 		it('remember → recall_memory: a correction supersedes what it contradicts, and recall never returns the superseded memory', async () => {
-			const first = await rw.json<{ report: { research: { doc_id: string } } }>('remember', { text: 'The staging cluster deploys with Helm charts.' });
-			const fix = await rw.json<{ trigger: string; report: { superseded: string[] } }>('remember', { text: 'Actually, the staging cluster deploys with Kustomize, not Helm charts.' });
+			const first = await rw.json<{ report: { research: { doc_id: string } } }>('remember', {
+				text: 'The staging cluster deploys with Helm charts.',
+			});
+			const fix = await rw.json<{ trigger: string; report: { superseded: string[] } }>('remember', {
+				text: 'Actually, the staging cluster deploys with Kustomize, not Helm charts.',
+			});
 			assert.equal(fix.trigger, 'correction');
 			assert.deepEqual(fix.report.superseded, [first.report.research.doc_id]);
-			const recalled = await ro.json<{ memories: { tier: string; text: string }[]; trace: { kind: string; tier: string }[] }>('recall_memory', { query: 'how does the staging cluster deploy', tiers: ['research'] });
-			assert.ok(recalled.memories.some((m) => /Kustomize/.test(m.text)), JSON.stringify(recalled.memories));
-			assert.ok(!recalled.memories.some((m) => m.text === 'The staging cluster deploys with Helm charts.'), 'a superseded memory was recalled');
-			assert.deepEqual(recalled.trace.map((s) => `${s.kind}:${s.tier}`), ['retrieval:research']);
+			const recalled = await ro.json<{
+				memories: { tier: string; text: string }[];
+				trace: { kind: string; tier: string }[];
+			}>('recall_memory', { query: 'how does the staging cluster deploy', tiers: ['research'] });
+			assert.ok(
+				recalled.memories.some((m) => /Kustomize/.test(m.text)),
+				JSON.stringify(recalled.memories),
+			);
+			assert.ok(
+				!recalled.memories.some((m) => m.text === 'The staging cluster deploys with Helm charts.'),
+				'a superseded memory was recalled',
+			);
+			assert.deepEqual(
+				recalled.trace.map((s) => `${s.kind}:${s.tier}`),
+				['retrieval:research'],
+			);
 			const state = await ro.json<{ memories: { docId: string; superseded: boolean }[] }>('inspect_memory');
 			assert.equal(state.memories.find((m) => m.docId === first.report.research.doc_id)?.superseded, true);
 		});
 
 		it('remember redacts a secret before storing it; no tool returns one, not even one stored before the filter', async () => {
-			const r = await rw.json<{ write: string[]; report: { profile: { key: string }[] } }>('remember', { text: `My deploy token is ${TOKEN}`, tier: 'profile' });
+			const r = await rw.json<{ write: string[]; report: { profile: { key: string }[] } }>('remember', {
+				text: `My deploy token is ${TOKEN}`,
+				tier: 'profile',
+			});
 			assert.deepEqual(r.write, ['profile']);
-			assert.deepEqual(r.report.profile.map((p) => p.key), ['deploy token']);
+			assert.deepEqual(
+				r.report.profile.map((p) => p.key),
+				['deploy token'],
+			);
 			const profile = await ro.call('recall_memory', { query: 'deploy token', tiers: ['profile'] });
 			assert.match(textOf(profile), /deploy token: \[REDACTED\]/);
-			const everything = [profile, await ro.call('inspect_memory'), await ro.call('recall_memory', { query: 'release signing token' })];
+			const everything = [
+				profile,
+				await ro.call('inspect_memory'),
+				await ro.call('recall_memory', { query: 'release signing token' }),
+			];
 			for (const result of everything) assert.doesNotMatch(JSON.stringify(result), new RegExp(TOKEN));
-			assert.match(textOf(everything[2]), /release signing token is \[REDACTED\]/, 'the legacy memory is found, redacted');
+			assert.match(
+				textOf(everything[2]),
+				/release signing token is \[REDACTED\]/,
+				'the legacy memory is found, redacted',
+			);
 		});
 
 		it('forget: a profile key with its history, and a research memory by id', async () => {
@@ -142,7 +207,10 @@ for (const engine of testEngines()) {
 
 		it('read-only: remember and forget are refused with how to allow writes, and nothing is written', async () => {
 			const before = await ro.json<{ tiers: unknown }>('inspect_memory');
-			await assert.rejects(ro.call('remember', { text: 'My editor is Helix.' }), /read-only: start it with "gmem mcp --allow-writes"/);
+			await assert.rejects(
+				ro.call('remember', { text: 'My editor is Helix.' }),
+				/read-only: start it with "gmem mcp --allow-writes"/,
+			);
 			await assert.rejects(ro.call('forget', { profile_key: 'deploy token' }), /read-only/);
 			assert.deepEqual((await ro.json<{ tiers: unknown }>('inspect_memory')).tiers, before.tiers);
 		});
@@ -159,7 +227,10 @@ describe('gmem mcp with the store unavailable', function () {
 	after(() => c?.close());
 
 	it('a store tool returns an error result and the server keeps serving', async () => {
-		for (const [name, args] of [['search_workspace', { query: 'retry' }], ['inspect_memory', {}]] as const) {
+		for (const [name, args] of [
+			['search_workspace', { query: 'retry' }],
+			['inspect_memory', {}],
+		] as const) {
 			const r = await c.call(name, args);
 			assert.equal(r.isError, true, name);
 			assert.match(textOf(r), /the memory store is unavailable: cannot open the store/, name);

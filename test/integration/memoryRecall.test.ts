@@ -28,8 +28,14 @@ for (const engine of testEngines()) {
 	describe(`memory recall (${engine.name})`, function () {
 		this.timeout(120_000);
 		const current = suiteStore(engine, async (store) => {
-			const write = (turnId: string, trigger: WrittenTrigger, question: string, answer = '') => writeTurn(store.db, embedder, WS, { turnId, trigger, question, answer });
-			await write('t1', 'question', 'Which port does the billing service listen on?', 'The billing service listens on port 8080.');
+			const write = (turnId: string, trigger: WrittenTrigger, question: string, answer = '') =>
+				writeTurn(store.db, embedder, WS, { turnId, trigger, question, answer });
+			await write(
+				't1',
+				'question',
+				'Which port does the billing service listen on?',
+				'The billing service listens on port 8080.',
+			);
 			// A first correction, itself corrected later: neither stale answer may come back.
 			const c1 = await write('t2', 'correction', 'Correction: the billing service listens on port 9090, not 8080.');
 			assert.equal(c1.superseded.length, 1);
@@ -47,7 +53,14 @@ for (const engine of testEngines()) {
 		for (const withEmbedder of [true, false]) {
 			it(`never recalls a superseded correction (${withEmbedder ? 'hybrid' : 'lexical-only'})`, async () => {
 				const q = 'which port does the billing service listen on';
-				const r = await recallMemories(store.db, { query: q, tiers: ['research'], workspaceIds: [WS], result: gate(q), embedder: withEmbedder ? embedder : null, thresholds: DEFAULT_THRESHOLDS });
+				const r = await recallMemories(store.db, {
+					query: q,
+					tiers: ['research'],
+					workspaceIds: [WS],
+					result: gate(q),
+					embedder: withEmbedder ? embedder : null,
+					thresholds: DEFAULT_THRESHOLDS,
+				});
 				assert.ok(r.chunks.length > 0, 'the current correction is recalled');
 				assert.match(r.chunks[0].text, /7070/);
 				assert.match(r.chunks[0].citation ?? '', /^research memory · \d{4}-\d{2}-\d{2} · correction$/);
@@ -65,7 +78,14 @@ for (const engine of testEngines()) {
 
 		it('recalls a stored preference, labelled by its key, with a profile retrieval step', async () => {
 			const q = 'how should I run the tests?';
-			const r = await recallMemories(store.db, { query: q, tiers: ['profile'], workspaceIds: [WS], result: gate(q), embedder: null, thresholds: DEFAULT_THRESHOLDS });
+			const r = await recallMemories(store.db, {
+				query: q,
+				tiers: ['profile'],
+				workspaceIds: [WS],
+				result: gate(q),
+				embedder: null,
+				thresholds: DEFAULT_THRESHOLDS,
+			});
 			assert.deepEqual(
 				r.chunks.map((c) => [c.source, c.citation, c.text]),
 				[['profile', 'profile · preferred test runner', 'preferred test runner: mocha']],
@@ -79,22 +99,45 @@ for (const engine of testEngines()) {
 		});
 
 		it('with more current values than k, keeps the k most relevant to the query', async () => {
-			for (const [key, value] of [['shell', 'fish'], ['editor', 'helix'], ['os', 'debian'], ['browser', 'firefox']]) {
+			for (const [key, value] of [
+				['shell', 'fish'],
+				['editor', 'helix'],
+				['os', 'debian'],
+				['browser', 'firefox'],
+			]) {
 				await setProfileValue(store.db, { workspaceId: WS, key, value, kind: 'preference', sourceTurn: null });
 			}
 			const q = 'configure my editor';
-			const r = await recallMemories(store.db, { query: q, tiers: ['profile'], workspaceIds: [WS], result: gate(q, 2), embedder: null, thresholds: DEFAULT_THRESHOLDS });
+			const r = await recallMemories(store.db, {
+				query: q,
+				tiers: ['profile'],
+				workspaceIds: [WS],
+				result: gate(q, 2),
+				embedder: null,
+				thresholds: DEFAULT_THRESHOLDS,
+			});
 			assert.equal(r.chunks.length, 2);
 			assert.equal(r.chunks[0].citation, 'profile · editor');
 		});
 
 		it('returns the standing instructions, oldest first', async () => {
-			assert.deepEqual(await standingInstructions(store.db, [WS]), ['Always answer in British English.', 'Never suggest force-pushing to main.']);
+			assert.deepEqual(await standingInstructions(store.db, [WS]), [
+				'Always answer in British English.',
+				'Never suggest force-pushing to main.',
+			]);
 		});
 
 		it('recalls nothing of another scope', async () => {
 			const q = 'which port does the billing service listen on';
-			const r = await recallMemories(store.db, { query: q, tiers: ['research', 'profile'], workspaceIds: [WS], result: gate(q), embedder, thresholds: DEFAULT_THRESHOLDS, scope: 'someone-else' });
+			const r = await recallMemories(store.db, {
+				query: q,
+				tiers: ['research', 'profile'],
+				workspaceIds: [WS],
+				result: gate(q),
+				embedder,
+				thresholds: DEFAULT_THRESHOLDS,
+				scope: 'someone-else',
+			});
 			assert.deepEqual(r.chunks, []);
 			assert.deepEqual(await standingInstructions(store.db, [WS], 'someone-else'), []);
 		});

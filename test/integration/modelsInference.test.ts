@@ -11,7 +11,14 @@ import { InferenceClient } from '../../src/models/inferenceClient';
 import { ModelUnavailableError, OnnxEmbedder, OnnxReranker, PassthroughReranker } from '../../src/models/onnxModels';
 import { tempDir, tinyManifest, writeTinyModel } from '../fixtures/models/tinyModels';
 
-const TEXTS = ['the database is pg', 'a', 'code file test', 'the the the the the the the the the the the the the the the', 'ts code', 'x y z'];
+const TEXTS = [
+	'the database is pg',
+	'a',
+	'code file test',
+	'the the the the the the the the the the the the the the the',
+	'ts code',
+	'x y z',
+];
 const norm = (v: Float32Array) => Math.sqrt(v.reduce((s, x) => s + x * x, 0));
 const maxDiff = (a: Float32Array, b: Float32Array) => a.reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])), 0);
 const at = (dir: string) => async () => ok(dir);
@@ -64,7 +71,11 @@ for (const mode of ['worker', 'child'] as const) {
 
 		it('gives zeros for an empty text and truncates long texts to maxTokens', async () => {
 			const e = new OnnxEmbedder(client, tinyManifest('embedder'), at(embDir));
-			const [empty, long, prefix] = await e.embed(['  ', 'a b c d e f g h i j k l m n o p q r s t u v w', 'a b c d e f g h i j']);
+			const [empty, long, prefix] = await e.embed([
+				'  ',
+				'a b c d e f g h i j k l m n o p q r s t u v w',
+				'a b c d e f g h i j',
+			]);
 			assert.ok(empty.every((x) => x === 0));
 			// maxTokens 12 = [CLS] + 10 pieces + [SEP]: the long text is cut to its first 10 words.
 			assert.ok(maxDiff(long, prefix) < 1e-5);
@@ -108,12 +119,19 @@ for (const mode of ['worker', 'child'] as const) {
 			}
 			const rdir = join(tmp.dir, 'q8rr');
 			writeTinyModel(rdir, 'reranker', { quantize: true });
-			const res = await new OnnxReranker(client, { ...tinyManifest('reranker'), name: 'q8rr' }, at(rdir)).rerank('pg', TEXTS);
+			const res = await new OnnxReranker(client, { ...tinyManifest('reranker'), name: 'q8rr' }, at(rdir)).rerank(
+				'pg',
+				TEXTS,
+			);
 			assert.equal(res.status, 'model');
 		});
 
 		it('passes through (never throws) when the reranker model is missing or corrupt', async () => {
-			const missing = new OnnxReranker(client, { ...tinyManifest('reranker'), name: 'missing' }, at(join(tmp.dir, 'nope')));
+			const missing = new OnnxReranker(
+				client,
+				{ ...tinyManifest('reranker'), name: 'missing' },
+				at(join(tmp.dir, 'nope')),
+			);
 			const a = await missing.rerank('q', ['p1', 'p2']);
 			assert.equal(a.status, 'passthrough');
 			assert.deepEqual(a.scores, [null, null]);
@@ -128,7 +146,12 @@ for (const mode of ['worker', 'child'] as const) {
 			assert.match(b.reason ?? '', /^invalid: not a loadable ONNX model/);
 
 			const none = await new PassthroughReranker().rerank('q', ['a', 'b', 'c']);
-			assert.deepEqual(none, { scores: [null, null, null], status: 'passthrough', reason: 'no reranker model configured', ms: 0 });
+			assert.deepEqual(none, {
+				scores: [null, null, null],
+				status: 'passthrough',
+				reason: 'no reranker model configured',
+				ms: 0,
+			});
 		});
 
 		it('refuses a model whose output dimension differs from the manifest', async () => {
@@ -137,14 +160,20 @@ for (const mode of ['worker', 'child'] as const) {
 			assert.equal(r.ok, false);
 			assert.equal(!r.ok && r.error.code, 'invalid');
 			assert.match(!r.ok ? r.error.message : '', /last dimension 384/);
-			await assert.rejects(e.embed(['pg']), (x: unknown) => x instanceof ModelUnavailableError && x.error.code === 'invalid');
+			await assert.rejects(
+				e.embed(['pg']),
+				(x: unknown) => x instanceof ModelUnavailableError && x.error.code === 'invalid',
+			);
 		});
 
 		it('cancels: an aborted signal rejects embed with AbortError and the worker stays usable', async () => {
 			const e = new OnnxEmbedder(client, tinyManifest('embedder'), at(embDir), { batchSize: 1 });
 			await e.load();
 			const ac = new AbortController();
-			const p = e.embed(Array.from({ length: 200 }, (_, i) => `text ${i % 10}`), ac.signal);
+			const p = e.embed(
+				Array.from({ length: 200 }, (_, i) => `text ${i % 10}`),
+				ac.signal,
+			);
 			ac.abort();
 			await assert.rejects(p, (x: unknown) => (x as Error).name === 'AbortError');
 			const pre = new AbortController();

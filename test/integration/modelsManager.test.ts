@@ -55,9 +55,14 @@ describe('models: model manager against a local hub', function () {
 		assert.equal(r.value, m.cacheFolder(manifest));
 		assert.equal(sha(readFileSync(join(r.value, 'onnx/model_quantized.onnx'))), sha(onnxBytes));
 		assert.deepEqual(m.status(manifest), { where: 'cache', dir: r.value });
-		assert.ok(hub.log.some((l) => l.status === 302) && hub.log.some((l) => l.path === `/cdn${onnxPath}` && l.status === 200));
+		assert.ok(
+			hub.log.some((l) => l.status === 302) && hub.log.some((l) => l.path === `/cdn${onnxPath}` && l.status === 200),
+		);
 		const last = progress.filter((p) => p.file === 'onnx/model_quantized.onnx').at(-1);
-		assert.deepEqual([last?.received, last?.total, last?.index, last?.count], [onnxBytes.length, onnxBytes.length, 4, 4]);
+		assert.deepEqual(
+			[last?.received, last?.total, last?.index, last?.count],
+			[onnxBytes.length, onnxBytes.length, 4, 4],
+		);
 		// A second locate is served from the cache: no new requests.
 		const before = hub.log.length;
 		assert.ok((await m.locate(manifest)).ok);
@@ -78,7 +83,13 @@ describe('models: model manager against a local hub', function () {
 		const r = await manager().locate(manifest);
 		assert.ok(r.ok, !r.ok ? r.error.message : '');
 		const gets = hub.log.filter((l) => l.path === `/cdn${onnxPath}`);
-		assert.deepEqual(gets.map((g) => [g.status, g.range]), [[200, null], [206, `bytes=${half}-`]]);
+		assert.deepEqual(
+			gets.map((g) => [g.status, g.range]),
+			[
+				[200, null],
+				[206, `bytes=${half}-`],
+			],
+		);
 		assert.equal(sha(readFileSync(join(r.value, 'onnx/model_quantized.onnx'))), sha(onnxBytes));
 	});
 
@@ -87,7 +98,10 @@ describe('models: model manager against a local hub', function () {
 		const r = await manager({ idleTimeoutMs: 300 }).locate(manifest);
 		assert.ok(r.ok, !r.ok ? r.error.message : '');
 		const gets = hub.log.filter((l) => l.path === `/cdn${onnxPath}`);
-		assert.deepEqual(gets.map((g) => g.range), [null, 'bytes=700-']);
+		assert.deepEqual(
+			gets.map((g) => g.range),
+			[null, 'bytes=700-'],
+		);
 		assert.equal(sha(readFileSync(join(r.value, 'onnx/model_quantized.onnx'))), sha(onnxBytes));
 	});
 
@@ -99,11 +113,20 @@ describe('models: model manager against a local hub', function () {
 		const r = await m.locate(manifest);
 		assert.ok(r.ok, !r.ok ? r.error.message : '');
 		const gets = hub.log.filter((l) => l.path === `/cdn${onnxPath}`);
-		assert.deepEqual(gets.map((g) => [g.status, g.range]), [[416, `bytes=${onnxBytes.length}-`], [200, null]]);
+		assert.deepEqual(
+			gets.map((g) => [g.status, g.range]),
+			[
+				[416, `bytes=${onnxBytes.length}-`],
+				[200, null],
+			],
+		);
 	});
 
 	it('rejects a checksum mismatch and leaves nothing behind', async () => {
-		const pinned: ModelManifest = { ...manifest, files: { ...manifest.files, onnx: { ...manifest.files.onnx, sha256: 'ab'.repeat(32) } } };
+		const pinned: ModelManifest = {
+			...manifest,
+			files: { ...manifest.files, onnx: { ...manifest.files.onnx, sha256: 'ab'.repeat(32) } },
+		};
 		const m = manager();
 		const r = await m.locate(pinned);
 		assert.equal(r.ok, false);
@@ -112,10 +135,19 @@ describe('models: model manager against a local hub', function () {
 		assert.equal(existsSync(join(m.cacheFolder(pinned) + '.partial', 'onnx/model_quantized.onnx.part')), false);
 		assert.deepEqual(m.status(pinned), { where: 'absent' });
 		// A known size that differs is refused the same way.
-		const sized: ModelManifest = { ...manifest, files: { ...manifest.files, onnx: { ...manifest.files.onnx, size: onnxBytes.length + 1 } } };
-		assert.match(await m.locate(sized).then((x) => (!x.ok ? x.error.message : '')), new RegExp(`size ${onnxBytes.length} differs from the expected ${onnxBytes.length + 1}`));
+		const sized: ModelManifest = {
+			...manifest,
+			files: { ...manifest.files, onnx: { ...manifest.files.onnx, size: onnxBytes.length + 1 } },
+		};
+		assert.match(
+			await m.locate(sized).then((x) => (!x.ok ? x.error.message : '')),
+			new RegExp(`size ${onnxBytes.length} differs from the expected ${onnxBytes.length + 1}`),
+		);
 		// The correct hash is accepted.
-		const good: ModelManifest = { ...manifest, files: { ...manifest.files, onnx: { ...manifest.files.onnx, sha256: sha(onnxBytes) } } };
+		const good: ModelManifest = {
+			...manifest,
+			files: { ...manifest.files, onnx: { ...manifest.files.onnx, sha256: sha(onnxBytes) } },
+		};
 		assert.ok((await m.locate(good)).ok);
 	});
 
@@ -127,8 +159,14 @@ describe('models: model manager against a local hub', function () {
 		hub.linkedEtag.set(onnxPath, sha(onnxBytes));
 		const good = await m.locate(manifest);
 		assert.ok(good.ok);
-		const marker = m.cachedInfo(manifest) as { files: Record<string, { sha256: string; size: number; checkedAgainst: string }> };
-		assert.deepEqual(marker.files['onnx/model_quantized.onnx'], { sha256: sha(onnxBytes), size: onnxBytes.length, checkedAgainst: 'hub' });
+		const marker = m.cachedInfo(manifest) as {
+			files: Record<string, { sha256: string; size: number; checkedAgainst: string }>;
+		};
+		assert.deepEqual(marker.files['onnx/model_quantized.onnx'], {
+			sha256: sha(onnxBytes),
+			size: onnxBytes.length,
+			checkedAgainst: 'hub',
+		});
 		assert.equal(marker.files['tokenizer.json'].checkedAgainst, 'none');
 		assert.equal(marker.files['tokenizer.json'].sha256, sha(readFileSync(join(source, 'tokenizer.json'))));
 	});
@@ -154,7 +192,10 @@ describe('models: model manager against a local hub', function () {
 		const r = await manager({ retries: 1 }).locate(manifest);
 		assert.equal(r.ok, false);
 		assert.equal(!r.ok && r.error.code, 'download-failed');
-		assert.match(!r.ok ? r.error.message : '', /cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\).*local model folder/);
+		assert.match(
+			!r.ok ? r.error.message : '',
+			/cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\).*local model folder/,
+		);
 	});
 
 	it('a 404 fails at once without retries', async () => {
@@ -194,7 +235,9 @@ describe('models: model manager against a local hub', function () {
 	it('cancels a running download and resumes it later', async () => {
 		const ac = new AbortController();
 		// The server sends 1000 bytes and stalls; the caller cancels once they have arrived.
-		const m = manager({ onProgress: (p) => void (p.file.endsWith('.onnx') && p.received >= 1000 && setTimeout(() => ac.abort(), 50)) });
+		const m = manager({
+			onProgress: (p) => void (p.file.endsWith('.onnx') && p.received >= 1000 && setTimeout(() => ac.abort(), 50)),
+		});
 		hub.stallAfter.set(onnxPath, 1000);
 		const r = await m.locate(manifest, ac.signal);
 		assert.equal(!r.ok && r.error.code, 'cancelled');

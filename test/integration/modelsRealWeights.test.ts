@@ -20,12 +20,22 @@ describe('models: real weights (opt-in: GMEM_REAL_MODELS)', function () {
 			console.log('    skipped: GMEM_REAL_MODELS is not set (no real model weights on this machine)');
 			this.skip();
 		}
-		services = createModelServices({ cacheDir: dir!, localModelDir: dir, allowDownload: false, embedder: MINILM_EMBEDDER, reranker: MSMARCO_RERANKER });
+		services = createModelServices({
+			cacheDir: dir!,
+			localModelDir: dir,
+			allowDownload: false,
+			embedder: MINILM_EMBEDDER,
+			reranker: MSMARCO_RERANKER,
+		});
 	});
 	after(async () => services?.dispose());
 
 	it('all-MiniLM-L6-v2 reproduces the model card vector and ranks a paraphrase above an unrelated text', async () => {
-		const [v, para, other] = await services!.embedder!.embed(['This is an example sentence', 'Each sentence is converted', 'The weather in Berlin is cold in January.']);
+		const [v, para, other] = await services!.embedder!.embed([
+			'This is an example sentence',
+			'Each sentence is converted',
+			'The weather in Berlin is cold in January.',
+		]);
 		// Reference (mean pooling + normalize) from the Xenova model card; q8 differs by ~1e-3.
 		[0.0459, 0.0733, 0.054].forEach((x, i) => assert.ok(Math.abs(v[i] - x) < 0.01, `dim ${i}: ${v[i]} vs ${x}`));
 		assert.ok(dot(v, para) > dot(v, other));

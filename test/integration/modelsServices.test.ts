@@ -37,7 +37,14 @@ describe('models: wired services (worker-side validation, failure memory, crash 
 
 	it('downloads on first use (consent asked once per model) and then embeds and reranks', async () => {
 		const asked: string[] = [];
-		services = createModelServices({ cacheDir: join(tmp.dir, 'cache'), hubEndpoint: hub.url, embedder: emb, reranker: rr, worker: { mode: 'child' }, confirmDownload: async (m) => (asked.push(m.name), true) });
+		services = createModelServices({
+			cacheDir: join(tmp.dir, 'cache'),
+			hubEndpoint: hub.url,
+			embedder: emb,
+			reranker: rr,
+			worker: { mode: 'child' },
+			confirmDownload: async (m) => (asked.push(m.name), true),
+		});
 		assert.equal(services.client.running, false);
 		const [v] = await services.embedder!.embed(['the database']);
 		assert.ok(Math.abs(Math.hypot(...v) - 1) < 1e-5);
@@ -51,7 +58,13 @@ describe('models: wired services (worker-side validation, failure memory, crash 
 	it('remembers a refusal instead of asking on every query; reset() asks again', async () => {
 		let asks = 0;
 		let answer = false;
-		services = createModelServices({ cacheDir: join(tmp.dir, 'cache'), hubEndpoint: hub.url, embedder: null, reranker: rr, confirmDownload: async () => (asks++, answer) });
+		services = createModelServices({
+			cacheDir: join(tmp.dir, 'cache'),
+			hubEndpoint: hub.url,
+			embedder: null,
+			reranker: rr,
+			confirmDownload: async () => (asks++, answer),
+		});
 		assert.equal(services.embedder, null);
 		assert.equal((await services.reranker.rerank('q', ['a'])).status, 'passthrough');
 		assert.equal((await services.reranker.rerank('q', ['a'])).status, 'passthrough');
@@ -72,7 +85,13 @@ describe('models: wired services (worker-side validation, failure memory, crash 
 	it('recovers when the worker process dies: the model is reloaded on the next call', async () => {
 		const local = join(tmp.dir, 'local');
 		writeTinyModel(join(local, emb.name), 'embedder');
-		services = createModelServices({ cacheDir: join(tmp.dir, 'cache'), localModelDir: local, embedder: emb, reranker: null, worker: { mode: 'child' } });
+		services = createModelServices({
+			cacheDir: join(tmp.dir, 'cache'),
+			localModelDir: local,
+			embedder: emb,
+			reranker: null,
+			worker: { mode: 'child' },
+		});
 		const [before] = await services.embedder!.embed(['pg code']);
 		const stats = await services.client.request({ type: 'stats' });
 		assert.ok(stats.ok && stats.value.pid !== process.pid);

@@ -73,7 +73,10 @@ describe('before_persist: structured records, edits and drops honoured by the wr
 		assert.equal(research.question, 'We decided to use pnpm workspaces for the monorepo.');
 		assert.ok(research.answer.length > 0 && research.answer !== EDITED, 'the hook saw the reply as the answer');
 		const store = await host.memory.openStore();
-		const rows = await store.db.query<{ content: string }>('SELECT content FROM research_memory WHERE workspace_id = $1 AND superseded_by IS NULL', [workspaceId(ws)]);
+		const rows = await store.db.query<{ content: string }>(
+			'SELECT content FROM research_memory WHERE workspace_id = $1 AND superseded_by IS NULL',
+			[workspaceId(ws)],
+		);
 		assert.deepEqual(
 			rows.map((r) => r.content),
 			[`Q: We decided to use pnpm workspaces for the monorepo.\nA: ${EDITED}`],
@@ -87,7 +90,11 @@ describe('before_persist: structured records, edits and drops honoured by the wr
 		const dropped = seen.at(-1)?.find((r) => r.tier === 'profile');
 		assert.ok(dropped && dropped.tier === 'profile' && dropped.kind === 'instruction', JSON.stringify(seen.at(-1)));
 		const store = await host.memory.openStore();
-		assert.deepEqual(await profileValues(store.db, workspaceId(ws)), [], 'the dropped instruction is not in the profile');
+		assert.deepEqual(
+			await profileValues(store.db, workspaceId(ws)),
+			[],
+			'the dropped instruction is not in the profile',
+		);
 		await host.say('From now on, always use four spaces for indentation.');
 		const values = (await profileValues(store.db, workspaceId(ws))).map((r) => r.value);
 		assert.deepEqual(values, ['Indent with tabs, never spaces.']);

@@ -15,11 +15,27 @@ import type { Store } from '../../src/store/openStore';
 import { suiteStore, testEngines } from '../fixtures/store_engines';
 
 const embedder = new HashingEmbedder(384, codeTokens);
-const base: SearchOptions = { tier: 'workspace', workspaceIds: ['ws'], k: 5, arm: 'hybrid', embedder, cosineFloor: null, thresholds: DEFAULT_THRESHOLDS };
+const base: SearchOptions = {
+	tier: 'workspace',
+	workspaceIds: ['ws'],
+	k: 5,
+	arm: 'hybrid',
+	embedder,
+	cosineFloor: null,
+	thresholds: DEFAULT_THRESHOLDS,
+};
 
 const DOCS = [
-	{ id: 'http', text: 'export function parseHttpHeader(line: string) { return line.split(":"); }', path: 'src/http/header.ts' },
-	{ id: 'cache', text: 'class LruCache:\n    def evict_oldest(self):\n        self.items.popitem(last=False)', path: 'cache/lru.py' },
+	{
+		id: 'http',
+		text: 'export function parseHttpHeader(line: string) { return line.split(":"); }',
+		path: 'src/http/header.ts',
+	},
+	{
+		id: 'cache',
+		text: 'class LruCache:\n    def evict_oldest(self):\n        self.items.popitem(last=False)',
+		path: 'cache/lru.py',
+	},
 	{ id: 'db', text: 'connection pool exhausted: increase max connections or release clients', path: null },
 	{ id: 'zeta', text: 'zeta quux frobnicate', path: null },
 ];
@@ -57,7 +73,8 @@ for (const engine of testEngines()) {
 		});
 
 		it('a long query (an issue text) uses the OR of its salient terms', async () => {
-			const issue = 'When the server is under load I see "connection pool exhausted" errors in the logs, followed by timeouts in every request handler; restarting helps for a while but then it happens again';
+			const issue =
+				'When the server is under load I see "connection pool exhausted" errors in the logs, followed by timeouts in every request handler; restarting helps for a while but then it happens again';
 			const r = await hybridSearch(store.db, issue, { ...base, arm: 'fts', ftsRanking: 'ts_rank_cd' });
 			assert.equal(r.fts_query, 'or');
 			assert.equal(r.hits[0].id, 'db');
@@ -69,10 +86,14 @@ for (const engine of testEngines()) {
 			const w = base.thresholds.rrf_weight_vector_long_query;
 			assert.notEqual(w, base.thresholds.rrf_weight_vector, 'the test needs the two weights to differ');
 			for (const h of long.hits) {
-				const expected = (h.arms.fts ? 1 / (60 + h.arms.fts.rank) : 0) + (h.arms.vector ? w / (60 + h.arms.vector.rank) : 0);
+				const expected =
+					(h.arms.fts ? 1 / (60 + h.arms.fts.rank) : 0) + (h.arms.vector ? w / (60 + h.arms.vector.rank) : 0);
 				assert.ok(Math.abs(h.fused - expected) < 1e-12, `${h.id}: fused ${h.fused}, expected ${expected}`);
 			}
-			assert.ok(long.notes.some((n) => /long query \(43 words\): vector arm weighted 0\.25/.test(n)), long.notes.join(' | '));
+			assert.ok(
+				long.notes.some((n) => /long query \(43 words\): vector arm weighted 0\.25/.test(n)),
+				long.notes.join(' | '),
+			);
 			const short = await hybridSearch(store.db, 'parse http header', base);
 			assert.ok(!short.notes.some((n) => /long query/.test(n)));
 		});
@@ -107,15 +128,25 @@ describe('search building blocks', () => {
 	it('splits identifiers and paths', () => {
 		assert.deepEqual(splitIdentifier('getHTTPResponse_code'), ['get', 'http', 'response', 'code']);
 		assert.deepEqual(codeTokens('src/fooBar.ts'), ['src', 'foo', 'bar', 'ts']);
-		assert.match(searchTextFor('x = parseHttpHeader(y)', 'src/net/httpClient.ts'), /parse http header[\s\S]*src net http client ts/);
+		assert.match(
+			searchTextFor('x = parseHttpHeader(y)', 'src/net/httpClient.ts'),
+			/parse http header[\s\S]*src net http client ts/,
+		);
 	});
 
 	it('keeps identifiers first among salient terms and drops chatter', () => {
-		assert.deepEqual(salientTerms('can you please explain why parseConfig fails on config.toml', 10), ['parseConfig', 'config.toml', 'fails']);
+		assert.deepEqual(salientTerms('can you please explain why parseConfig fails on config.toml', 10), [
+			'parseConfig',
+			'config.toml',
+			'fails',
+		]);
 	});
 
 	it('formulates a follow-up query with the identifiers of the turns it depends on', () => {
-		const history = ['Why does parseConfig throw a KeyError on settings.toml?', 'Because the [server] table is missing.'];
+		const history = [
+			'Why does parseConfig throw a KeyError on settings.toml?',
+			'Because the [server] table is missing.',
+		];
 		const f = formulateQuery('and how do I fix it?', history, true, 32);
 		assert.deepEqual(f.borrowed, ['parseConfig', 'KeyError', 'settings.toml']);
 		assert.equal(f.query, 'fix parseConfig KeyError settings.toml');
@@ -125,13 +156,25 @@ describe('search building blocks', () => {
 	it('fuses by weighted reciprocal rank and keeps each arm', () => {
 		const f = reciprocalRankFusion(
 			[
-				{ weight: 1, items: [{ key: 'a', score: 3 }, { key: 'b', score: 2 }] },
+				{
+					weight: 1,
+					items: [
+						{ key: 'a', score: 3 },
+						{ key: 'b', score: 2 },
+					],
+				},
 				{ weight: 2, items: [{ key: 'b', score: 0.9 }] },
 			],
 			60,
 		);
-		assert.deepEqual(f.map((x) => x.key), ['b', 'a']);
-		assert.deepEqual(f[0].arms, [{ rank: 2, score: 2 }, { rank: 1, score: 0.9 }]);
+		assert.deepEqual(
+			f.map((x) => x.key),
+			['b', 'a'],
+		);
+		assert.deepEqual(f[0].arms, [
+			{ rank: 2, score: 2 },
+			{ rank: 1, score: 0.9 },
+		]);
 		assert.ok(Math.abs(f[0].fused - (1 / 62 + 2 / 61)) < 1e-12);
 	});
 

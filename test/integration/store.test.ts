@@ -17,7 +17,15 @@ import { mustOpen, testEngines } from '../fixtures/store_engines';
 const embedder = new HashingEmbedder(384, codeTokens);
 
 async function ids(store: Store, query: string, arm: ArmMode, workspaceIds: string[] | null = null): Promise<string[]> {
-	const r = await hybridSearch(store.db, query, { tier: 'workspace', workspaceIds, k: 10, arm, embedder, cosineFloor: null, thresholds: DEFAULT_THRESHOLDS });
+	const r = await hybridSearch(store.db, query, {
+		tier: 'workspace',
+		workspaceIds,
+		k: 10,
+		arm,
+		embedder,
+		cosineFloor: null,
+		thresholds: DEFAULT_THRESHOLDS,
+	});
 	return r.hits.map((h) => h.id);
 }
 
@@ -42,23 +50,43 @@ for (const engine of testEngines()) {
 			const again = await mustOpen(location);
 			await again.close();
 			const rows = await store.db.query<{ version: number }>('SELECT version FROM schema_version ORDER BY version');
-			assert.deepEqual(rows.map((r) => r.version), MIGRATIONS.map((m) => m.version));
+			assert.deepEqual(
+				rows.map((r) => r.version),
+				MIGRATIONS.map((m) => m.version),
+			);
 		});
 
 		it('re-ingesting an id replaces the document and its statistics', async () => {
 			const target = { workspaceId: 'ws-a', tier: 'workspace' as const };
-			await ingestDocuments(store.db, [{ id: 'doc1', text: 'def parse_config(path):\n    return toml.load(path)' }], target, embedder);
-			await ingestDocuments(store.db, [{ id: 'doc1', text: 'def render_template(name):\n    return jinja.render(name)' }], target, embedder);
+			await ingestDocuments(
+				store.db,
+				[{ id: 'doc1', text: 'def parse_config(path):\n    return toml.load(path)' }],
+				target,
+				embedder,
+			);
+			await ingestDocuments(
+				store.db,
+				[{ id: 'doc1', text: 'def render_template(name):\n    return jinja.render(name)' }],
+				target,
+				embedder,
+			);
 			assert.deepEqual(await ids(store, 'parse config toml', 'fts'), []);
 			assert.deepEqual(await ids(store, 'render template', 'fts'), ['doc1']);
-			const [stats] = await store.db.query<{ n: string }>(`SELECT n_chunks::text AS n FROM corpus_stats WHERE workspace_id = 'ws-a'`);
+			const [stats] = await store.db.query<{ n: string }>(
+				`SELECT n_chunks::text AS n FROM corpus_stats WHERE workspace_id = 'ws-a'`,
+			);
 			assert.equal(stats.n, '1');
 			const stale = await store.db.query(`SELECT 1 FROM chunk_terms WHERE term = 'toml'`);
 			assert.equal(stale.length, 0, 'postings of the replaced text are gone');
 		});
 
 		it('filters by workspace inside the query', async () => {
-			await ingestDocuments(store.db, [{ id: 'b1', text: 'websocket reconnect backoff jitter' }], { workspaceId: 'ws-b', tier: 'workspace' }, embedder);
+			await ingestDocuments(
+				store.db,
+				[{ id: 'b1', text: 'websocket reconnect backoff jitter' }],
+				{ workspaceId: 'ws-b', tier: 'workspace' },
+				embedder,
+			);
 			// The vector arm always returns nearest neighbours; none may come from another workspace.
 			assert.ok(!(await ids(store, 'websocket reconnect', 'hybrid', ['ws-a'])).includes('b1'));
 			assert.deepEqual(await ids(store, 'websocket reconnect', 'fts', ['ws-a']), []);
@@ -69,7 +97,15 @@ for (const engine of testEngines()) {
 
 		it('forgets a document so neither arm can find it again', async () => {
 			const target = { workspaceId: 'ws-c', tier: 'workspace' as const };
-			await ingestDocuments(store.db, [{ id: 'secret', text: 'the zanzibar launch code is swordfish', path: 'notes/secret.md' }, { id: 'keep', text: 'keep this lighthouse note' }], target, embedder);
+			await ingestDocuments(
+				store.db,
+				[
+					{ id: 'secret', text: 'the zanzibar launch code is swordfish', path: 'notes/secret.md' },
+					{ id: 'keep', text: 'keep this lighthouse note' },
+				],
+				target,
+				embedder,
+			);
 			assert.ok((await ids(store, 'zanzibar swordfish', 'fts')).includes('secret'));
 			assert.ok((await ids(store, 'zanzibar swordfish', 'vector')).includes('secret'));
 			const removed = await forget(store.db, { kind: 'path', workspaceId: 'ws-c', path: 'notes/secret.md' });
@@ -82,13 +118,23 @@ for (const engine of testEngines()) {
 		});
 
 		it('forgets a workspace and everything, in every table', async () => {
-			await store.db.query(`INSERT INTO profile_entries (workspace_id, key, value, kind) VALUES ('ws-b', 'editor', 'vim', 'preference')`);
+			await store.db.query(
+				`INSERT INTO profile_entries (workspace_id, key, value, kind) VALUES ('ws-b', 'editor', 'vim', 'preference')`,
+			);
 			const r = await forget(store.db, { kind: 'workspace', workspaceId: 'ws-b' });
 			assert.equal(r.chunks, 1);
 			assert.equal(r.profile_entries, 1);
 			assert.ok(!(await ids(store, 'websocket reconnect', 'hybrid')).includes('b1'));
 			await forget(store.db, { kind: 'all' });
-			for (const table of ['documents', 'chunks', 'chunk_terms', 'corpus_stats', 'research_memory', 'profile_entries', 'conversation_turns']) {
+			for (const table of [
+				'documents',
+				'chunks',
+				'chunk_terms',
+				'corpus_stats',
+				'research_memory',
+				'profile_entries',
+				'conversation_turns',
+			]) {
 				const [{ n }] = await store.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`);
 				assert.equal(n, 0, `${table} is empty after forget --all`);
 			}
@@ -108,12 +154,22 @@ for (const engine of testEngines()) {
 		});
 
 		it('a bulk load without the HNSW index still searches exactly, and the index comes back even when the load fails', async () => {
-			const hasIndex = async () => (await store.db.query(`SELECT 1 FROM pg_indexes WHERE indexname = 'chunks_embedding'`)).length === 1;
-			await ingestDocuments(store.db, [{ id: 'v1', text: 'exponential backoff with jitter for retries' }], { workspaceId: 'ws-v', tier: 'workspace' }, embedder);
+			const hasIndex = async () =>
+				(await store.db.query(`SELECT 1 FROM pg_indexes WHERE indexname = 'chunks_embedding'`)).length === 1;
+			await ingestDocuments(
+				store.db,
+				[{ id: 'v1', text: 'exponential backoff with jitter for retries' }],
+				{ workspaceId: 'ws-v', tier: 'workspace' },
+				embedder,
+			);
 			await assert.rejects(
 				withBulkVectorIndex(store.db, 10_000, async () => {
 					assert.equal(await hasIndex(), false, 'dropped for the load');
-					assert.deepEqual(await ids(store, 'backoff jitter retries', 'vector', ['ws-v']), ['v1'], 'exact scan meanwhile');
+					assert.deepEqual(
+						await ids(store, 'backoff jitter retries', 'vector', ['ws-v']),
+						['v1'],
+						'exact scan meanwhile',
+					);
 					throw new Error('load failed');
 				}),
 				/load failed/,

@@ -19,7 +19,15 @@ const embedder = new HashingEmbedder(384, codeTokens);
 const WS = 'ws-mem';
 
 async function research(store: Store, query: string): Promise<string[]> {
-	const r = await hybridSearch(store.db, query, { tier: 'research', workspaceIds: [WS], k: 5, arm: 'hybrid', embedder, cosineFloor: null, thresholds: DEFAULT_THRESHOLDS });
+	const r = await hybridSearch(store.db, query, {
+		tier: 'research',
+		workspaceIds: [WS],
+		k: 5,
+		arm: 'hybrid',
+		embedder,
+		cosineFloor: null,
+		thresholds: DEFAULT_THRESHOLDS,
+	});
 	return r.hits.map((h) => h.content);
 }
 
@@ -32,7 +40,8 @@ for (const engine of testEngines()) {
 			store = current();
 		});
 
-		const turn = (turnId: string, question: string, answer = '', trigger: WrittenTrigger = 'question') => writeTurn(store.db, embedder, WS, { turnId, trigger, question, answer });
+		const turn = (turnId: string, question: string, answer = '', trigger: WrittenTrigger = 'question') =>
+			writeTurn(store.db, embedder, WS, { turnId, trigger, question, answer });
 
 		it('stores a Q&A in research memory, searchable', async () => {
 			const r = await turn('t1', 'Which port does the API server listen on?', 'The API server listens on port 8080.');
@@ -57,7 +66,10 @@ for (const engine of testEngines()) {
 			assert.equal(r.superseded.length, 1);
 			const hits = await research(store, 'api server port');
 			assert.ok(hits.length > 0);
-			assert.ok(hits.every((h) => !/listens on port 8080\./.test(h)), 'the stale answer is not retrieved');
+			assert.ok(
+				hits.every((h) => !/listens on port 8080\./.test(h)),
+				'the stale answer is not retrieved',
+			);
 			assert.match(hits[0], /9090/);
 			const rows = await store.db.query<{ kind: string; superseded_by: string | null }>(
 				`SELECT kind, superseded_by::text AS superseded_by FROM research_memory WHERE workspace_id = $1 ORDER BY id`,
@@ -81,12 +93,22 @@ for (const engine of testEngines()) {
 				].sort(),
 			);
 			const history = await profileValues(store.db, WS, 'favourite editor');
-			assert.deepEqual(history.map((h) => h.value), ['helix', 'vim']);
+			assert.deepEqual(
+				history.map((h) => h.value),
+				['helix', 'vim'],
+			);
 			assert.ok(history[1].valid_to !== null);
 		});
 
 		it('records turns with their decision traces for inspect', async () => {
-			await recordTurn(store.db, { workspaceId: WS, conversationId: 'c1', turnId: 't1', role: 'user', content: 'hi', trace: { decision: { route: 'greeting', trigger: 'greeting', path: 'direct' } } });
+			await recordTurn(store.db, {
+				workspaceId: WS,
+				conversationId: 'c1',
+				turnId: 't1',
+				role: 'user',
+				content: 'hi',
+				trace: { decision: { route: 'greeting', trigger: 'greeting', path: 'direct' } },
+			});
 			const stats = await storeStats(store);
 			assert.equal(stats.tiers.conversation.turns, 1);
 			assert.equal(stats.recent_decisions[0].route, 'greeting');
@@ -97,8 +119,16 @@ for (const engine of testEngines()) {
 
 describe('profile statement parsing', () => {
 	it('reads "my X is Y" and "call me Y"; keeps instructions whole', () => {
-		assert.deepEqual(parseProfileStatement('My name is Ada.', 'statement'), { key: 'name', value: 'Ada', kind: 'fact' });
-		assert.deepEqual(parseProfileStatement('please call me Bob', 'statement'), { key: 'name', value: 'Bob', kind: 'fact' });
+		assert.deepEqual(parseProfileStatement('My name is Ada.', 'statement'), {
+			key: 'name',
+			value: 'Ada',
+			kind: 'fact',
+		});
+		assert.deepEqual(parseProfileStatement('please call me Bob', 'statement'), {
+			key: 'name',
+			value: 'Bob',
+			kind: 'fact',
+		});
 		assert.equal(parseProfileStatement('Use tabs, never spaces', 'instruction')?.kind, 'instruction');
 		assert.equal(parseProfileStatement('nice weather', 'statement'), null);
 	});

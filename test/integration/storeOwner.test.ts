@@ -18,13 +18,17 @@ import { mustOpen, serverUrl, tempStoreDir } from '../fixtures/store_engines';
 const run = promisify(execFile);
 
 function writer(dir: string, tag: string, n: number) {
-	return run(process.execPath, ['--import', 'tsx', 'test/fixtures/store_writer.ts', dir, tag, String(n)], { timeout: 120_000 });
+	return run(process.execPath, ['--import', 'tsx', 'test/fixtures/store_writer.ts', dir, tag, String(n)], {
+		timeout: 120_000,
+	});
 }
 
 async function countDocs(dir: string): Promise<number> {
 	const store = await mustOpen({ kind: 'folder', dir });
 	try {
-		const [{ n }] = await store.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM documents WHERE workspace_id = 'shared-ws'`);
+		const [{ n }] = await store.db.query<{ n: number }>(
+			`SELECT count(*)::int AS n FROM documents WHERE workspace_id = 'shared-ws'`,
+		);
 		return n;
 	} finally {
 		await store.close();
@@ -52,7 +56,9 @@ describe('store ownership (PGlite folder)', function () {
 		assert.match(b.stdout, /b done/);
 		assert.equal(await countDocs(dir), 120);
 		const store = await mustOpen({ kind: 'folder', dir });
-		const [{ n }] = await store.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM chunks c WHERE c.tsv @@ to_tsquery('english', 'alpha')`);
+		const [{ n }] = await store.db.query<{ n: number }>(
+			`SELECT count(*)::int AS n FROM chunks c WHERE c.tsv @@ to_tsquery('english', 'alpha')`,
+		);
 		await store.close();
 		assert.equal(n, 120, 'every chunk is in the GIN index');
 	});
@@ -92,12 +98,17 @@ describe('store ownership (PGlite folder)', function () {
 		const dir = scratch();
 		const store = await mustOpen({ kind: 'folder', dir });
 		try {
-			await store.db.query(`INSERT INTO profile_entries (workspace_id, key, value, kind) VALUES ('w', 'editor', 'vim', 'preference')`);
+			await store.db.query(
+				`INSERT INTO profile_entries (workspace_id, key, value, kind) VALUES ('w', 'editor', 'vim', 'preference')`,
+			);
 			const first = readLock(dir)!.pid;
 			process.kill(first, 'SIGKILL');
 			await new Promise((r) => setTimeout(r, 300));
 			const rows = await store.db.query<{ value: string }>(`SELECT value FROM profile_entries WHERE key = 'editor'`);
-			assert.deepEqual(rows.map((r) => r.value), ['vim']);
+			assert.deepEqual(
+				rows.map((r) => r.value),
+				['vim'],
+			);
 			assert.notEqual(readLock(dir)!.pid, first, 'a new owner serves the store');
 		} finally {
 			await store.close();
@@ -108,7 +119,10 @@ describe('store ownership (PGlite folder)', function () {
 		const dir = scratch();
 		const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
 		try {
-			writeFileSync(join(dir, 'owner.lock'), JSON.stringify({ pid: sleeper.pid, host: hostname(), created: new Date().toISOString() }));
+			writeFileSync(
+				join(dir, 'owner.lock'),
+				JSON.stringify({ pid: sleeper.pid, host: hostname(), created: new Date().toISOString() }),
+			);
 			const r = await openStore({ kind: 'folder', dir }, { ownerTimeoutMs: 1500 });
 			assert.equal(r.ok, false);
 			if (!r.ok) {

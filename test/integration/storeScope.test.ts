@@ -39,7 +39,16 @@ const TEXT = 'def rotate_signing_key(vault):\n    return vault.rotate("hmac-sign
 
 /** Counts the texts sent to the wrapped embedder (re-indexing under another scope must not reuse vectors). */
 async function hits(store: Store, query: string, arm: ArmMode, scope?: string): Promise<string[]> {
-	const r = await hybridSearch(store.db, query, { tier: 'workspace', workspaceIds: [WS], k: 10, arm, embedder, cosineFloor: null, thresholds: DEFAULT_THRESHOLDS, ...(scope ? { scope } : {}) });
+	const r = await hybridSearch(store.db, query, {
+		tier: 'workspace',
+		workspaceIds: [WS],
+		k: 10,
+		arm,
+		embedder,
+		cosineFloor: null,
+		thresholds: DEFAULT_THRESHOLDS,
+		...(scope ? { scope } : {}),
+	});
 	return r.hits.map((h) => h.id).sort();
 }
 
@@ -62,21 +71,51 @@ for (const engine of testEngines()) {
 			await dispose?.();
 		});
 
-		it('never returns another scope\'s rows from either arm, even for the same workspace and doc id', async () => {
-			await ingestDocuments(alice.db, [{ id: 'a-only', text: TEXT }, { id: 'same-id', text: `${TEXT}\n# alice copy` }], { workspaceId: WS, tier: 'workspace' }, embedder);
-			await ingestDocuments(bob.db, [{ id: 'same-id', text: 'def parse_config(path):\n    return toml.load(path)' }], { workspaceId: WS, tier: 'workspace' }, embedder);
+		it("never returns another scope's rows from either arm, even for the same workspace and doc id", async () => {
+			await ingestDocuments(
+				alice.db,
+				[
+					{ id: 'a-only', text: TEXT },
+					{ id: 'same-id', text: `${TEXT}\n# alice copy` },
+				],
+				{ workspaceId: WS, tier: 'workspace' },
+				embedder,
+			);
+			await ingestDocuments(
+				bob.db,
+				[{ id: 'same-id', text: 'def parse_config(path):\n    return toml.load(path)' }],
+				{ workspaceId: WS, tier: 'workspace' },
+				embedder,
+			);
 			for (const arm of ['fts', 'vector', 'hybrid'] as const) {
 				assert.deepEqual(await hits(alice, 'rotate signing key vault', arm), ['a-only', 'same-id'], `alice, ${arm}`);
 				// Bob's only row is unrelated: the vector arm (no floor) still ranks everything it may see.
-				assert.deepEqual(await hits(bob, 'rotate signing key vault', arm), arm === 'fts' ? [] : ['same-id'], `bob, ${arm}`);
+				assert.deepEqual(
+					await hits(bob, 'rotate signing key vault', arm),
+					arm === 'fts' ? [] : ['same-id'],
+					`bob, ${arm}`,
+				);
 				assert.deepEqual(await hits(bob, 'rotate signing key vault', arm, 'nobody'), [], `empty scope, ${arm}`);
 			}
-			const [bobs] = (await hybridSearch(bob.db, 'parse config', { tier: 'workspace', workspaceIds: [WS], k: 5, arm: 'fts', embedder, cosineFloor: null, thresholds: DEFAULT_THRESHOLDS })).hits;
-			assert.match(bobs.content, /toml/, 'bob\'s same-id document is his own, not alice\'s');
+			const [bobs] = (
+				await hybridSearch(bob.db, 'parse config', {
+					tier: 'workspace',
+					workspaceIds: [WS],
+					k: 5,
+					arm: 'fts',
+					embedder,
+					cosineFloor: null,
+					thresholds: DEFAULT_THRESHOLDS,
+				})
+			).hits;
+			assert.match(bobs.content, /toml/, "bob's same-id document is his own, not alice's");
 		});
 
 		it('keeps BM25 statistics per scope', async () => {
-			const stats = await alice.db.query<{ scope: string; n: string }>(`SELECT scope, n_chunks::text AS n FROM corpus_stats WHERE workspace_id = $1 ORDER BY scope`, [WS]);
+			const stats = await alice.db.query<{ scope: string; n: string }>(
+				`SELECT scope, n_chunks::text AS n FROM corpus_stats WHERE workspace_id = $1 ORDER BY scope`,
+				[WS],
+			);
 			assert.deepEqual(stats, [
 				{ scope: 'alice', n: '2' },
 				{ scope: 'team-b', n: '1' },
@@ -84,18 +123,39 @@ for (const engine of testEngines()) {
 		});
 
 		it('keeps profile values per scope', async () => {
-			await setProfileValue(alice.db, { workspaceId: WS, key: 'editor', value: 'vim', kind: 'preference', sourceTurn: null });
-			await setProfileValue(bob.db, { workspaceId: WS, key: 'editor', value: 'emacs', kind: 'preference', sourceTurn: null });
-			assert.deepEqual((await profileValues(alice.db, WS)).map((p) => p.value), ['vim']);
-			assert.deepEqual((await profileValues(bob.db, WS)).map((p) => p.value), ['emacs']);
+			await setProfileValue(alice.db, {
+				workspaceId: WS,
+				key: 'editor',
+				value: 'vim',
+				kind: 'preference',
+				sourceTurn: null,
+			});
+			await setProfileValue(bob.db, {
+				workspaceId: WS,
+				key: 'editor',
+				value: 'emacs',
+				kind: 'preference',
+				sourceTurn: null,
+			});
+			assert.deepEqual(
+				(await profileValues(alice.db, WS)).map((p) => p.value),
+				['vim'],
+			);
+			assert.deepEqual(
+				(await profileValues(bob.db, WS)).map((p) => p.value),
+				['emacs'],
+			);
 		});
 
-		it('forget --all removes only the caller\'s scope', async () => {
+		it("forget --all removes only the caller's scope", async () => {
 			const removed = await forget(bob.db, { kind: 'all' });
 			assert.equal(removed.chunks, 1);
 			assert.equal(removed.profile_entries, 1);
 			assert.deepEqual(await hits(alice, 'rotate signing key vault', 'fts'), ['a-only', 'same-id']);
-			assert.deepEqual((await profileValues(alice.db, WS)).map((p) => p.value), ['vim']);
+			assert.deepEqual(
+				(await profileValues(alice.db, WS)).map((p) => p.value),
+				['vim'],
+			);
 		});
 
 		it('refuses a scope name that is not an identifier', async () => {
@@ -113,12 +173,28 @@ for (const engine of testEngines()) {
 		let carol: Store;
 		let ws: ReturnType<typeof copyWorkspace>;
 		let id: string;
-		const indexAs = (store: Store, e: Embedder = embedder) => new Indexer({ db: store.db, embedder: e, thresholds: DEFAULT_THRESHOLDS }).indexFolders([ws.root]).then((r) => r[0]);
+		const indexAs = (store: Store, e: Embedder = embedder) =>
+			new Indexer({ db: store.db, embedder: e, thresholds: DEFAULT_THRESHOLDS })
+				.indexFolders([ws.root])
+				.then((r) => r[0]);
 		const paths = async (store: Store, query: string, arm: ArmMode) =>
-			(await hybridSearch(store.db, query, { tier: 'workspace', workspaceIds: [id], k: 50, arm, embedder, cosineFloor: null, thresholds: DEFAULT_THRESHOLDS })).hits.map((h) => h.path);
+			(
+				await hybridSearch(store.db, query, {
+					tier: 'workspace',
+					workspaceIds: [id],
+					k: 50,
+					arm,
+					embedder,
+					cosineFloor: null,
+					thresholds: DEFAULT_THRESHOLDS,
+				})
+			).hits.map((h) => h.path);
 		// Every chunk row of a scope: id and content hash (ids change when a row is rewritten).
 		const rowsOf = (store: Store, scope: string) =>
-			store.db.query<{ id: string; path: string; content_hash: string }>(`SELECT id::text AS id, path, content_hash FROM chunks WHERE scope = $1 AND workspace_id = $2 ORDER BY id`, [scope, id]);
+			store.db.query<{ id: string; path: string; content_hash: string }>(
+				`SELECT id::text AS id, path, content_hash FROM chunks WHERE scope = $1 AND workspace_id = $2 ORDER BY id`,
+				[scope, id],
+			);
 
 		before(async () => {
 			const created = await engine.create();
@@ -139,9 +215,15 @@ for (const engine of testEngines()) {
 
 		it('a folder indexed as one scope is invisible to another: both search arms, indexed totals, inspect counts, export', async () => {
 			const r = await indexAs(alice);
-			assert.ok(r.files_indexed > 10 && r.chunks > r.files_indexed, `indexed ${r.files_indexed} files, ${r.chunks} chunks`);
+			assert.ok(
+				r.files_indexed > 10 && r.chunks > r.files_indexed,
+				`indexed ${r.files_indexed} files, ${r.chunks} chunks`,
+			);
 			for (const arm of ['fts', 'vector', 'hybrid'] as const) {
-				assert.ok((await paths(alice, 'computeTotal shopping cart', arm)).includes('src/cart.ts'), `alice finds it, ${arm}`);
+				assert.ok(
+					(await paths(alice, 'computeTotal shopping cart', arm)).includes('src/cart.ts'),
+					`alice finds it, ${arm}`,
+				);
 				assert.deepEqual(await paths(bob, 'computeTotal shopping cart', arm), [], `bob finds nothing, ${arm}`);
 			}
 			assert.deepEqual(await indexedTotals(alice.db, [id]), { files: r.files_indexed, chunks: r.chunks });
@@ -156,7 +238,7 @@ for (const engine of testEngines()) {
 			assert.equal((await exportMemory(bob.db, [id], bob.schemaVersion)).documents.length, 0);
 		});
 
-		it('re-indexing the same folder under another scope indexes it afresh and never touches the first scope\'s rows', async () => {
+		it("re-indexing the same folder under another scope indexes it afresh and never touches the first scope's rows", async () => {
 			const before = await rowsOf(alice, 'alice');
 			const counting = new CountingEmbedder(embedder);
 			const r = await indexAs(bob, counting);
@@ -165,7 +247,7 @@ for (const engine of testEngines()) {
 			assert.equal(r.reused, 0);
 			assert.equal(counting.texts, r.chunks);
 			assert.equal(r.chunks, before.length);
-			assert.deepEqual(await rowsOf(alice, 'alice'), before, 'alice\'s rows are the same rows');
+			assert.deepEqual(await rowsOf(alice, 'alice'), before, "alice's rows are the same rows");
 			// A second run under bob is incremental within bob's scope only.
 			assert.equal((await indexAs(bob)).files_unchanged, r.files_indexed);
 			// A touched file updates bob's mtime only; a deleted file leaves alice's copy in place.
@@ -178,16 +260,19 @@ for (const engine of testEngines()) {
 			const bobFiles = await listIndexedFiles(bob.db, id);
 			assert.ok(aliceFiles.has('src/format.ts') && !bobFiles.has('src/format.ts'));
 			assert.notEqual(aliceFiles.get('src/cart.ts')!.mtimeMs, bobFiles.get('src/cart.ts')!.mtimeMs);
-			assert.deepEqual(await rowsOf(alice, 'alice'), before, 'alice\'s rows are still the same rows');
+			assert.deepEqual(await rowsOf(alice, 'alice'), before, "alice's rows are still the same rows");
 			assert.ok((await paths(alice, 'formatPrice', 'fts')).includes('src/format.ts'));
 			assert.ok(!(await paths(bob, 'formatPrice', 'fts')).includes('src/format.ts'));
 		});
 
-		it('export takes only the caller\'s scope, and import writes into the importer\'s scope alone', async () => {
+		it("export takes only the caller's scope, and import writes into the importer's scope alone", async () => {
 			const fromAlice = parseMemoryExport(JSON.stringify(await exportMemory(alice.db, [id], alice.schemaVersion)));
-			assert.ok(fromAlice.documents.some((d) => d.doc_id === 'src/format.ts'), 'alice\'s export holds her copy of the deleted file');
+			assert.ok(
+				fromAlice.documents.some((d) => d.doc_id === 'src/format.ts'),
+				"alice's export holds her copy of the deleted file",
+			);
 			const fromBob = await exportMemory(bob.db, [id], bob.schemaVersion);
-			assert.ok(!fromBob.documents.some((d) => d.doc_id === 'src/format.ts'), 'bob\'s export does not');
+			assert.ok(!fromBob.documents.some((d) => d.doc_id === 'src/format.ts'), "bob's export does not");
 			const aliceRows = await rowsOf(alice, 'alice');
 			const bobRows = await rowsOf(bob, 'team-b');
 			const counts = await importMemory(carol.db, fromAlice);
@@ -207,9 +292,19 @@ for (const engine of testEngines()) {
 			const saved = { ...BULK_INDEX_REBUILD };
 			// The sample folder is small: lower the bulk threshold so this run takes the bulk path.
 			Object.assign(BULK_INDEX_REBUILD, { minChunks: 1, minGrowth: 0 });
-			const vectorIndex = async () => (await alice.db.query(`SELECT 1 FROM pg_indexes WHERE tablename = 'chunks' AND indexname = 'chunks_embedding' AND schemaname = current_schema()`)).length;
+			const vectorIndex = async () =>
+				(
+					await alice.db.query(
+						`SELECT 1 FROM pg_indexes WHERE tablename = 'chunks' AND indexname = 'chunks_embedding' AND schemaname = current_schema()`,
+					)
+				).length;
 			try {
-				const indexer = new Indexer({ db: alice.db, embedder, thresholds: DEFAULT_THRESHOLDS, workspaceIdOf: () => 'bulk-ws' });
+				const indexer = new Indexer({
+					db: alice.db,
+					embedder,
+					thresholds: DEFAULT_THRESHOLDS,
+					workspaceIdOf: () => 'bulk-ws',
+				});
 				let droppedDuringRun = false;
 				const steps = indexer.indexFolderSteps(fresh.root);
 				for (let s = await steps.next(); !s.done; s = await steps.next()) {
@@ -217,7 +312,15 @@ for (const engine of testEngines()) {
 				}
 				assert.ok(droppedDuringRun, 'the HNSW index was dropped while the run wrote');
 				assert.equal(await vectorIndex(), 1, 'and rebuilt at the end');
-				const found = await hybridSearch(alice.db, 'computeTotal shopping cart', { tier: 'workspace', workspaceIds: ['bulk-ws'], k: 5, arm: 'vector', embedder, cosineFloor: null, thresholds: DEFAULT_THRESHOLDS });
+				const found = await hybridSearch(alice.db, 'computeTotal shopping cart', {
+					tier: 'workspace',
+					workspaceIds: ['bulk-ws'],
+					k: 5,
+					arm: 'vector',
+					embedder,
+					cosineFloor: null,
+					thresholds: DEFAULT_THRESHOLDS,
+				});
 				assert.ok(found.hits.length > 0);
 			} finally {
 				Object.assign(BULK_INDEX_REBUILD, saved);
@@ -226,7 +329,10 @@ for (const engine of testEngines()) {
 		});
 
 		it('estimates the chunks a run will write from new and changed files only', () => {
-			const stored = new Map([['same.ts', { docId: 'same.ts', contentHash: 'h', mtimeMs: 5, size: 100, embedder: null }], ['moved.ts', { docId: 'moved.ts', contentHash: 'h', mtimeMs: 5, size: 100, embedder: null }]]);
+			const stored = new Map([
+				['same.ts', { docId: 'same.ts', contentHash: 'h', mtimeMs: 5, size: 100, embedder: null }],
+				['moved.ts', { docId: 'moved.ts', contentHash: 'h', mtimeMs: 5, size: 100, embedder: null }],
+			]);
 			const files = [
 				{ relPath: 'same.ts', size: 100, mtimeMs: 5 },
 				{ relPath: 'moved.ts', size: 100, mtimeMs: 9 },
@@ -260,10 +366,19 @@ for (const engine of testEngines()) {
 					(SELECT count(*)::int FROM profile_entries WHERE scope = 'local') AS profile,
 					(SELECT count(*)::int FROM conversation_turns WHERE scope = 'local') AS turns`);
 				assert.deepEqual(counts[0], { documents: 2, chunks: 2, postings: true, memories: 1, profile: 1, turns: 1 });
-				for (const arm of ['fts', 'vector'] as const) assert.equal((await hits(store, 'rotate signing key vault', arm))[0], 'old-1', arm);
-				assert.deepEqual((await profileValues(store.db, WS)).map((p) => p.value), ['tabs']);
+				for (const arm of ['fts', 'vector'] as const)
+					assert.equal((await hits(store, 'rotate signing key vault', arm))[0], 'old-1', arm);
+				assert.deepEqual(
+					(await profileValues(store.db, WS)).map((p) => p.value),
+					['tabs'],
+				);
 				// Writes after the migration use the new keys: re-ingesting an old id replaces it.
-				await ingestDocuments(store.db, [{ id: 'old-1', text: 'def render_template(name):\n    return jinja.render(name)' }], { workspaceId: WS, tier: 'workspace' }, embedder);
+				await ingestDocuments(
+					store.db,
+					[{ id: 'old-1', text: 'def render_template(name):\n    return jinja.render(name)' }],
+					{ workspaceId: WS, tier: 'workspace' },
+					embedder,
+				);
 				assert.deepEqual(await hits(store, 'render template jinja', 'fts'), ['old-1']);
 				assert.deepEqual(await hits(store, 'rotate signing key vault', 'fts'), []);
 			} finally {
@@ -295,14 +410,19 @@ async function withRawDatabase(location: StoreLocation, fn: (db: Queryable) => P
 /** A database as schema version 1 wrote it: tables of migration 1, rows in every tier, BM25 statistics. */
 async function seedSchemaOne(db: Queryable): Promise<void> {
 	await db.query('CREATE EXTENSION IF NOT EXISTS vector');
-	await db.query('CREATE TABLE schema_version (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+	await db.query(
+		'CREATE TABLE schema_version (version int PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+	);
 	await db.query(SCHEMA_001);
 	await db.query(`INSERT INTO schema_version (version, name) VALUES (1, 'four tiers, hybrid search')`);
 	const texts = [TEXT, 'def parse_config(path):\n    return toml.load(path)'];
 	const vectors = await embedder.embed(texts);
 	for (const [i, text] of texts.entries()) {
 		const docId = `old-${i + 1}`;
-		await db.query(`INSERT INTO documents (workspace_id, tier, doc_id, content_hash) VALUES ($1, 'workspace', $2, $3)`, [WS, docId, `h${i}`]);
+		await db.query(
+			`INSERT INTO documents (workspace_id, tier, doc_id, content_hash) VALUES ($1, 'workspace', $2, $3)`,
+			[WS, docId, `h${i}`],
+		);
 		await db.query(
 			`INSERT INTO chunks (workspace_id, tier, doc_id, chunk_no, content, content_hash, search_text, doc_len, embedding, embedder)
 			 VALUES ($1, 'workspace', $2, 0, $3, $4, $5, (SELECT coalesce(sum(array_length(positions, 1)), 0) FROM unnest(to_tsvector('english', $5::text))), $6::vector, $7)`,
@@ -311,9 +431,22 @@ async function seedSchemaOne(db: Queryable): Promise<void> {
 	}
 	await db.query(`INSERT INTO chunk_terms (tier, term, workspace_id, chunk_id, tf, doc_len)
 		SELECT c.tier, u.lexeme, c.workspace_id, c.id, coalesce(array_length(u.positions, 1), 1), c.doc_len FROM chunks c CROSS JOIN LATERAL unnest(c.tsv) AS u`);
-	await db.query(`INSERT INTO term_df (tier, term, workspace_id, df) SELECT tier, term, workspace_id, count(*) FROM chunk_terms GROUP BY 1, 2, 3`);
-	await db.query(`INSERT INTO corpus_stats (workspace_id, tier, n_chunks, total_len) SELECT workspace_id, tier, count(*), sum(doc_len) FROM chunks GROUP BY 1, 2`);
-	await db.query(`INSERT INTO research_memory (workspace_id, doc_id, kind, content, content_hash) VALUES ($1, 'memory:t1', 'qa', 'Q: a\nA: b', 'x')`, [WS]);
-	await db.query(`INSERT INTO profile_entries (workspace_id, key, value, kind) VALUES ($1, 'indent', 'tabs', 'preference')`, [WS]);
-	await db.query(`INSERT INTO conversation_turns (workspace_id, conversation_id, turn_id, role, content) VALUES ($1, 'c1', 't1', 'user', 'hi')`, [WS]);
+	await db.query(
+		`INSERT INTO term_df (tier, term, workspace_id, df) SELECT tier, term, workspace_id, count(*) FROM chunk_terms GROUP BY 1, 2, 3`,
+	);
+	await db.query(
+		`INSERT INTO corpus_stats (workspace_id, tier, n_chunks, total_len) SELECT workspace_id, tier, count(*), sum(doc_len) FROM chunks GROUP BY 1, 2`,
+	);
+	await db.query(
+		`INSERT INTO research_memory (workspace_id, doc_id, kind, content, content_hash) VALUES ($1, 'memory:t1', 'qa', 'Q: a\nA: b', 'x')`,
+		[WS],
+	);
+	await db.query(
+		`INSERT INTO profile_entries (workspace_id, key, value, kind) VALUES ($1, 'indent', 'tabs', 'preference')`,
+		[WS],
+	);
+	await db.query(
+		`INSERT INTO conversation_turns (workspace_id, conversation_id, turn_id, role, content) VALUES ($1, 'c1', 't1', 'user', 'hi')`,
+		[WS],
+	);
 }

@@ -40,7 +40,16 @@ for (const engine of testEngines()) {
 			store = current();
 		});
 		const search = (query: string, tuning = DEFAULT_RETRIEVAL_TUNING) =>
-			retrieveWorkspace(store.db, { query, workspaceIds: [ws], k: 5, embedder, reranker: new LinearReranker(), floor: DEFAULT_THRESHOLDS.floor_workspace_question, thresholds: DEFAULT_THRESHOLDS, tuning });
+			retrieveWorkspace(store.db, {
+				query,
+				workspaceIds: [ws],
+				k: 5,
+				embedder,
+				reranker: new LinearReranker(),
+				floor: DEFAULT_THRESHOLDS.floor_workspace_question,
+				thresholds: DEFAULT_THRESHOLDS,
+				tuning,
+			});
 
 		it('the indexer fills the symbol table with qualified names, kinds and lines', async () => {
 			const rows = await store.db.query<{ path: string; name: string; kind: string; start_line: number }>(
@@ -48,7 +57,12 @@ for (const engine of testEngines()) {
 				[ws],
 			);
 			const names = rows.map((r) => `${r.path}:${r.name}:${r.kind}`);
-			for (const n of ['src/webapp/helpers.py:send_file:function', 'src/webapp/app.py:WebApp.send_static_file:method', 'src/webapp/app.py:WebApp:class', 'tests/test_helpers.py:TestSendfile.test_send_file:method']) {
+			for (const n of [
+				'src/webapp/helpers.py:send_file:function',
+				'src/webapp/app.py:WebApp.send_static_file:method',
+				'src/webapp/app.py:WebApp:class',
+				'tests/test_helpers.py:TestSendfile.test_send_file:method',
+			]) {
 				assert.ok(names.includes(n), `${n} missing from ${names.join(', ')}`);
 			}
 			assert.equal(rows.find((r) => r.name === 'send_file')?.start_line, 14);
@@ -58,14 +72,25 @@ for (const engine of testEngines()) {
 			const r = await search('How is send_file implemented?');
 			assert.equal(r.ranked[0].path, 'src/webapp/helpers.py');
 			assert.match(r.ranked[0].content, /def send_file\(/);
-			assert.deepEqual(r.ranked[0].symbol_match && [r.ranked[0].symbol_match.match, r.ranked[0].symbol_match.name], ['definition', 'send_file']);
+			assert.deepEqual(r.ranked[0].symbol_match && [r.ranked[0].symbol_match.match, r.ranked[0].symbol_match.name], [
+				'definition',
+				'send_file',
+			]);
 			assert.equal(r.evidence.selected.find((e) => e.rank === 1)?.candidate.hit.path, 'src/webapp/helpers.py');
 			const note = r.steps.find((s) => s.kind === 'note' && s.message.startsWith('symbol arm:'));
-			assert.ok(note && note.kind === 'note' && /send_file \(code\) → \d+ definition\(s\) \[send_file src\/webapp\/helpers\.py:14/.test(note.message), JSON.stringify(note));
+			assert.ok(
+				note &&
+					note.kind === 'note' &&
+					/send_file \(code\) → \d+ definition\(s\) \[send_file src\/webapp\/helpers\.py:14/.test(note.message),
+				JSON.stringify(note),
+			);
 		});
 
 		it('without the symbol arm the same question does not open with the definition (the fixture needs the arm)', async () => {
-			const r = await search('How is send_file implemented?', retrievalTuning({ rrf_weight_symbol: 0, symbol_pin_definitions: 0 }));
+			const r = await search(
+				'How is send_file implemented?',
+				retrievalTuning({ rrf_weight_symbol: 0, symbol_pin_definitions: 0 }),
+			);
 			assert.doesNotMatch(r.ranked[0].content, /def send_file\(/);
 		});
 
@@ -79,9 +104,15 @@ for (const engine of testEngines()) {
 		it("a file's definitions leave the table with the file", async () => {
 			unlinkSync(join(root, 'src', 'webapp', 'app.py'));
 			await new Indexer({ db: store.db, embedder, thresholds: DEFAULT_THRESHOLDS }).indexFolders([root]);
-			const rows = await store.db.query('SELECT 1 FROM symbols WHERE workspace_id = $1 AND path = $2', [ws, 'src/webapp/app.py']);
+			const rows = await store.db.query('SELECT 1 FROM symbols WHERE workspace_id = $1 AND path = $2', [
+				ws,
+				'src/webapp/app.py',
+			]);
 			assert.equal(rows.length, 0);
-			const left = await store.db.query('SELECT 1 FROM symbols WHERE workspace_id = $1 AND path = $2', [ws, 'src/webapp/helpers.py']);
+			const left = await store.db.query('SELECT 1 FROM symbols WHERE workspace_id = $1 AND path = $2', [
+				ws,
+				'src/webapp/helpers.py',
+			]);
 			assert.ok(left.length >= 3);
 		});
 	});
@@ -102,7 +133,16 @@ for (const engine of testEngines()) {
 		});
 		after(() => rmSync(root, { recursive: true, force: true }));
 		const search = (query: string) =>
-			retrieveWorkspace(current().db, { query, workspaceIds: [ws], k: 4, embedder, reranker: new LinearReranker(), floor: DEFAULT_THRESHOLDS.floor_workspace_question, thresholds: DEFAULT_THRESHOLDS, files: true });
+			retrieveWorkspace(current().db, {
+				query,
+				workspaceIds: [ws],
+				k: 4,
+				embedder,
+				reranker: new LinearReranker(),
+				floor: DEFAULT_THRESHOLDS.floor_workspace_question,
+				thresholds: DEFAULT_THRESHOLDS,
+				files: true,
+			});
 
 		it('frames in site-packages map to the workspace files; the innermost one leads, exact evidence, traced', async () => {
 			const r = await search(`after upgrading, serving static files crashes:
@@ -114,11 +154,21 @@ Traceback (most recent call last):
   File "/home/u/.venv/lib/python3.11/site-packages/webapp/helpers.py", line 38, in send_from_directory
     raise NotFound()
 webapp.helpers.NotFound`);
-			assert.deepEqual(r.hits.slice(0, 2).map((h) => h.path), ['src/webapp/helpers.py', 'src/webapp/app.py']);
+			assert.deepEqual(
+				r.hits.slice(0, 2).map((h) => h.path),
+				['src/webapp/helpers.py', 'src/webapp/app.py'],
+			);
 			const first = r.evidence.selected.find((e) => e.rank === 1)!.candidate.hit;
 			assert.ok(first.start_line! <= 38 && first.end_line! >= 38, `${first.start_line}-${first.end_line}`);
 			const note = r.steps.find((s) => s.kind === 'note' && s.message.startsWith('pasted failure:'));
-			assert.ok(note && note.kind === 'note' && /3 frame\(s\), webapp\.helpers\.NotFound; 2 in the workspace \(src\/webapp\/helpers\.py:38, src\/webapp\/app\.py:21\)/.test(note.message), JSON.stringify(note));
+			assert.ok(
+				note &&
+					note.kind === 'note' &&
+					/3 frame\(s\), webapp\.helpers\.NotFound; 2 in the workspace \(src\/webapp\/helpers\.py:38, src\/webapp\/app\.py:21\)/.test(
+						note.message,
+					),
+				JSON.stringify(note),
+			);
 		});
 	});
 }

@@ -53,7 +53,14 @@ function startOpenAiStub(options = {}) {
 	let idle = null;
 	const server = http.createServer((req, res) => {
 		armIdle();
-		const record = { method: req.method, path: req.url, headers: req.headers, body: null, closedEarly: false, completed: false };
+		const record = {
+			method: req.method,
+			path: req.url,
+			headers: req.headers,
+			body: null,
+			closedEarly: false,
+			completed: false,
+		};
 		requests.push(record);
 		if (requests.length > MAX_RECORDS) requests.shift();
 		res.on('close', () => {
@@ -84,17 +91,34 @@ function startOpenAiStub(options = {}) {
 	function route(req, res, record) {
 		const path = (req.url || '').split('?')[0];
 		if (opts.apiKey && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
-			return sendJson(res, 401, { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } });
+			return sendJson(res, 401, {
+				error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' },
+			});
 		}
 		if (req.method === 'GET' && path === '/v1/models') {
-			const ids = ['stub-slow', 'stub-fast', 'stub-cite', 'stub-length', 'stub-split', 'stub-json', 'stub-cutoff', 'stub-429', 'stub-500', 'stub-garbage', 'stub-hang', ...Object.keys(opts.script)];
+			const ids = [
+				'stub-slow',
+				'stub-fast',
+				'stub-cite',
+				'stub-length',
+				'stub-split',
+				'stub-json',
+				'stub-cutoff',
+				'stub-429',
+				'stub-500',
+				'stub-garbage',
+				'stub-hang',
+				...Object.keys(opts.script),
+			];
 			return sendJson(res, 200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', owned_by: 'stub' })) });
 		}
-		if (req.method !== 'POST' || path !== '/v1/chat/completions') return sendJson(res, 404, { error: '404 page not found' });
+		if (req.method !== 'POST' || path !== '/v1/chat/completions')
+			return sendJson(res, 404, { error: '404 page not found' });
 		const body = record.body && typeof record.body === 'object' ? record.body : {};
 		const model = typeof body.model === 'string' ? body.model : '';
 		const scripted = opts.script[model];
-		if (scripted && scripted.status) return sendJson(res, scripted.status, { error: { message: `scripted ${scripted.status}` } });
+		if (scripted && scripted.status)
+			return sendJson(res, scripted.status, { error: { message: `scripted ${scripted.status}` } });
 		if (scripted) return stream(res, model, scripted.tokens || tokensOf(REPLY), scripted.delayMs || 0, 'stop');
 		switch (model) {
 			case 'stub-slow':
@@ -112,7 +136,12 @@ function startOpenAiStub(options = {}) {
 			case 'stub-split':
 				return split(res, model);
 			case 'stub-429':
-				return sendJson(res, 429, { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } }, { 'Retry-After': '7' });
+				return sendJson(
+					res,
+					429,
+					{ error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } },
+					{ 'Retry-After': '7' },
+				);
 			case 'stub-500':
 				return sendJson(res, 500, { error: { message: 'internal server error (stub)' } });
 			case 'stub-hang':
@@ -121,7 +150,9 @@ function startOpenAiStub(options = {}) {
 				res.writeHead(200, { 'Content-Type': 'text/event-stream' });
 				return res.end('data: {"choices": [ {"delta": \n\ndata: <html>not json</html>\n\n');
 			default:
-				return sendJson(res, 404, { error: { message: `model "${model}" not found, try pulling it first`, type: 'not_found_error' } });
+				return sendJson(res, 404, {
+					error: { message: `model "${model}" not found, try pulling it first`, type: 'not_found_error' },
+				});
 		}
 	}
 
@@ -143,13 +174,22 @@ function startOpenAiStub(options = {}) {
 	}
 
 	function whole(res, model, text) {
-		sendJson(res, 200, { id: 'chatcmpl-stub', object: 'chat.completion', model, choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }] });
+		sendJson(res, 200, {
+			id: 'chatcmpl-stub',
+			object: 'chat.completion',
+			model,
+			choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+		});
 	}
 
 	/** One event cut mid-JSON and mid-character ("é" is two UTF-8 bytes), CRLF line ends. */
 	function split(res, model) {
 		res.writeHead(200, { 'Content-Type': 'text/event-stream' });
-		const bytes = Buffer.from(chunk('s', model, { content: 'café ' }, null).replace(/\n/g, '\r\n') + chunk('s', model, { content: 'au lait' }, 'stop') + 'data: [DONE]\n\n');
+		const bytes = Buffer.from(
+			chunk('s', model, { content: 'café ' }, null).replace(/\n/g, '\r\n') +
+				chunk('s', model, { content: 'au lait' }, 'stop') +
+				'data: [DONE]\n\n',
+		);
 		const cut = bytes.indexOf(Buffer.from('é')) + 1;
 		res.write(bytes.subarray(0, cut));
 		setTimeout(() => {
@@ -191,7 +231,11 @@ if (require.main === module) {
 		const i = process.argv.indexOf(name);
 		return i > 0 ? process.argv[i + 1] : undefined;
 	};
-	startOpenAiStub({ port: Number(arg('--port') || 0), apiKey: arg('--api-key') || null, idleMs: Number(arg('--idle-ms') || 10 * 60 * 1000) }).then(
+	startOpenAiStub({
+		port: Number(arg('--port') || 0),
+		apiKey: arg('--api-key') || null,
+		idleMs: Number(arg('--idle-ms') || 10 * 60 * 1000),
+	}).then(
 		(stub) => {
 			console.log(stub.url);
 			const stop = () => stub.close().then(() => process.exit(0));

@@ -13,10 +13,23 @@ interface Case {
 	weights: number[];
 	vector_head: number[];
 }
-const fixture = JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'builtin', 'tokenizer_cases.json'), 'utf8')) as { model_id: string; cases: Case[] };
+const fixture = JSON.parse(
+	readFileSync(join(__dirname, '..', 'fixtures', 'builtin', 'tokenizer_cases.json'), 'utf8'),
+) as { model_id: string; cases: Case[] };
 const modelDir = builtinModelDir();
-const config = JSON.parse(readFileSync(join(modelDir, 'config.json'), 'utf8')) as { vocab_size: number; buckets: number; ngram: number; max_word_chars: number; max_words: number };
-const vocab = new Map(readFileSync(join(modelDir, 'vocab.txt'), 'utf8').trimEnd().split('\n').map((w, i) => [w, i] as const));
+const config = JSON.parse(readFileSync(join(modelDir, 'config.json'), 'utf8')) as {
+	vocab_size: number;
+	buckets: number;
+	ngram: number;
+	max_word_chars: number;
+	max_words: number;
+};
+const vocab = new Map(
+	readFileSync(join(modelDir, 'vocab.txt'), 'utf8')
+		.trimEnd()
+		.split('\n')
+		.map((w, i) => [w, i] as const),
+);
 const spec = { vocab, buckets: config.buckets, ngram: config.ngram, maxWordChars: config.max_word_chars };
 
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
@@ -25,7 +38,10 @@ describe('models: built-in static embedder', () => {
 	it('the fixture is for the shipped model and covers misspellings and non-ASCII', () => {
 		assert.equal(fixture.model_id, BUILTIN_EMBEDDER_ID);
 		assert.ok(fixture.cases.length >= 6);
-		assert.ok(fixture.cases.some((c) => c.weights.some((w) => w < 1)), 'some words go through the n-gram fallback');
+		assert.ok(
+			fixture.cases.some((c) => c.weights.some((w) => w < 1)),
+			'some words go through the n-gram fallback',
+		);
 	});
 
 	it('splits words exactly as the Python tokenizer did', () => {
@@ -55,7 +71,9 @@ describe('models: built-in static embedder', () => {
 		for (const [i, c] of fixture.cases.entries()) {
 			const v = vs[i]!;
 			assert.equal(v.length, 384);
-			c.vector_head.forEach((x, j) => assert.ok(Math.abs(v[j]! - x) < 1e-5, `${JSON.stringify(c.text)}[${j}]: ${v[j]} vs ${x}`));
+			c.vector_head.forEach((x, j) =>
+				assert.ok(Math.abs(v[j]! - x) < 1e-5, `${JSON.stringify(c.text)}[${j}]: ${v[j]} vs ${x}`),
+			);
 			const norm = Math.sqrt(cosine(v, v));
 			if (c.ids.length === 0) assert.equal(norm, 0, 'no tokens: the zero vector');
 			else assert.ok(Math.abs(norm - 1) < 1e-5, 'unit length');
@@ -64,8 +82,15 @@ describe('models: built-in static embedder', () => {
 
 	it('a misspelt word lands nearer its correct spelling than an unrelated word', async () => {
 		const e = await loadBuiltinEmbedder();
-		const [typo, right, other] = await e.embed(['python sort dictinaries by value', 'python sort dictionaries by value', 'python open a socket connection']);
-		assert.ok(cosine(typo!, right!) > cosine(typo!, other!) + 0.1, `${cosine(typo!, right!)} vs ${cosine(typo!, other!)}`);
+		const [typo, right, other] = await e.embed([
+			'python sort dictinaries by value',
+			'python sort dictionaries by value',
+			'python open a socket connection',
+		]);
+		assert.ok(
+			cosine(typo!, right!) > cosine(typo!, other!) + 0.1,
+			`${cosine(typo!, right!)} vs ${cosine(typo!, other!)}`,
+		);
 	});
 
 	it('ranks the matching snippet first for plain questions', async () => {
@@ -75,7 +100,11 @@ describe('models: built-in static embedder', () => {
 			'def remove_dir(path):\n    shutil.rmtree(path, ignore_errors=True)',
 			'def mean(xs):\n    return sum(xs) / len(xs)',
 		];
-		const queries = ['how to load a json file in python', 'python delete folder recursively', 'calculate average of a list'];
+		const queries = [
+			'how to load a json file in python',
+			'python delete folder recursively',
+			'calculate average of a list',
+		];
 		const cv = await e.embed(code);
 		const qv = await e.embed(queries);
 		for (const [i, q] of qv.entries()) {

@@ -18,7 +18,14 @@ import { quietLogger as quiet } from '../fixtures/hostDoubles';
 
 const sink = { progress() {}, start() {}, delta() {} };
 
-const chunk = { source: 'workspace' as const, path: 'src/config.ts', startLine: 1, endLine: 3, symbol: 'parseConfig', text: 'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}' };
+const chunk = {
+	source: 'workspace' as const,
+	path: 'src/config.ts',
+	startLine: 1,
+	endLine: 3,
+	symbol: 'parseConfig',
+	text: 'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}',
+};
 
 function turn(over: Partial<PipelineTurn> = {}): PipelineTurn {
 	return {
@@ -56,16 +63,33 @@ describe('chat pipeline: hooks, Restricted Mode, evidence-only', () => {
 		hooks.register('after_generation', 'sign-off', (p) => {
 			p.response += ' — checked';
 		});
-		const out = await runPipeline({ log: quiet, retrieve, hooks }, turn({ generator: new OpenAiGenerator({ baseUrl: stub.url, model: 'stub-cite', apiKey: null }) }), sink);
+		const out = await runPipeline(
+			{ log: quiet, retrieve, hooks },
+			turn({ generator: new OpenAiGenerator({ baseUrl: stub.url, model: 'stub-cite', apiKey: null }) }),
+			sink,
+		);
 		assert.equal(out.kind, 'reply');
 		if (out.kind !== 'reply') return;
 		const body = stub.requests.at(-1)!.body as { messages: { role: string; content: string }[] };
 		assert.match(body.messages[0].content, /Always answer in haiku\.$/);
 		assert.match(out.markdown, /— checked$/);
-		assert.ok(out.trace.steps.some((s) => s.kind === 'note' && s.stage === 'prompt' && /^prompt ~\d+ tokens: 1 evidence block \(budget 3000\)/.test(s.message)));
-		const hookSteps = out.trace.steps.filter((s) => s.kind === 'hook').map((s) => (s.kind === 'hook' ? `${s.point}:${s.name}:${s.changed.join(',')}` : ''));
+		assert.ok(
+			out.trace.steps.some(
+				(s) =>
+					s.kind === 'note' &&
+					s.stage === 'prompt' &&
+					/^prompt ~\d+ tokens: 1 evidence block \(budget 3000\)/.test(s.message),
+			),
+		);
+		const hookSteps = out.trace.steps
+			.filter((s) => s.kind === 'hook')
+			.map((s) => (s.kind === 'hook' ? `${s.point}:${s.name}:${s.changed.join(',')}` : ''));
 		assert.deepEqual(hookSteps, ['before_generation:house style:system_prompt', 'after_generation:sign-off:response']);
-		assert.deepEqual(out.citations.map((c) => c.n), [1], 'the stub cites [1] and [2]; only [1] exists');
+		assert.deepEqual(
+			out.citations.map((c) => c.n),
+			[1],
+			'the stub cites [1] and [2]; only [1] exists',
+		);
 		assert.ok(out.trace.steps.some((s) => s.kind === 'note' && /removed citation markers.*\[2\]/.test(s.message)));
 	});
 
@@ -76,7 +100,11 @@ describe('chat pipeline: hooks, Restricted Mode, evidence-only', () => {
 		});
 		const writes: PersistRequest[] = [];
 		const ports: PipelinePorts = { log: quiet, hooks, persist: (r) => (writes.push(r), Promise.resolve(ok([]))) };
-		const out = await runPipeline(ports, turn({ utterance: 'Actually, parseConfig returns null for invalid JSON' }), sink);
+		const out = await runPipeline(
+			ports,
+			turn({ utterance: 'Actually, parseConfig returns null for invalid JSON' }),
+			sink,
+		);
 		assert.ok(out.kind === 'reply');
 		assert.deepEqual(out.result.write, ['research']);
 		const steps = await out.persist();
@@ -89,20 +117,23 @@ describe('chat pipeline: hooks, Restricted Mode, evidence-only', () => {
 		['returns err', () => Promise.resolve(err('disk full'))],
 		['throws (a bug)', () => Promise.reject(new Error('disk full'))],
 	] as const)
-	it(`a store port that ${how} while persisting becomes a trace note, never an exception`, async () => {
-		const ports: PipelinePorts = { log: quiet, persist };
-		const out = await runPipeline(ports, turn({ utterance: 'thanks' }), sink);
-		assert.ok(out.kind === 'reply');
-		const steps = await out.persist();
-		assert.ok(steps.some((s) => s.kind === 'note' && s.level === 'error' && /disk full/.test(s.message)));
-	});
+		it(`a store port that ${how} while persisting becomes a trace note, never an exception`, async () => {
+			const ports: PipelinePorts = { log: quiet, persist };
+			const out = await runPipeline(ports, turn({ utterance: 'thanks' }), sink);
+			assert.ok(out.kind === 'reply');
+			const steps = await out.persist();
+			assert.ok(steps.some((s) => s.kind === 'note' && s.level === 'error' && /disk full/.test(s.message)));
+		});
 
 	it('Restricted Mode: no retrieval and no writes, the model still answers over the conversation', async () => {
 		searched.length = 0;
 		const writes: PersistRequest[] = [];
 		const out = await runPipeline(
 			{ log: quiet, retrieve, persist: (r) => (writes.push(r), Promise.resolve(ok([]))) },
-			turn({ context: { now: Date.now(), restricted: true }, generator: new OpenAiGenerator({ baseUrl: stub.url, model: 'stub-fast', apiKey: null }) }),
+			turn({
+				context: { now: Date.now(), restricted: true },
+				generator: new OpenAiGenerator({ baseUrl: stub.url, model: 'stub-fast', apiKey: null }),
+			}),
 			sink,
 		);
 		assert.ok(out.kind === 'reply');
@@ -118,7 +149,9 @@ describe('chat pipeline: hooks, Restricted Mode, evidence-only', () => {
 		assert.ok(out.kind === 'reply');
 		assert.match(out.markdown, /\[1\] src\/config\\\.ts:1\\-3/);
 		assert.match(out.markdown, /\*\*Searched\*\* the workspace \(k=\d+\)/);
-		assert.deepEqual(out.citations, [{ n: 1, label: 'src/config.ts:1-3 (parseConfig)', uri: 'file:///ws/src/config.ts', startLine: 1, endLine: 3 }]);
+		assert.deepEqual(out.citations, [
+			{ n: 1, label: 'src/config.ts:1-3 (parseConfig)', uri: 'file:///ws/src/config.ts', startLine: 1, endLine: 3 },
+		]);
 		const hello = await runPipeline({ log: quiet, retrieve }, turn({ utterance: 'hello' }), sink);
 		assert.ok(hello.kind === 'reply');
 		assert.match(hello.markdown, /No lookup needed/);

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import type { TranscriptEntry } from '../../src/core/protocol';
-import { ConversationHistory, fit, HISTORY_KEY, HISTORY_LIMIT, type StoredConversation } from '../../src/chat/conversationHistory';
+import {
+	ConversationHistory,
+	fit,
+	HISTORY_KEY,
+	HISTORY_LIMIT,
+	type StoredConversation,
+} from '../../src/chat/conversationHistory';
 import { sampleTrace } from './protocol.test';
 import { MapState } from '../fixtures/hostDoubles';
 
@@ -28,7 +34,10 @@ describe('conversation history (workspaceState)', () => {
 		const state = new MapState();
 		state.map.set(HISTORY_KEY, [{ id: 'ok', at: 1, entries: [...convo('ok'), { kind: 'bogus' }] }, { id: 7 }, 'junk']);
 		const h = new ConversationHistory(state);
-		assert.deepEqual(h.summary('ok').conversations.map((c) => c.id), ['ok']);
+		assert.deepEqual(
+			h.summary('ok').conversations.map((c) => c.id),
+			['ok'],
+		);
 		assert.equal(h.entries('ok')?.length, 2);
 	});
 

@@ -3,7 +3,13 @@ import { scoreAb } from '../../src/cli/evalAb';
 import type { ArmTurn } from '../../src/cli/evalAbArms';
 import type { LabelledTurn } from '../../src/cli/evalShared';
 
-const turn = (id: string, labels: LabelledTurn['labels']): LabelledTurn => ({ id, conversationId: 'c', history: [], utterance: id, labels });
+const turn = (id: string, labels: LabelledTurn['labels']): LabelledTurn => ({
+	id,
+	conversationId: 'c',
+	history: [],
+	utterance: id,
+	labels,
+});
 const chunk = (doc_id: string, tokens: number) => ({ doc_id, tier: 'workspace' as const, tokens });
 
 describe('eval ab: scoring one arm (hand-computed)', () => {
@@ -42,7 +48,11 @@ describe('eval ab: scoring one arm (hand-computed)', () => {
 	});
 
 	it('an arm that never retrieves saves every retrieval and finds nothing', () => {
-		const none = scoreAb('never', turns, turns.map(() => ({ retrieved: false, searches: 0, evidence: [], ms: 0 })));
+		const none = scoreAb(
+			'never',
+			turns,
+			turns.map(() => ({ retrieved: false, searches: 0, evidence: [], ms: 0 })),
+		);
 		assert.equal(none.retrievals_saved, 5);
 		assert.equal(none.needed.recall, 0);
 		assert.equal(none.needless.rate, 0);

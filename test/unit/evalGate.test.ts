@@ -17,7 +17,13 @@ function tempFile(lines: unknown[]): string {
 }
 
 function turn(id: string, labels: LabelledTurn['labels'], history = 1): LabelledTurn {
-	return { id, conversationId: 'c', history: Array.from({ length: history }, () => ({ role: 'user' as const, content: 'x' })), utterance: id, labels };
+	return {
+		id,
+		conversationId: 'c',
+		history: Array.from({ length: history }, () => ({ role: 'user' as const, content: 'x' })),
+		utterance: id,
+		labels,
+	};
 }
 
 const fixed = (byId: Record<string, TurnPrediction>): Predictor => ({ name: 'stub', predict: (t) => byId[t.id]! });
@@ -33,7 +39,14 @@ const P = (retrieve: boolean, path: TurnPrediction['path'], extra: Partial<TurnP
 describe('eval gate: reading labelled conversations', () => {
 	it('builds each user turn with everything said before it, assistant turns included', async () => {
 		const file = tempFile([
-			{ id: 'a1', conversation_id: 'a', role: 'user', content: 'where is the config loaded?', should_retrieve: true, tiers: ['research', 'workspace'] },
+			{
+				id: 'a1',
+				conversation_id: 'a',
+				role: 'user',
+				content: 'where is the config loaded?',
+				should_retrieve: true,
+				tiers: ['research', 'workspace'],
+			},
 			{ conversation_id: 'a', role: 'assistant', content: 'in loadConfig.ts' },
 			{ conversation_id: 'b', role: 'user', content: 'hi', trigger: 'greeting' },
 			{ id: 'a2', conversation_id: 'a', role: 'user', content: 'thanks', path: 'direct' },
@@ -45,7 +58,10 @@ describe('eval gate: reading labelled conversations', () => {
 		const { turns, bad } = await readLabelledTurns(file, c.io, 'gate');
 		assert.equal(bad, 2);
 		assert.match(c.err(), /line 6: "path" must be one of direct, tool, rag, clarify, refuse/);
-		assert.deepEqual(turns.map((t) => t.id), ['a1', 'b-1', 'a2', 'flat']);
+		assert.deepEqual(
+			turns.map((t) => t.id),
+			['a1', 'b-1', 'a2', 'flat'],
+		);
 		assert.deepEqual(turns[0]!.labels.tiers, ['workspace', 'research'], 'tiers are put in contract order');
 		assert.deepEqual(turns[2]!.history, [
 			{ role: 'user', content: 'where is the config loaded?' },
@@ -74,10 +90,22 @@ describe('eval gate: scoring (hand-computed)', () => {
 
 	it('counts each field only where it is labelled', () => {
 		assert.deepEqual([score.fields.retrieve.correct, score.fields.retrieve.n], [3, 4]);
-		assert.deepEqual([score.fields.tiers.correct, score.fields.tiers.n], [0, 2], 'exact sets: extra profile and extra workspace both miss');
-		assert.deepEqual([score.fields.tiers_cover.correct, score.fields.tiers_cover.n], [2, 2], 'every labelled tier was searched');
+		assert.deepEqual(
+			[score.fields.tiers.correct, score.fields.tiers.n],
+			[0, 2],
+			'exact sets: extra profile and extra workspace both miss',
+		);
+		assert.deepEqual(
+			[score.fields.tiers_cover.correct, score.fields.tiers_cover.n],
+			[2, 2],
+			'every labelled tier was searched',
+		);
 		assert.deepEqual([score.fields.path.correct, score.fields.path.n], [2, 4]);
-		assert.deepEqual([score.fields.followup.correct, score.fields.followup.n], [1, 1], 'the first turn is not scored for follow-up');
+		assert.deepEqual(
+			[score.fields.followup.correct, score.fields.followup.n],
+			[1, 1],
+			'the first turn is not scored for follow-up',
+		);
 	});
 
 	it('derives retrieval necessity, tool fallback and abstention', () => {
@@ -86,7 +114,9 @@ describe('eval gate: scoring (hand-computed)', () => {
 		assert.deepEqual(score.tool_fallback, { tool_turns: 1, fallbacks: 1, rate: 1 });
 		assert.deepEqual(score.abstention, { labelled: 1, predicted: 2, correct: 1, recall: 1, precision: 0.5 });
 		assert.equal(score.confusion.path.counts.tool!.rag, 1);
-		assert.ok(score.errors.some((e) => e.id === 'live' && e.field === 'path' && e.label === 'tool' && e.decided === 'rag'));
+		assert.ok(
+			score.errors.some((e) => e.id === 'live' && e.field === 'path' && e.label === 'tool' && e.decided === 'rag'),
+		);
 	});
 });
 
@@ -116,7 +146,10 @@ describe('gmem eval gate', () => {
 		assert.equal(e.turns, 70);
 		assert.equal(e.conversations, 12);
 		assert.equal(e.bad_lines, 0);
-		assert.deepEqual(e.rules.map((r: { rule: string }) => r.rule), ['gated-memory', 'seed-baseline']);
+		assert.deepEqual(
+			e.rules.map((r: { rule: string }) => r.rule),
+			['gated-memory', 'seed-baseline'],
+		);
 		for (const r of e.rules) assert.equal(r.fields.retrieve.n, 70);
 	});
 

@@ -23,17 +23,41 @@ describe('regression gate: fast evaluation subset vs the committed baseline', fu
 		// Say plainly what did not run (CONTRACT.md: nothing is skipped silently).
 		for (const s of skipped) process.stdout.write(`\n  [regression gate] ${s}\n`);
 		const regressions = findRegressions(metrics, BASELINE, (m) => skipped.length > 0 && m.startsWith('followup.cast.'));
-		const report = regressions.map((r) => `${r.metric}: baseline ${r.baseline}, now ${Number.isNaN(r.current) ? 'missing' : r.current.toFixed(4)}`);
+		const report = regressions.map(
+			(r) => `${r.metric}: baseline ${r.baseline}, now ${Number.isNaN(r.current) ? 'missing' : r.current.toFixed(4)}`,
+		);
 		assert.deepEqual(report, [], `metrics below the baseline (tolerance ${BASELINE.tolerance}):\n${report.join('\n')}`);
 	});
 
 	it('the comparison fails on a drop beyond the tolerance and passes improvements', () => {
-		const base: Baseline = { tolerance: 0.02, metrics: { 'gate.path_accuracy': 0.8, 'gate.tool_fallback_rate': 0.3, 'followup.cast.mcc': 0.5 } };
-		assert.deepEqual(findRegressions({ 'gate.path_accuracy': 0.79, 'gate.tool_fallback_rate': 0.31, 'followup.cast.mcc': 0.9 }, base), []);
-		const worse = findRegressions({ 'gate.path_accuracy': 0.7, 'gate.tool_fallback_rate': 0.4, 'followup.cast.mcc': 0.5 }, base);
-		assert.deepEqual(worse.map((r) => r.metric), ['gate.path_accuracy', 'gate.tool_fallback_rate'], 'a higher fallback rate is worse');
+		const base: Baseline = {
+			tolerance: 0.02,
+			metrics: { 'gate.path_accuracy': 0.8, 'gate.tool_fallback_rate': 0.3, 'followup.cast.mcc': 0.5 },
+		};
+		assert.deepEqual(
+			findRegressions({ 'gate.path_accuracy': 0.79, 'gate.tool_fallback_rate': 0.31, 'followup.cast.mcc': 0.9 }, base),
+			[],
+		);
+		const worse = findRegressions(
+			{ 'gate.path_accuracy': 0.7, 'gate.tool_fallback_rate': 0.4, 'followup.cast.mcc': 0.5 },
+			base,
+		);
+		assert.deepEqual(
+			worse.map((r) => r.metric),
+			['gate.path_accuracy', 'gate.tool_fallback_rate'],
+			'a higher fallback rate is worse',
+		);
 		const missing = findRegressions({ 'gate.path_accuracy': 0.8, 'gate.tool_fallback_rate': 0.3 }, base);
-		assert.deepEqual(missing.map((r) => r.metric), ['followup.cast.mcc'], 'a metric that disappears fails unless declared optional');
-		assert.deepEqual(findRegressions({ 'gate.path_accuracy': 0.8, 'gate.tool_fallback_rate': 0.3 }, base, (m) => m.startsWith('followup.cast.')), []);
+		assert.deepEqual(
+			missing.map((r) => r.metric),
+			['followup.cast.mcc'],
+			'a metric that disappears fails unless declared optional',
+		);
+		assert.deepEqual(
+			findRegressions({ 'gate.path_accuracy': 0.8, 'gate.tool_fallback_rate': 0.3 }, base, (m) =>
+				m.startsWith('followup.cast.'),
+			),
+			[],
+		);
 	});
 });

@@ -18,7 +18,10 @@ describe('reply text: untrusted text stays literal', () => {
 
 	it('says why the workspace was not searched, and only then', () => {
 		assert.match(retrievalBody({ status: 'not_indexed', steps: [] }), /not indexed yet.*Index Workspace/);
-		assert.match(retrievalBody({ status: 'error', message: 'disk *full*', steps: [] }), /Searching the workspace failed:\*\* disk \\\*full\\\*\./);
+		assert.match(
+			retrievalBody({ status: 'error', message: 'disk *full*', steps: [] }),
+			/Searching the workspace failed:\*\* disk \\\*full\\\*\./,
+		);
 		assert.equal(unsearchedWorkspace({ status: 'no_match', notes: [], steps: [] }), null);
 		assert.equal(unsearchedWorkspace(null), null);
 	});
@@ -26,7 +29,18 @@ describe('reply text: untrusted text stays literal', () => {
 
 describe('webview: retrieved hits in the trace', () => {
 	it('shows path, lines, arm ranks and scores, and the fused score', () => {
-		const hit: TraceHit = { id: 'src/a.ts', chunk_id: 'src/a.ts#0', path: 'src/a.ts', start_line: 1, end_line: 3, symbol: 'parseConfig', score: 0.0164, fused: 0.0164, arms: { fts: { rank: 1, score: 2.314 }, vector: null }, rerank: null };
+		const hit: TraceHit = {
+			id: 'src/a.ts',
+			chunk_id: 'src/a.ts#0',
+			path: 'src/a.ts',
+			start_line: 1,
+			end_line: 3,
+			symbol: 'parseConfig',
+			score: 0.0164,
+			fused: 0.0164,
+			arms: { fts: { rank: 1, score: 2.314 }, vector: null },
+			rerank: null,
+		};
 		assert.equal(hitLine(hit), 'src/a.ts:1-3 parseConfig · fts #1 (2.31) · vector — · fused 0.0164');
 	});
 });

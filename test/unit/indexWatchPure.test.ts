@@ -4,7 +4,14 @@
  */
 import assert from 'node:assert/strict';
 import { excludesFromSettings, vscodeGlobToGitignore, WatchFilter } from '../../src/extension/indexing/indexExcludes';
-import { etaSeconds, NOT_INDEXED, progressMessage, statusBarText, statusBarTooltip, type IndexHealth } from '../../src/extension/indexing/indexHealth';
+import {
+	etaSeconds,
+	NOT_INDEXED,
+	progressMessage,
+	statusBarText,
+	statusBarTooltip,
+	type IndexHealth,
+} from '../../src/extension/indexing/indexHealth';
 import { PathBatcher, type BatchClock } from '../../src/extension/indexing/pathBatcher';
 import type { IndexProgress } from '../../src/indexing/indexer';
 import { IgnoreStack } from '../../src/indexing/walkIgnore';
@@ -13,10 +20,17 @@ describe('index excludes from settings', () => {
 	it('takes only `true` entries of files.exclude / search.exclude, plus gatedMemory.index.exclude', () => {
 		const r = excludesFromSettings({
 			filesExclude: { '**/.git': true, '**/*.tmp': true, 'off/**': false, '**/*.js': { when: '$(basename).ts' } },
-			searchExclude: { '**/node_modules': true, 'fixtures': true, '**/*.tmp': true },
+			searchExclude: { '**/node_modules': true, fixtures: true, '**/*.tmp': true },
 			indexExclude: ['generated/**', 'docs/{api,old}/**', 42],
 		});
-		assert.deepEqual(r.globs, ['**/.git', '**/*.tmp', '**/node_modules', '/fixtures', '/generated/**', '/docs/{api,old}/**']);
+		assert.deepEqual(r.globs, [
+			'**/.git',
+			'**/*.tmp',
+			'**/node_modules',
+			'/fixtures',
+			'/generated/**',
+			'/docs/{api,old}/**',
+		]);
 		assert.equal(r.ignored.length, 2, r.ignored.join('; '));
 		assert.match(r.ignored.join(' '), /when/);
 	});
@@ -36,7 +50,10 @@ describe('index excludes from settings', () => {
 	});
 
 	it('the translated globs exclude in the walk exactly what VS Code would', async () => {
-		const { globs } = excludesFromSettings({ filesExclude: { fixtures: true, '**/*.tmp': true }, indexExclude: ['docs/{api,old}/**'] });
+		const { globs } = excludesFromSettings({
+			filesExclude: { fixtures: true, '**/*.tmp': true },
+			indexExclude: ['docs/{api,old}/**'],
+		});
 		const rules = await IgnoreStack.forRoot('/nonexistent-root-for-test', globs);
 		assert.equal(rules.excludes('fixtures', true), true);
 		assert.equal(rules.excludes('src/fixtures', true), false, 'a root-anchored glob does not match deeper');
@@ -48,7 +65,17 @@ describe('index excludes from settings', () => {
 	it('the watcher filter drops vendored, secret, generated, excluded and watcherExclude paths', () => {
 		const f = new WatchFilter(['/fixtures'], { '**/tmp/**': true });
 		for (const p of ['src/a.ts', 'docs/guide.md', 'sub/fixtures/x.ts']) assert.equal(f.wants(p), true, p);
-		for (const p of ['node_modules/x/index.js', '.git/index', '.env', 'keys/id_rsa', 'package-lock.json', 'fixtures/x.ts', 'a/tmp/b.ts', '', '../outside.ts']) {
+		for (const p of [
+			'node_modules/x/index.js',
+			'.git/index',
+			'.env',
+			'keys/id_rsa',
+			'package-lock.json',
+			'fixtures/x.ts',
+			'a/tmp/b.ts',
+			'',
+			'../outside.ts',
+		]) {
 			assert.equal(f.wants(p), false, p);
 		}
 	});
@@ -172,13 +199,23 @@ describe('index status texts', () => {
 		assert.equal(statusBarText(NOT_INDEXED, false), '$(database) Gated Memory: not indexed');
 		assert.equal(statusBarText(h({ state: 'indexing', percent: 45 }), false), '$(database) Gated Memory: indexing 45%');
 		assert.equal(statusBarText(h({ state: 'indexing', percent: null }), false), '$(database) Gated Memory: indexing…');
-		assert.equal(statusBarText(h({ lastRun: 1, chunks: 12345, files: 900 }), false), '$(database) Gated Memory: up to date · 12,345 chunks');
-		assert.equal(statusBarText(h({ state: 'error', lastRun: 1, lastError: 'indexing worker exited with code 3' }), false), '$(warning) Gated Memory: index errors');
+		assert.equal(
+			statusBarText(h({ lastRun: 1, chunks: 12345, files: 900 }), false),
+			'$(database) Gated Memory: up to date · 12,345 chunks',
+		);
+		assert.equal(
+			statusBarText(h({ state: 'error', lastRun: 1, lastError: 'indexing worker exited with code 3' }), false),
+			'$(warning) Gated Memory: index errors',
+		);
 		assert.equal(statusBarText(h({ state: 'indexing', percent: 45 }), true), '$(shield) Gated Memory: restricted');
 	});
 
 	it('the tooltip has the counts, skip reasons, last error and what a click does', () => {
-		const t = statusBarTooltip(h({ lastRun: 0, files: 3, chunks: 40, skipped: { secret: 2, ignored: 0 }, lastError: 'boom' }), false, 125_000);
+		const t = statusBarTooltip(
+			h({ lastRun: 0, files: 3, chunks: 40, skipped: { secret: 2, ignored: 0 }, lastError: 'boom' }),
+			false,
+			125_000,
+		);
 		assert.match(t, /3 files, 40 chunks/);
 		assert.match(t, /2 min ago/);
 		assert.match(t, /Skipped: 2 secret$/m);
@@ -187,10 +224,26 @@ describe('index status texts', () => {
 	});
 
 	it('progress shows files, chunks and an ETA once the rate is known', () => {
-		const p: IndexProgress = { root: '/ws', phase: 'index', files_total: 1000, files_done: 250, files_indexed: 250, files_unchanged: 0, chunks: 1800, path: 'a.ts' };
+		const p: IndexProgress = {
+			root: '/ws',
+			phase: 'index',
+			files_total: 1000,
+			files_done: 250,
+			files_indexed: 250,
+			files_unchanged: 0,
+			chunks: 1800,
+			path: 'a.ts',
+		};
 		assert.equal(progressMessage(p, 10_000), '250 of 1,000 files, 1,800 chunks — 30 s left');
-		assert.equal(progressMessage({ ...p, files_done: 10 }, 10_000), '10 of 1,000 files, 1,800 chunks — about 17 min left');
-		assert.equal(progressMessage({ ...p, files_done: 3 }, 500), '3 of 1,000 files, 1,800 chunks', 'too early for an ETA');
+		assert.equal(
+			progressMessage({ ...p, files_done: 10 }, 10_000),
+			'10 of 1,000 files, 1,800 chunks — about 17 min left',
+		);
+		assert.equal(
+			progressMessage({ ...p, files_done: 3 }, 500),
+			'3 of 1,000 files, 1,800 chunks',
+			'too early for an ETA',
+		);
 		assert.equal(progressMessage({ ...p, phase: 'walk', files_total: null }, 0), 'listing files…');
 		assert.equal(etaSeconds(1000, 1000, 5000), null);
 	});

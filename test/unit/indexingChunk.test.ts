@@ -10,7 +10,12 @@ import { FIXTURE_WS } from '../fixtures/indexing/workspace';
 // minLines 1: no merging, so each definition's own span is visible.
 const FINE: ChunkLimits = { maxLines: 12, maxChars: 2400, overlapLines: 2, minLines: 1 };
 const spans = async (path: string, limits = FINE) =>
-	(await chunkFile(path, readFileSync(join(FIXTURE_WS, path), 'utf8'), limits)).chunks.map((c) => [c.startLine, c.endLine, c.kind, c.symbol]);
+	(await chunkFile(path, readFileSync(join(FIXTURE_WS, path), 'utf8'), limits)).chunks.map((c) => [
+		c.startLine,
+		c.endLine,
+		c.kind,
+		c.symbol,
+	]);
 
 describe('indexing: structure-aware chunks (tree-sitter)', () => {
 	it('TypeScript: interface, class opened into methods (JSDoc included), functions, arrow functions', async () => {
@@ -38,25 +43,65 @@ describe('indexing: structure-aware chunks (tree-sitter)', () => {
 		]);
 	});
 	it('Go, Java, Rust, C, C++, C#', async () => {
-		assert.deepEqual(await spans('src/main.go'), [[1, 3, 'block', null], [5, 9, 'class', 'Order'], [11, 14, 'method', 'Order.Describe'], [16, 19, 'function', 'main']]);
-		assert.deepEqual(await spans('src/Billing.java'), [[1, 1, 'block', null], [3, 5, 'class', 'Billing'], [7, 9, 'method', 'Billing.Billing'], [11, 14, 'method', 'Billing.grossAmount'], [15, 15, 'class', 'Billing']]);
-		assert.deepEqual(await spans('src/shipping.rs'), [[1, 5, 'class', 'WeightClass'], [7, 9, 'class', 'Parcel'], [11, 16, 'class', 'Parcel'], [18, 23, 'function', 'shipping_rate']]);
-		assert.deepEqual(await spans('src/checksum.c'), [[1, 2, 'block', null], [4, 6, 'class', 'crc_state'], [8, 16, 'function', 'checksum_bytes']]);
-		assert.deepEqual(await spans('src/matrix.cpp'), [[1, 1, 'block', null], [3, 11, 'class', 'Matrix'], [13, 17, 'function', 'Matrix_trace']]);
-		assert.deepEqual(await spans('src/Notifier.cs'), [[1, 2, 'block', null], [3, 10, 'class', 'Notifier'], [11, 11, 'block', null]]);
+		assert.deepEqual(await spans('src/main.go'), [
+			[1, 3, 'block', null],
+			[5, 9, 'class', 'Order'],
+			[11, 14, 'method', 'Order.Describe'],
+			[16, 19, 'function', 'main'],
+		]);
+		assert.deepEqual(await spans('src/Billing.java'), [
+			[1, 1, 'block', null],
+			[3, 5, 'class', 'Billing'],
+			[7, 9, 'method', 'Billing.Billing'],
+			[11, 14, 'method', 'Billing.grossAmount'],
+			[15, 15, 'class', 'Billing'],
+		]);
+		assert.deepEqual(await spans('src/shipping.rs'), [
+			[1, 5, 'class', 'WeightClass'],
+			[7, 9, 'class', 'Parcel'],
+			[11, 16, 'class', 'Parcel'],
+			[18, 23, 'function', 'shipping_rate'],
+		]);
+		assert.deepEqual(await spans('src/checksum.c'), [
+			[1, 2, 'block', null],
+			[4, 6, 'class', 'crc_state'],
+			[8, 16, 'function', 'checksum_bytes'],
+		]);
+		assert.deepEqual(await spans('src/matrix.cpp'), [
+			[1, 1, 'block', null],
+			[3, 11, 'class', 'Matrix'],
+			[13, 17, 'function', 'Matrix_trace'],
+		]);
+		assert.deepEqual(await spans('src/Notifier.cs'), [
+			[1, 2, 'block', null],
+			[3, 10, 'class', 'Notifier'],
+			[11, 11, 'block', null],
+		]);
 	});
 	it('merges tiny neighbours up to the maximum size, listing their symbols', async () => {
 		const defaults: ChunkLimits = { maxLines: 60, maxChars: 2400, overlapLines: 5, minLines: 8 };
 		assert.deepEqual(await spans('src/main.go', defaults), [[1, 19, 'class', 'Order.Describe, main']]);
-		const text = ['def a():', '    return 1', '', 'def b():', '    return 2', '', 'def c():', '    return 3', ''].join('\n');
+		const text = ['def a():', '    return 1', '', 'def b():', '    return 2', '', 'def c():', '    return 3', ''].join(
+			'\n',
+		);
 		const r = await chunkFile('m.py', text, { ...defaults, minLines: 3 });
-		assert.deepEqual(r.chunks.map((c) => [c.startLine, c.endLine, c.symbol]), [[1, 8, 'a, b, c']]);
+		assert.deepEqual(
+			r.chunks.map((c) => [c.startLine, c.endLine, c.symbol]),
+			[[1, 8, 'a, b, c']],
+		);
 	});
 	it('splits a long function into overlapping windows that keep its symbol', async () => {
 		const body = Array.from({ length: 98 }, (_, i) => `    x${i} = ${i}`);
 		const text = ['def long_one():', ...body, '    return x0'].join('\n');
 		const r = await chunkFile('long.py', text, { maxLines: 40, maxChars: 100000, overlapLines: 5, minLines: 8 });
-		assert.deepEqual(r.chunks.map((c) => [c.startLine, c.endLine, c.symbol]), [[1, 40, 'long_one'], [36, 75, 'long_one'], [71, 100, 'long_one']]);
+		assert.deepEqual(
+			r.chunks.map((c) => [c.startLine, c.endLine, c.symbol]),
+			[
+				[1, 40, 'long_one'],
+				[36, 75, 'long_one'],
+				[71, 100, 'long_one'],
+			],
+		);
 	});
 	it('gives every chunk a header of path, kind and symbol, and keeps the file text as content', async () => {
 		const r = await chunkFile('src/inventory.py', readFileSync(join(FIXTURE_WS, 'src/inventory.py'), 'utf8'), FINE);
@@ -79,14 +124,35 @@ describe('indexing: Markdown and line windows', () => {
 	it('ignores # lines inside fenced code', async () => {
 		const text = '# Title\n\n```sh\n# not a heading\nls\n```\n\n## Next\ntext';
 		const r = await chunkFile('a.md', text, FINE);
-		assert.deepEqual(r.chunks.map((c) => [c.startLine, c.endLine, c.symbol]), [[1, 6, 'Title'], [8, 9, 'Title > Next']]);
+		assert.deepEqual(
+			r.chunks.map((c) => [c.startLine, c.endLine, c.symbol]),
+			[
+				[1, 6, 'Title'],
+				[8, 9, 'Title > Next'],
+			],
+		);
 	});
 	it('windows other text with overlap, and cuts a line wider than the character limit', async () => {
 		const text = Array.from({ length: 25 }, (_, i) => `line ${i + 1}`).join('\n');
 		const r = await chunkFile('notes.txt', text, { maxLines: 10, maxChars: 100000, overlapLines: 2, minLines: 1 });
-		assert.deepEqual(r.chunks.map((c) => [c.startLine, c.endLine, c.kind]), [[1, 10, 'lines'], [9, 18, 'lines'], [17, 25, 'lines']]);
-		const wide = await chunkFile('min.js.txt', 'x'.repeat(2500), { maxLines: 10, maxChars: 1000, overlapLines: 0, minLines: 1 });
-		assert.deepEqual(wide.chunks.map((c) => c.content.length), [1000, 1000, 500]);
+		assert.deepEqual(
+			r.chunks.map((c) => [c.startLine, c.endLine, c.kind]),
+			[
+				[1, 10, 'lines'],
+				[9, 18, 'lines'],
+				[17, 25, 'lines'],
+			],
+		);
+		const wide = await chunkFile('min.js.txt', 'x'.repeat(2500), {
+			maxLines: 10,
+			maxChars: 1000,
+			overlapLines: 0,
+			minLines: 1,
+		});
+		assert.deepEqual(
+			wide.chunks.map((c) => c.content.length),
+			[1000, 1000, 500],
+		);
 	});
 	it('finds the runtime and every grammar in the installed packages (what esbuild.mjs copies to dist/wasm)', () => {
 		assert.equal(GRAMMAR_FILES.length, 10);

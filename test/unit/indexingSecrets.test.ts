@@ -5,12 +5,41 @@ import { REDACTED, redactSecrets } from '../../src/indexing/secretScan';
 
 describe('indexing: secret files are never read', () => {
 	it('recognises env, key, certificate and credential files by path', () => {
-		for (const p of ['.env', 'app/.env.local', '.env.production', '.envrc', 'certs/server.pem', 'tls/server.key', 'keys/id_rsa', 'id_rsa.pub', 'id_ed25519_work', 'a/b.p12', 'c.pfx', 'release.keystore', '.npmrc', 'sub/.pypirc', '.netrc', 'home/.aws/credentials', '.docker/config.json', '.git-credentials', 'infra/terraform.tfstate']) {
+		for (const p of [
+			'.env',
+			'app/.env.local',
+			'.env.production',
+			'.envrc',
+			'certs/server.pem',
+			'tls/server.key',
+			'keys/id_rsa',
+			'id_rsa.pub',
+			'id_ed25519_work',
+			'a/b.p12',
+			'c.pfx',
+			'release.keystore',
+			'.npmrc',
+			'sub/.pypirc',
+			'.netrc',
+			'home/.aws/credentials',
+			'.docker/config.json',
+			'.git-credentials',
+			'infra/terraform.tfstate',
+		]) {
 			assert.equal(isSecretFile(p), true, p);
 		}
 	});
 	it('leaves ordinary files alone', () => {
-		for (const p of ['src/env.ts', 'environment.py', 'docs/keys.md', 'src/keyboard.c', 'config.py', 'README.md', 'src/token.ts', 'aws/config.ts']) {
+		for (const p of [
+			'src/env.ts',
+			'environment.py',
+			'docs/keys.md',
+			'src/keyboard.c',
+			'config.py',
+			'README.md',
+			'src/token.ts',
+			'aws/config.ts',
+		]) {
 			assert.equal(isSecretFile(p), false, p);
 		}
 	});
@@ -20,7 +49,8 @@ describe('indexing: secrets inside indexed text are redacted', () => {
 	const redact = (text: string, path = 'src/a.ts') => redactSecrets(text, path);
 
 	it('replaces the body of a private-key block and keeps its line count', () => {
-		const text = 'const k = `-----BEGIN RSA PRIVATE KEY-----\nMIIEsecretline1\nsecretline2\n-----END RSA PRIVATE KEY-----`;\nuse(k);';
+		const text =
+			'const k = `-----BEGIN RSA PRIVATE KEY-----\nMIIEsecretline1\nsecretline2\n-----END RSA PRIVATE KEY-----`;\nuse(k);';
 		const r = redact(text);
 		assert.ok(!r.text.includes('secretline'));
 		assert.equal(r.text.split('\n').length, text.split('\n').length);
@@ -53,10 +83,19 @@ describe('indexing: secrets inside indexed text are redacted', () => {
 		assert.equal(redact('db:\n  password: hunter2\n', 'config.yml').text, `db:\n  password: ${REDACTED}\n`);
 	});
 	it('leaves look-alikes and placeholders alone', () => {
-		for (const t of ['tokenizer = "bert-base"', 'password = ""', 'if password == "x": pass', 'api_key = "${API_KEY}"', 'token = getToken()', 'const skip = "sk-short"', 'max_tokens = "5"']) {
+		for (const t of [
+			'tokenizer = "bert-base"',
+			'password = ""',
+			'if password == "x": pass',
+			'api_key = "${API_KEY}"',
+			'token = getToken()',
+			'const skip = "sk-short"',
+			'max_tokens = "5"',
+		]) {
 			assert.equal(redact(t, 'src/a.py').text, t, t);
 		}
-		for (const t of ['password: <your password>', 'token: ${TOKEN}', 'tokenizer: bert']) assert.equal(redact(t, 'x.yaml').text, t, t);
+		for (const t of ['password: <your password>', 'token: ${TOKEN}', 'tokenizer: bert'])
+			assert.equal(redact(t, 'x.yaml').text, t, t);
 	});
 });
 
@@ -69,11 +108,23 @@ describe('indexing: decoding', () => {
 		assert.deepEqual(r, { ok: true, text: 'café', encoding: 'utf-8' });
 	});
 	it('decodes UTF-16 only with a BOM', () => {
-		assert.deepEqual(decodeText(bytes(0xff, 0xfe, 0x68, 0, 0x69, 0), limits), { ok: true, text: 'hi', encoding: 'utf-16le' });
-		assert.deepEqual(decodeText(bytes(0xfe, 0xff, 0, 0x68, 0, 0x69), limits), { ok: true, text: 'hi', encoding: 'utf-16be' });
+		assert.deepEqual(decodeText(bytes(0xff, 0xfe, 0x68, 0, 0x69, 0), limits), {
+			ok: true,
+			text: 'hi',
+			encoding: 'utf-16le',
+		});
+		assert.deepEqual(decodeText(bytes(0xfe, 0xff, 0, 0x68, 0, 0x69), limits), {
+			ok: true,
+			text: 'hi',
+			encoding: 'utf-16be',
+		});
 	});
 	it('calls a NUL byte binary', () => {
-		assert.deepEqual(decodeText(bytes(0x89, 0x50, 0x4e, 0x47, 0, 1), limits), { ok: false, reason: 'binary', detail: 'NUL byte' });
+		assert.deepEqual(decodeText(bytes(0x89, 0x50, 0x4e, 0x47, 0, 1), limits), {
+			ok: false,
+			reason: 'binary',
+			detail: 'NUL byte',
+		});
 	});
 	it('skips a NUL after the sniffed head as nul, whatever the encoding (Postgres text cannot hold one)', () => {
 		const late = Buffer.concat([Buffer.from('a'.repeat(limits.sniffBytes + 10)), bytes(0), Buffer.from('tail')]);
@@ -83,7 +134,11 @@ describe('indexing: decoding', () => {
 		assert.equal((decodeText(utf16, limits) as { reason: string }).reason, 'nul');
 	});
 	it('falls back to Latin-1 for text that is not UTF-8', () => {
-		assert.deepEqual(decodeText(bytes(0x63, 0x61, 0x66, 0xe9, 0x20, 0xa3), limits), { ok: true, text: 'café £', encoding: 'latin1' });
+		assert.deepEqual(decodeText(bytes(0x63, 0x61, 0x66, 0xe9, 0x20, 0xa3), limits), {
+			ok: true,
+			text: 'café £',
+			encoding: 'latin1',
+		});
 	});
 	it('skips bytes that are neither UTF-8 nor plausible text as encoding', () => {
 		const r = decodeText(bytes(1, 2, 3, 4, 5, 6, 0xff, 0x41), limits);

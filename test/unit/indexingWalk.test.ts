@@ -11,19 +11,36 @@ async function walk(root: string, options: Partial<WalkOptions> = {}): Promise<W
 	return out;
 }
 const files = (es: WalkEntry[]) => es.filter((e) => e.kind === 'file').map((e) => e.relPath);
-const skips = (es: WalkEntry[]) => Object.fromEntries(es.filter((e) => e.kind === 'skip').map((e) => [e.relPath, e.kind === 'skip' ? e.reason : '']));
+const skips = (es: WalkEntry[]) =>
+	Object.fromEntries(es.filter((e) => e.kind === 'skip').map((e) => [e.relPath, e.kind === 'skip' ? e.reason : '']));
 
 describe('indexing: walk', () => {
 	let ws: ReturnType<typeof copyWorkspace>;
 	beforeEach(() => (ws = copyWorkspace()));
 	afterEach(() => ws.cleanup());
 
-	it('yields the indexable files (a folder\'s files, then its sub-folders, by name) and every left-out entry with its reason', async () => {
+	it("yields the indexable files (a folder's files, then its sub-folders, by name) and every left-out entry with its reason", async () => {
 		const es = await walk(ws.root);
 		assert.deepEqual(files(es), [
-			'.gitignore', 'README.txt', 'config.py', 'assets/blob.dat', 'assets/logo.png', 'docs/guide.md', 'legacy/notes.txt',
-			'src/Billing.java', 'src/Notifier.cs', 'src/cart.ts', 'src/checksum.c', 'src/format.ts', 'src/inventory.py', 'src/main.go',
-			'src/matrix.cpp', 'src/shipping.rs', 'src/tls.ts', 'src/sub/.gitignore', 'src/sub/keep.log',
+			'.gitignore',
+			'README.txt',
+			'config.py',
+			'assets/blob.dat',
+			'assets/logo.png',
+			'docs/guide.md',
+			'legacy/notes.txt',
+			'src/Billing.java',
+			'src/Notifier.cs',
+			'src/cart.ts',
+			'src/checksum.c',
+			'src/format.ts',
+			'src/inventory.py',
+			'src/main.go',
+			'src/matrix.cpp',
+			'src/shipping.rs',
+			'src/tls.ts',
+			'src/sub/.gitignore',
+			'src/sub/keep.log',
 		]);
 		assert.deepEqual(skips(es), {
 			'.env': 'secret',

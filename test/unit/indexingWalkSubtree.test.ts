@@ -35,14 +35,18 @@ describe('indexing: walkSubtree', () => {
 			assert.ok(expected.length > 0, dir);
 			assert.deepEqual(await collect(walkSubtree(ws.root, dir, OPTIONS)), expected, dir);
 		}
-		assert.ok(full.includes('skip src/sub/deeper/b.log ignored') && full.includes('skip src/sub/deeper/c.tmp.ts ignored'));
+		assert.ok(
+			full.includes('skip src/sub/deeper/b.log ignored') && full.includes('skip src/sub/deeper/c.tmp.ts ignored'),
+		);
 	});
 
 	it('a folder the full walk would not enter yields one skip; a missing folder or a file yields nothing', async () => {
 		mkdirSync(join(ws.root, 'ignored_dir', 'inner'), { recursive: true });
 		writeFileSync(join(ws.root, 'ignored_dir', 'inner', 'x.ts'), 'export const x = 1;\n');
 		assert.deepEqual(await collect(walkSubtree(ws.root, 'ignored_dir/inner', OPTIONS)), ['skip ignored_dir ignored']);
-		assert.deepEqual(await collect(walkSubtree(ws.root, 'node_modules/leftpad', OPTIONS)), ['skip node_modules excluded-folder']);
+		assert.deepEqual(await collect(walkSubtree(ws.root, 'node_modules/leftpad', OPTIONS)), [
+			'skip node_modules excluded-folder',
+		]);
 		assert.deepEqual(await collect(walkSubtree(ws.root, 'nope', OPTIONS)), []);
 		assert.deepEqual(await collect(walkSubtree(ws.root, 'config.py', OPTIONS)), []);
 	});

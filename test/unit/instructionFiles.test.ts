@@ -1,23 +1,53 @@
 import assert from 'node:assert/strict';
-import { frontMatter, globList, globRegExp, isInstructionFile, markdownSections, matchingGlobs, parseInstructionFile } from '../../src/indexing/instructionFiles';
+import {
+	frontMatter,
+	globList,
+	globRegExp,
+	isInstructionFile,
+	markdownSections,
+	matchingGlobs,
+	parseInstructionFile,
+} from '../../src/indexing/instructionFiles';
 import { REDACTED } from '../../src/indexing/secretScan';
 import { pathsInMessage } from '../../src/retrieval/instructionRecall';
 
 const LIMITS = { maxBytes: 32768, maxSectionChars: 2000 };
-const parse = (rel: string, text: string, limits = LIMITS) => parseInstructionFile(rel, Buffer.from(text, 'utf8'), limits);
+const parse = (rel: string, text: string, limits = LIMITS) =>
+	parseInstructionFile(rel, Buffer.from(text, 'utf8'), limits);
 
 describe('instruction files: which files', () => {
 	it('knows the five formats by path', () => {
-		for (const p of ['AGENTS.md', 'CLAUDE.md', '.github/copilot-instructions.md', '.cursor/rules/style.mdc', '.continue/rules/testing.md', '.continue/rules/db.mdc']) assert.equal(isInstructionFile(p), true, p);
+		for (const p of [
+			'AGENTS.md',
+			'CLAUDE.md',
+			'.github/copilot-instructions.md',
+			'.cursor/rules/style.mdc',
+			'.continue/rules/testing.md',
+			'.continue/rules/db.mdc',
+		])
+			assert.equal(isInstructionFile(p), true, p);
 	});
 	it('leaves other files alone (nested folders, other extensions, other places)', () => {
-		for (const p of ['README.md', 'docs/AGENTS.md', 'agents.md', '.cursor/rules/style.md', '.cursor/rules/sub/x.mdc', '.continue/config.yaml', '.github/workflows/ci.yml', 'src/CLAUDE.md.ts']) assert.equal(isInstructionFile(p), false, p);
+		for (const p of [
+			'README.md',
+			'docs/AGENTS.md',
+			'agents.md',
+			'.cursor/rules/style.md',
+			'.cursor/rules/sub/x.mdc',
+			'.continue/config.yaml',
+			'.github/workflows/ci.yml',
+			'src/CLAUDE.md.ts',
+		])
+			assert.equal(isInstructionFile(p), false, p);
 	});
 });
 
 describe('instruction files: markdown (AGENTS.md, CLAUDE.md, copilot-instructions.md)', () => {
 	it('splits at headings, keeps the preamble under the file name, drops empty sections', () => {
-		const s = markdownSections('AGENTS.md', 'Be terse.\n\n# Project\n\n## Testing\nRun `npm test`.\n\n## Style\nUse tabs.\n');
+		const s = markdownSections(
+			'AGENTS.md',
+			'Be terse.\n\n# Project\n\n## Testing\nRun `npm test`.\n\n## Style\nUse tabs.\n',
+		);
 		assert.deepEqual(
 			s.map((x) => [x.title, x.text]),
 			[
@@ -36,16 +66,25 @@ describe('instruction files: markdown (AGENTS.md, CLAUDE.md, copilot-instruction
 	});
 	it('reads CRLF files and a byte-order mark', () => {
 		const p = parse('.github/copilot-instructions.md', '\uFEFF## Naming\r\nUse camelCase.\r\n');
-		assert.deepEqual(p.sections.map((x) => [x.title, x.text]), [['Naming', 'Use camelCase.']]);
+		assert.deepEqual(
+			p.sections.map((x) => [x.title, x.text]),
+			[['Naming', 'Use camelCase.']],
+		);
 	});
 });
 
 describe('instruction files: rule files (.cursor/rules/*.mdc, .continue/rules/*)', () => {
 	it('reads Cursor front matter: description, comma-separated globs, alwaysApply', () => {
-		const p = parse('.cursor/rules/react.mdc', '---\ndescription: React components\nglobs: src/**/*.tsx, *.jsx\nalwaysApply: false\n---\nUse function components.\n');
+		const p = parse(
+			'.cursor/rules/react.mdc',
+			'---\ndescription: React components\nglobs: src/**/*.tsx, *.jsx\nalwaysApply: false\n---\nUse function components.\n',
+		);
 		assert.equal(p.sections.length, 1);
 		const r = p.sections[0]!;
-		assert.deepEqual([r.title, r.description, r.globs, r.alwaysApply, r.text], ['react', 'React components', ['src/**/*.tsx', '*.jsx'], false, 'Use function components.']);
+		assert.deepEqual(
+			[r.title, r.description, r.globs, r.alwaysApply, r.text],
+			['react', 'React components', ['src/**/*.tsx', '*.jsx'], false, 'Use function components.'],
+		);
 	});
 	it('reads alwaysApply: true and a YAML list of quoted globs', () => {
 		const { meta } = frontMatter('---\nalwaysApply: true\nglobs:\n  - "**/*.sql"\n  - \'migrations/*\'\n---\nbody');
@@ -54,7 +93,11 @@ describe('instruction files: rule files (.cursor/rules/*.mdc, .continue/rules/*)
 		assert.deepEqual(globList(frontMatter('---\nglobs: ["a/*.ts", "b.ts"]\n---\n').meta.globs), ['a/*.ts', 'b.ts']);
 	});
 	it('takes a Continue rule name from its front matter, else the file name', () => {
-		assert.equal(parse('.continue/rules/01-sql.md', '---\nname: SQL safety\nglobs: "**/*.sql"\n---\nParameterise every query.').sections[0]!.title, 'SQL safety');
+		assert.equal(
+			parse('.continue/rules/01-sql.md', '---\nname: SQL safety\nglobs: "**/*.sql"\n---\nParameterise every query.')
+				.sections[0]!.title,
+			'SQL safety',
+		);
 		assert.equal(parse('.continue/rules/01-sql.md', 'Parameterise every query.').sections[0]!.title, '01-sql');
 	});
 	it('a rule file with front matter only has no rule', () => {
@@ -81,13 +124,19 @@ describe('instruction files: globs', () => {
 		['./scripts/*.sh', 'scripts/run.sh', true],
 		['a.b', 'aXb', false],
 	];
-	for (const [glob, path, want] of cases) it(`${glob} ${want ? 'matches' : 'does not match'} ${path}`, () => assert.equal(globRegExp(glob).test(path), want));
+	for (const [glob, path, want] of cases)
+		it(`${glob} ${want ? 'matches' : 'does not match'} ${path}`, () => assert.equal(globRegExp(glob).test(path), want));
 	it('matchingGlobs names the glob and the path that matched', () => {
-		assert.deepEqual(matchingGlobs(['*.py', 'src/**/*.ts'], ['README.md', 'src/core/x.ts']), [{ glob: 'src/**/*.ts', path: 'src/core/x.ts' }]);
+		assert.deepEqual(matchingGlobs(['*.py', 'src/**/*.ts'], ['README.md', 'src/core/x.ts']), [
+			{ glob: 'src/**/*.ts', path: 'src/core/x.ts' },
+		]);
 		assert.deepEqual(matchingGlobs(['*.py'], []), []);
 	});
 	it('finds the paths a message names', () => {
-		assert.deepEqual(pathsInMessage('why does src/store/openStore.ts fail, and what about package.json? thanks.'), ['src/store/openStore.ts', 'package.json']);
+		assert.deepEqual(pathsInMessage('why does src/store/openStore.ts fail, and what about package.json? thanks.'), [
+			'src/store/openStore.ts',
+			'package.json',
+		]);
 		assert.deepEqual(pathsInMessage('hello there'), []);
 	});
 });
@@ -106,12 +155,18 @@ describe('instruction files: secrets and size caps', () => {
 		const p = parse('CLAUDE.md', body, { maxBytes: 1024, maxSectionChars: 2000 });
 		const last = p.sections[p.sections.length - 1]!;
 		assert.ok(p.sections.length < 200 && p.sections.length > 10, String(p.sections.length));
-		assert.match(last.text, /\[… CLAUDE\.md is [\d.]+ KB; only its first 1\.0 KB are read \(instruction_file_max_bytes\)\]$/);
+		assert.match(
+			last.text,
+			/\[… CLAUDE\.md is [\d.]+ KB; only its first 1\.0 KB are read \(instruction_file_max_bytes\)\]$/,
+		);
 		assert.ok(!p.sections.some((s) => s.title === 'Rule 199'));
 		assert.equal(p.notes.length, 1);
 	});
 	it('cuts a long section at instruction_section_max_chars and says so', () => {
-		const p = parse('AGENTS.md', `## Big\n${'x'.repeat(5000)}\n## Small\nok`, { maxBytes: 32768, maxSectionChars: 300 });
+		const p = parse('AGENTS.md', `## Big\n${'x'.repeat(5000)}\n## Small\nok`, {
+			maxBytes: 32768,
+			maxSectionChars: 300,
+		});
 		assert.equal(p.sections[0]!.text.length < 400, true);
 		assert.match(p.sections[0]!.text, /\[… section cut at 300 of 5000 characters \(instruction_section_max_chars\)\]$/);
 		assert.equal(p.sections[1]!.text, 'ok');

@@ -13,12 +13,24 @@ const TOKEN = 'ghp_' + 'A1b2C3d4'.repeat(5);
 
 describe('gmem mcp for agent mode (definition)', () => {
 	it('runs the bundled CLI with the host runtime on the folder store, read-only unless allowed', () => {
-		const launch = mcpLaunch({ execPath: '/opt/code/code', extensionPath: '/ext', folder: '/ws', location: { kind: 'folder', dir: '/db' }, allowWrites: false });
+		const launch = mcpLaunch({
+			execPath: '/opt/code/code',
+			extensionPath: '/ext',
+			folder: '/ws',
+			location: { kind: 'folder', dir: '/db' },
+			allowWrites: false,
+		});
 		assert.equal(launch.command, '/opt/code/code');
 		assert.deepEqual(launch.args, ['/ext/dist/cli.js', 'mcp', '--db', '/db', '--workspace', '/ws']);
 		assert.deepEqual(launch.env, { ELECTRON_RUN_AS_NODE: '1' }, 'Electron runs the CLI as Node');
 		assert.equal(launch.cwd, '/ws');
-		const rw = mcpLaunch({ execPath: 'node', extensionPath: '/ext', folder: null, location: { kind: 'folder', dir: '/db', scope: 'team' }, allowWrites: true });
+		const rw = mcpLaunch({
+			execPath: 'node',
+			extensionPath: '/ext',
+			folder: null,
+			location: { kind: 'folder', dir: '/db', scope: 'team' },
+			allowWrites: true,
+		});
 		assert.deepEqual(rw.args.slice(2), ['--db', '/db', '--scope', 'team', '--allow-writes']);
 		assert.equal(rw.cwd, null);
 	});
@@ -37,26 +49,59 @@ describe('gmem mcp for agent mode (definition)', () => {
 		class Definition {}
 		const register = () => ({ dispose: () => undefined });
 		assert.equal(detectMcpApi({ lm: { selectChatModels: () => [] } }), null, 'an older VS Code: vscode.lm without MCP');
-		assert.equal(detectMcpApi({ lm: { registerMcpServerDefinitionProvider: register } }), null, 'no McpStdioServerDefinition');
+		assert.equal(
+			detectMcpApi({ lm: { registerMcpServerDefinitionProvider: register } }),
+			null,
+			'no McpStdioServerDefinition',
+		);
 		assert.equal(detectMcpApi({ McpStdioServerDefinition: Definition }), null, 'no vscode.lm');
-		const api = detectMcpApi({ lm: { registerMcpServerDefinitionProvider: register }, McpStdioServerDefinition: Definition });
+		const api = detectMcpApi({
+			lm: { registerMcpServerDefinitionProvider: register },
+			McpStdioServerDefinition: Definition,
+		});
 		assert.equal(api?.Definition, Definition);
 	});
 });
 
 describe('gmem mcp tools and secrets', () => {
 	it('offers the write tools only with --allow-writes', () => {
-		assert.deepEqual(offeredTools(false).map((t) => t.name), ['decide_turn', 'search_workspace', 'recall_memory', 'inspect_memory']);
-		assert.deepEqual(offeredTools(true).filter((t) => t.writes).map((t) => t.name), ['remember', 'forget']);
+		assert.deepEqual(
+			offeredTools(false).map((t) => t.name),
+			['decide_turn', 'search_workspace', 'recall_memory', 'inspect_memory'],
+		);
+		assert.deepEqual(
+			offeredTools(true)
+				.filter((t) => t.writes)
+				.map((t) => t.name),
+			['remember', 'forget'],
+		);
 	});
 
 	it('redacts every string of a result, at any depth, and leaves other values alone', () => {
-		const out = redactDeep({ hits: [{ text: `token = "${TOKEN}"`, score: 0.5 }], notes: [TOKEN], ok: true, none: null });
-		assert.deepEqual(out, { hits: [{ text: 'token = "[REDACTED]"', score: 0.5 }], notes: ['[REDACTED]'], ok: true, none: null });
+		const out = redactDeep({
+			hits: [{ text: `token = "${TOKEN}"`, score: 0.5 }],
+			notes: [TOKEN],
+			ok: true,
+			none: null,
+		});
+		assert.deepEqual(out, {
+			hits: [{ text: 'token = "[REDACTED]"', score: 0.5 }],
+			notes: ['[REDACTED]'],
+			ok: true,
+			none: null,
+		});
 	});
 
 	it('the shared write path redacts question, answer and profile values before anything is stored', () => {
-		const w = withoutSecrets({ workspaceId: 'w', turnId: 't', trigger: 'statement', write: ['profile'], question: `my token is ${TOKEN}`, answer: `use ${TOKEN}`, profile: [{ key: 'token', value: TOKEN, kind: 'fact' }] });
+		const w = withoutSecrets({
+			workspaceId: 'w',
+			turnId: 't',
+			trigger: 'statement',
+			write: ['profile'],
+			question: `my token is ${TOKEN}`,
+			answer: `use ${TOKEN}`,
+			profile: [{ key: 'token', value: TOKEN, kind: 'fact' }],
+		});
 		assert.doesNotMatch(JSON.stringify(w), new RegExp(TOKEN));
 		assert.equal(w.question, 'my token is [REDACTED]');
 		assert.equal(w.profile?.[0].value, '[REDACTED]');

@@ -18,7 +18,11 @@ import {
 } from '../../src/core/memoryPanelProtocol';
 import type { RecentDecision } from '../../src/chat/conversationSession';
 import { renderMemoryPanelHtml } from '../../src/extension/memoryPanel/memoryPanelHtml';
-import { displayLocation, gatherMemoryPanelState, mergeDecisions } from '../../src/extension/memoryPanel/memoryPanelState';
+import {
+	displayLocation,
+	gatherMemoryPanelState,
+	mergeDecisions,
+} from '../../src/extension/memoryPanel/memoryPanelState';
 import type { DecisionTrace } from '../../src/core/trace';
 
 function state(): MemoryPanelState {
@@ -30,9 +34,30 @@ function state(): MemoryPanelState {
 		storeError: null,
 		tiers: [{ tier: 'workspace', items: 3, detail: '3 files, 9 chunks', bytes: 2048, lastWrite: 5 }],
 		profile: [{ workspaceId: 'w', key: 'editor', value: 'helix', kind: 'fact', since: 2, history: 1 }],
-		memories: [{ workspaceId: 'w', docId: 'memory:t1', kind: 'qa', content: 'Q: port? A: 8080', at: 3, superseded: true }],
-		corrections: [{ workspaceId: 'w', docId: 'memory:t2', content: 'port is 9090', at: 4, superseded: [{ docId: 'memory:t1', content: 'Q: port?' }] }],
-		decisions: [{ turnId: 't1', at: 1, utterance: 'hi', trigger: 'greeting', path: 'direct', tiers: [], route: 'skip:greeting', source: 'stored' }],
+		memories: [
+			{ workspaceId: 'w', docId: 'memory:t1', kind: 'qa', content: 'Q: port? A: 8080', at: 3, superseded: true },
+		],
+		corrections: [
+			{
+				workspaceId: 'w',
+				docId: 'memory:t2',
+				content: 'port is 9090',
+				at: 4,
+				superseded: [{ docId: 'memory:t1', content: 'Q: port?' }],
+			},
+		],
+		decisions: [
+			{
+				turnId: 't1',
+				at: 1,
+				utterance: 'hi',
+				trigger: 'greeting',
+				path: 'direct',
+				tiers: [],
+				route: 'skip:greeting',
+				source: 'stored',
+			},
+		],
 		indexedFiles: 3,
 		indexedChunks: 9,
 		index: { state: 'idle', percent: null, files: 3, chunks: 9, skipped: { binary: 1 }, lastRun: 7, lastError: null },
@@ -41,7 +66,9 @@ function state(): MemoryPanelState {
 }
 
 function decision(turnId: string, route: string): RecentDecision {
-	const trace = { decision: { trigger: 'question', path: 'rag', tiers: ['workspace'], route } } as unknown as DecisionTrace;
+	const trace = {
+		decision: { trigger: 'question', path: 'rag', tiers: ['workspace'], route },
+	} as unknown as DecisionTrace;
 	return { turnId, at: 10, utterance: `u-${turnId}`, trace };
 }
 
@@ -55,11 +82,19 @@ describe('memory panel protocol', () => {
 		const nan = state();
 		nan.index!.skipped.binary = Number.NaN;
 		assert.ok(!isMemoryPanelState(nan));
-		assert.ok(!isHostToMemoryPanelMessage({ type: 'chat/reply', params: {} }), 'a chat message is not a memory panel message');
+		assert.ok(
+			!isHostToMemoryPanelMessage({ type: 'chat/reply', params: {} }),
+			'a chat message is not a memory panel message',
+		);
 	});
 
 	it('checks every webview → host message, forget targets by kind', () => {
-		assert.ok(isMemoryPanelToHostMessage({ type: 'memory/forget', params: { kind: 'profile', workspaceId: 'w', key: 'editor' } }));
+		assert.ok(
+			isMemoryPanelToHostMessage({
+				type: 'memory/forget',
+				params: { kind: 'profile', workspaceId: 'w', key: 'editor' },
+			}),
+		);
 		assert.ok(isMemoryPanelToHostMessage({ type: 'memory/forget', params: { kind: 'file', path: null } }));
 		assert.ok(!isMemoryPanelToHostMessage({ type: 'memory/forget', params: { kind: 'profile', workspaceId: 'w' } }));
 		assert.ok(!isMemoryPanelToHostMessage({ type: 'memory/forget', params: { kind: 'everything' } }));
@@ -71,9 +106,14 @@ describe('memory panel protocol', () => {
 	it('delivers valid messages over the shared Messenger and drops malformed ones', () => {
 		let listener: (d: unknown) => void = () => undefined;
 		const posted: unknown[] = [];
-		const transport: MessageTransport = { post: (m) => posted.push(m), listen: (l) => ((listener = l), () => undefined) };
+		const transport: MessageTransport = {
+			post: (m) => posted.push(m),
+			listen: (l) => ((listener = l), () => undefined),
+		};
 		const invalid: unknown[] = [];
-		const m = new Messenger<MemoryPanelToHost, HostToMemoryPanel>(transport, isMemoryPanelToHostMessage, (d) => invalid.push(d));
+		const m = new Messenger<MemoryPanelToHost, HostToMemoryPanel>(transport, isMemoryPanelToHostMessage, (d) =>
+			invalid.push(d),
+		);
 		const tiers: string[] = [];
 		m.on('memory/clearTier', (p) => tiers.push(p.tier));
 		listener({ type: 'memory/clearTier', params: { tier: 'profile' } });
@@ -92,13 +132,38 @@ describe('memory panel protocol', () => {
 });
 
 describe('memory panel state', () => {
-	it('lists this session\'s decisions newest first, then stored ones not already shown', () => {
+	it("lists this session's decisions newest first, then stored ones not already shown", () => {
 		const stored = [
-			{ turnId: 't2', at: 9, utterance: 'x', trigger: 'question', path: 'rag', tiers: [], route: 'old', source: 'stored' as const },
-			{ turnId: 's1', at: 8, utterance: 'y', trigger: 'ack', path: 'direct', tiers: [], route: 'skip:ack', source: 'stored' as const },
+			{
+				turnId: 't2',
+				at: 9,
+				utterance: 'x',
+				trigger: 'question',
+				path: 'rag',
+				tiers: [],
+				route: 'old',
+				source: 'stored' as const,
+			},
+			{
+				turnId: 's1',
+				at: 8,
+				utterance: 'y',
+				trigger: 'ack',
+				path: 'direct',
+				tiers: [],
+				route: 'skip:ack',
+				source: 'stored' as const,
+			},
 		];
 		const merged = mergeDecisions([decision('t1', 'a'), decision('t2', 'b')], stored);
-		assert.deepEqual(merged.map((d) => [d.turnId, d.route, d.source]), [['t2', 'b', 'session'], ['t1', 'a', 'session'], ['s1', 'skip:ack', 'stored']]);
+		assert.deepEqual(
+			merged.map((d) => [d.turnId, d.route, d.source]),
+			[
+				['t2', 'b', 'session'],
+				['t1', 'a', 'session'],
+				['s1', 'skip:ack', 'stored'],
+			],
+		);
 		assert.equal(mergeDecisions([decision('a', 'r'), decision('b', 'r')], [], 1).length, 1);
 	});
 
@@ -138,13 +203,18 @@ describe('memory panel state', () => {
 		assert.deepEqual(opened, []);
 		assert.equal(s.restricted, true);
 		assert.equal(s.storeError, null);
-		assert.equal(s.decisions.length, 1, 'this session\'s decisions still show');
+		assert.equal(s.decisions.length, 1, "this session's decisions still show");
 	});
 });
 
 describe('memory panel page', () => {
-	it('has a strict CSP with one nonce\'d script', () => {
-		const html = renderMemoryPanelHtml({ cspSource: 'vscode-resource:', nonce: 'abc123', scriptUri: 'x/memoryPanel.js', styleUri: 'x/memoryPanel.css' });
+	it("has a strict CSP with one nonce'd script", () => {
+		const html = renderMemoryPanelHtml({
+			cspSource: 'vscode-resource:',
+			nonce: 'abc123',
+			scriptUri: 'x/memoryPanel.js',
+			styleUri: 'x/memoryPanel.css',
+		});
 		assert.match(html, /default-src 'none'/);
 		assert.match(html, /script-src 'nonce-abc123'/);
 		assert.equal(html.match(/<script/g)?.length, 1);

@@ -16,7 +16,13 @@ type Tier = PersistRecord['tier'];
 const recordFor = (tier: Tier): PersistRecord =>
 	tier === 'research'
 		? { tier, kind: 'correction', question: 'Correction: we deploy with Kustomize, not Helm.', answer: '' }
-		: { tier, kind: 'fact', key: 'deploy tool', value: 'Kustomize', question: 'Correction: we deploy with Kustomize, not Helm.' };
+		: {
+				tier,
+				kind: 'fact',
+				key: 'deploy tool',
+				value: 'Kustomize',
+				question: 'Correction: we deploy with Kustomize, not Helm.',
+			};
 const request = (write: Tier[]): PersistRequest => ({
 	conversationId: 'c',
 	turnId: 't1',
@@ -35,7 +41,15 @@ function harness(mode: WriteMode) {
 			written.push(tiersOf(r));
 			return ok([{ kind: 'note', stage: 'persist', level: 'info', message: 'inner' }]);
 		},
-		{ mode: () => mode, proposals: { propose: async (r) => (proposed.push(tiersOf(r)), [{ kind: 'note', stage: 'persist', level: 'info', message: 'proposed' }]) } },
+		{
+			mode: () => mode,
+			proposals: {
+				propose: async (r) => (
+					proposed.push(tiersOf(r)),
+					[{ kind: 'note', stage: 'persist', level: 'info', message: 'proposed' }]
+				),
+			},
+		},
 	);
 	return { persist: async (r: PersistRequest) => unwrap(await persist(r)), written, proposed };
 }
@@ -65,7 +79,10 @@ describe('memory write gate', () => {
 	it('off writes only the conversation tier and says which tiers were not written', async () => {
 		const h = harness('off');
 		const steps = await h.persist(request(['research', 'profile']));
-		assert.deepEqual(messages(steps), ['memory writes are off (gatedMemory.memory.writes): research and profile not written', 'inner']);
+		assert.deepEqual(messages(steps), [
+			'memory writes are off (gatedMemory.memory.writes): research and profile not written',
+			'inner',
+		]);
 		assert.deepEqual(h.written, [[]]);
 		assert.deepEqual(h.proposed, []);
 	});
@@ -83,8 +100,14 @@ describe('memory write gate', () => {
 		assert.equal(parseWriteMode('sometimes'), 'auto');
 		assert.equal(parseWriteMode(undefined), 'auto');
 		assert.deepEqual(parseReadTiers(undefined), { tiers: ['research', 'profile', 'instructions'], invalid: [] });
-		assert.deepEqual(parseReadTiers(['profile', 'workspace', 'profile', 3]), { tiers: ['profile'], invalid: ['workspace', '3'] });
-		assert.deepEqual(parseReadTiers('research'), { tiers: ['research', 'profile', 'instructions'], invalid: ['research'] });
+		assert.deepEqual(parseReadTiers(['profile', 'workspace', 'profile', 3]), {
+			tiers: ['profile'],
+			invalid: ['workspace', '3'],
+		});
+		assert.deepEqual(parseReadTiers('research'), {
+			tiers: ['research', 'profile', 'instructions'],
+			invalid: ['research'],
+		});
 		assert.deepEqual(parseReadTiers([]), { tiers: [], invalid: [] });
 	});
 });
@@ -118,9 +141,23 @@ describe('memory proposals: what a proposal stores', () => {
 	});
 
 	it('unedited: the write the turn would have made; edited: the edit as the stored text', () => {
-		assert.deepEqual(turnWrite(row({}), null), { workspaceId: 'w', turnId: 't1', trigger: 'question', write: ['research'], question: 'Which port?', answer: 'Port 8080.' });
+		assert.deepEqual(turnWrite(row({}), null), {
+			workspaceId: 'w',
+			turnId: 't1',
+			trigger: 'question',
+			write: ['research'],
+			question: 'Which port?',
+			answer: 'Port 8080.',
+		});
 		// An edited Q&A is stored as a note holding exactly the edit.
-		assert.deepEqual(turnWrite(row({}), 'The API listens on 8080.'), { workspaceId: 'w', turnId: 't1', trigger: 'question', write: ['research'], question: 'The API listens on 8080.', answer: '' });
+		assert.deepEqual(turnWrite(row({}), 'The API listens on 8080.'), {
+			workspaceId: 'w',
+			turnId: 't1',
+			trigger: 'question',
+			write: ['research'],
+			question: 'The API listens on 8080.',
+			answer: '',
+		});
 		const corr = turnWrite(row({ trigger: 'correction', answer: 'noted' }), null);
 		assert.equal(corr.answer, '', 'a correction stores its own words, not the reply');
 		const prof = turnWrite(row({ tier: 'profile', trigger: 'statement' }), 'My favourite editor is helix');

@@ -17,12 +17,26 @@ describe('models runtime: the reranker setting', () => {
 		dir = mkdtempSync(join(tmpdir(), 'gmem-rr-runtime-'));
 	});
 	afterEach(() => rmSync(dir, { recursive: true, force: true }));
-	const runtime = (settings: ModelSettings, builtinDir?: string) => new ModelsRuntime({ log: quietLogger, cacheDir: join(dir, 'cache'), settings: () => settings, ...(builtinDir ? { builtinDir } : {}) });
+	const runtime = (settings: ModelSettings, builtinDir?: string) =>
+		new ModelsRuntime({
+			log: quietLogger,
+			cacheDir: join(dir, 'cache'),
+			settings: () => settings,
+			...(builtinDir ? { builtinDir } : {}),
+		});
 
 	it('defaults to "builtin" in the code and in package.json, which lists all three values', () => {
 		assert.equal(DEFAULT_MODEL_SETTINGS.reranker, 'builtin');
-		const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { default: unknown; enum: string[] }> }[] | { properties: Record<string, { default: unknown; enum: string[] }> } } };
-		const sections = Array.isArray(pkg.contributes.configuration) ? pkg.contributes.configuration : [pkg.contributes.configuration];
+		const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+			contributes: {
+				configuration:
+					| { properties: Record<string, { default: unknown; enum: string[] }> }[]
+					| { properties: Record<string, { default: unknown; enum: string[] }> };
+			};
+		};
+		const sections = Array.isArray(pkg.contributes.configuration)
+			? pkg.contributes.configuration
+			: [pkg.contributes.configuration];
 		const setting = sections.map((s) => s.properties['gatedMemory.models.reranker']).find(Boolean)!;
 		assert.equal(setting.default, 'builtin');
 		assert.deepEqual(setting.enum, ['builtin', 'minilm', 'none']);
@@ -33,12 +47,23 @@ describe('models runtime: the reranker setting', () => {
 		assert.equal(active.status, 'ready');
 		if (active.status !== 'ready') return;
 		assert.equal(active.id, LINEAR_RERANKER_ID);
-		const r = await active.reranker.rerank('q', ['a'], undefined, { arms: [{ fts: null, vector: { rank: 1, score: 0.5 } }], embedderId: 'gmem-static-code-v1' });
+		const r = await active.reranker.rerank('q', ['a'], undefined, {
+			arms: [{ fts: null, vector: { rank: 1, score: 0.5 } }],
+			embedderId: 'gmem-static-code-v1',
+		});
 		assert.equal(r.status, 'passthrough');
-		assert.match(r.reason ?? '', new RegExp(`^${LINEAR_RERANKER_ID} unavailable: built-in reranker: cannot read ${join(dir, 'reranker.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+		assert.match(
+			r.reason ?? '',
+			new RegExp(
+				`^${LINEAR_RERANKER_ID} unavailable: built-in reranker: cannot read ${join(dir, 'reranker.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+			),
+		);
 	});
 
 	it('"none" turns reranking off with the reason', () => {
-		assert.deepEqual(runtime({ ...DEFAULT_MODEL_SETTINGS, reranker: 'none' }).activeReranker(), { status: 'none', reason: 'reranker off (gatedMemory.models.reranker is "none")' });
+		assert.deepEqual(runtime({ ...DEFAULT_MODEL_SETTINGS, reranker: 'none' }).activeReranker(), {
+			status: 'none',
+			reason: 'reranker off (gatedMemory.models.reranker is "none")',
+		});
 	});
 });

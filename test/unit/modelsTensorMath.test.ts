@@ -11,7 +11,13 @@ describe('models: tensor math', () => {
 	});
 
 	it('pads to the longest item with mask 0 and the pad id', () => {
-		const b = padBatch([{ ids: [5, 6, 7], typeIds: [0, 0, 1] }, { ids: [8], typeIds: [0] }], 0);
+		const b = padBatch(
+			[
+				{ ids: [5, 6, 7], typeIds: [0, 0, 1] },
+				{ ids: [8], typeIds: [0] },
+			],
+			0,
+		);
 		assert.equal(b.seq, 3);
 		assert.deepEqual([...b.inputIds], [5n, 6n, 7n, 8n, 0n, 0n]);
 		assert.deepEqual([...b.attentionMask], [1n, 1n, 1n, 1n, 0n, 0n]);
@@ -29,7 +35,10 @@ describe('models: tensor math', () => {
 
 	it('CLS pooling takes the first token; zero vectors stay zero', () => {
 		const [v] = clsPool(Float32Array.from([3, 4, 9, 9]), 1, 2, 2, true);
-		assert.deepEqual([...v].map((x) => Math.round(x * 100) / 100), [0.6, 0.8]);
+		assert.deepEqual(
+			[...v].map((x) => Math.round(x * 100) / 100),
+			[0.6, 0.8],
+		);
 		assert.deepEqual([...l2Normalize(new Float32Array(3))], [0, 0, 0]);
 	});
 
@@ -52,7 +61,11 @@ describe('models: BERT encoder (truncation, pairs)', () => {
 	});
 
 	it('matches the reference bert-base-uncased ids', () => {
-		const enc = BertEncoder.fromJson(tokenizerJson(bertBaseVocab()), tokenizerConfig(512) as Record<string, unknown>, 256);
+		const enc = BertEncoder.fromJson(
+			tokenizerJson(bertBaseVocab()),
+			tokenizerConfig(512) as Record<string, unknown>,
+			256,
+		);
 		assert.ok(enc.ok);
 		assert.deepEqual(enc.value.encode('i like strawberries').ids, [101, 1045, 2066, 13137, 20968, 102]);
 	});

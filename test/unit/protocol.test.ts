@@ -16,7 +16,16 @@ import type { DecisionTrace, TraceStep } from '../../src/core/trace';
 /** One step of every kind, as the later pipeline stages will record them. */
 export function everyStepKind(): TraceStep[] {
 	return [
-		{ kind: 'gate', gate: 'followup', inputs: { words: 3, cues: ['it'] }, value: 0.72, threshold: 0.5, fired: true, effect: 'follow-up', us: 4 },
+		{
+			kind: 'gate',
+			gate: 'followup',
+			inputs: { words: 3, cues: ['it'] },
+			value: 0.72,
+			threshold: 0.5,
+			fired: true,
+			effect: 'follow-up',
+			us: 4,
+		},
 		{ kind: 'hook', point: 'policy_override', name: 'exp', status: 'error', error: 'boom', changed: [], us: 1 },
 		{
 			kind: 'retrieval',
@@ -43,7 +52,15 @@ export function everyStepKind(): TraceStep[] {
 			ms: 3.5,
 		},
 		{ kind: 'rerank', status: 'passthrough', reason: 'no model', pairs: 0, ms: 0 },
-		{ kind: 'evidence', selected: ['c1'], dropped: [{ id: 'c2', reason: 'below floor' }], abstained: false, reason: 'ok', tokens: 120, budget: 2000 },
+		{
+			kind: 'evidence',
+			selected: ['c1'],
+			dropped: [{ id: 'c2', reason: 'below floor' }],
+			abstained: false,
+			reason: 'ok',
+			tokens: 120,
+			budget: 2000,
+		},
 		{ kind: 'generation', generator: 'decision-summary', status: 'ok', ms: 0.1 },
 		{ kind: 'note', stage: 'store', level: 'info', message: 'research tier empty' },
 	];
@@ -82,7 +99,12 @@ describe('protocol guards', () => {
 		const valid: { [K in keyof HostToWebview]: HostToWebview[K] } = {
 			'chat/reply': { turnId: 't1', markdown: '**hi**', trace: sampleTrace() },
 			'chat/error': { turnId: null, message: 'failed' },
-			'chat/persisted': { turnId: 't1', steps: [{ kind: 'note', stage: 'persist', level: 'info', message: 'remembered: research inserted memory:t1:ab' }] },
+			'chat/persisted': {
+				turnId: 't1',
+				steps: [
+					{ kind: 'note', stage: 'persist', level: 'info', message: 'remembered: research inserted memory:t1:ab' },
+				],
+			},
 			'chat/clear': {},
 			'chat/focus': {},
 			'state/restore': {
@@ -101,7 +123,9 @@ describe('protocol guards', () => {
 						generator: 'Evidence only',
 						retryOf: 't1',
 						retrieval: 'skip',
-						actions: [{ id: 'run_tests-1', kind: 'terminal', label: 'Run in Terminal', detail: 'npm test', confirm: null }],
+						actions: [
+							{ id: 'run_tests-1', kind: 'terminal', label: 'Run in Terminal', detail: 'npm test', confirm: null },
+						],
 					},
 					{ kind: 'error', turnId: null, message: 'x', at: 3 },
 				],
@@ -113,7 +137,18 @@ describe('protocol guards', () => {
 			'generator/info': { kind: 'openai', label: 'llama3 via OpenAI-compatible' },
 			'history/list': { activeId: 'c1', conversations: [{ id: 'c1', title: 'hello', at: 5, turns: 2 }] },
 			'action/status': { turnId: 't1', actionId: 'run_tests-1', status: 'ran', message: 'sent to the terminal' },
-			'memory/proposals': { proposals: [{ id: '3', turnId: 't1', tier: 'research', kind: 'correction', text: 'we deploy with Kustomize', state: 'pending' }] },
+			'memory/proposals': {
+				proposals: [
+					{
+						id: '3',
+						turnId: 't1',
+						tier: 'research',
+						kind: 'correction',
+						text: 'we deploy with Kustomize',
+						state: 'pending',
+					},
+				],
+			},
 		};
 		assert.deepEqual(Object.keys(valid).sort(), [...HOST_TO_WEBVIEW_TYPES].sort());
 		for (const [type, params] of Object.entries(valid)) {
@@ -144,7 +179,17 @@ describe('protocol guards', () => {
 	});
 
 	it('reject malformed envelopes', () => {
-		for (const bad of [null, undefined, 'chat/send', 42, [], {}, { type: 'chat/send' }, { type: 'nope', params: {} }, { type: 7, params: {} }]) {
+		for (const bad of [
+			null,
+			undefined,
+			'chat/send',
+			42,
+			[],
+			{},
+			{ type: 'chat/send' },
+			{ type: 'nope', params: {} },
+			{ type: 7, params: {} },
+		]) {
 			assert.ok(!isWebviewToHostMessage(bad), JSON.stringify(bad));
 			assert.ok(!isHostToWebviewMessage(bad), JSON.stringify(bad));
 		}
@@ -165,22 +210,52 @@ describe('protocol guards', () => {
 			{ type: 'code/newFile', params: { code: 'x' } },
 		];
 		for (const c of cases) assert.ok(!isWebviewToHostMessage(c), JSON.stringify(c));
-		assert.ok(!isHostToWebviewMessage({ type: 'chat/error', params: { message: 'x' } }), 'turnId must be present (null allowed)');
+		assert.ok(
+			!isHostToWebviewMessage({ type: 'chat/error', params: { message: 'x' } }),
+			'turnId must be present (null allowed)',
+		);
 		assert.ok(!isHostToWebviewMessage({ type: 'trace/toggle', params: { open: 'yes' } }));
-		assert.ok(!isHostToWebviewMessage({ type: 'chat/reply', params: { turnId: 't', markdown: '', trace: null, status: 'halted' } }));
-		assert.ok(!isHostToWebviewMessage({ type: 'chat/reply', params: { turnId: 't', markdown: '', trace: null, citations: [{ n: 1, label: 'x' }] } }));
+		assert.ok(
+			!isHostToWebviewMessage({
+				type: 'chat/reply',
+				params: { turnId: 't', markdown: '', trace: null, status: 'halted' },
+			}),
+		);
+		assert.ok(
+			!isHostToWebviewMessage({
+				type: 'chat/reply',
+				params: { turnId: 't', markdown: '', trace: null, citations: [{ n: 1, label: 'x' }] },
+			}),
+		);
 		assert.ok(!isHostToWebviewMessage({ type: 'generator/info', params: { kind: 'gpt', label: 'x' } }));
-		assert.ok(!isHostToWebviewMessage({ type: 'chat/persisted', params: { turnId: 't', steps: [{ kind: 'note', message: 'no stage or level' }] } }));
+		assert.ok(
+			!isHostToWebviewMessage({
+				type: 'chat/persisted',
+				params: { turnId: 't', steps: [{ kind: 'note', message: 'no stage or level' }] },
+			}),
+		);
 		assert.ok(!isHostToWebviewMessage({ type: 'chat/persisted', params: { turnId: 't' } }));
 		assert.ok(
-			!isHostToWebviewMessage({ type: 'state/restore', params: { restricted: false, entries: [{ kind: 'user', turnId: 't', at: 1 }] } }),
+			!isHostToWebviewMessage({
+				type: 'state/restore',
+				params: { restricted: false, entries: [{ kind: 'user', turnId: 't', at: 1 }] },
+			}),
 		);
-		assert.ok(!isHostToWebviewMessage({ type: 'state/restore', params: { restricted: false, entries: [{ kind: 'system', at: 1 }] } }));
+		assert.ok(
+			!isHostToWebviewMessage({
+				type: 'state/restore',
+				params: { restricted: false, entries: [{ kind: 'system', at: 1 }] },
+			}),
+		);
 		// Memory proposals: a state or tier outside the lists, a numeric id, an edit that is not text.
 		const chip = { id: '3', turnId: 't1', tier: 'research', kind: 'qa', text: 'x', state: 'pending' };
 		assert.ok(isHostToWebviewMessage({ type: 'memory/proposals', params: { proposals: [chip] } }));
-		assert.ok(!isHostToWebviewMessage({ type: 'memory/proposals', params: { proposals: [{ ...chip, state: 'maybe' }] } }));
-		assert.ok(!isHostToWebviewMessage({ type: 'memory/proposals', params: { proposals: [{ ...chip, tier: 'workspace' }] } }));
+		assert.ok(
+			!isHostToWebviewMessage({ type: 'memory/proposals', params: { proposals: [{ ...chip, state: 'maybe' }] } }),
+		);
+		assert.ok(
+			!isHostToWebviewMessage({ type: 'memory/proposals', params: { proposals: [{ ...chip, tier: 'workspace' }] } }),
+		);
 		assert.ok(!isWebviewToHostMessage({ type: 'memory/approve', params: { id: 3 } }));
 		assert.ok(!isWebviewToHostMessage({ type: 'memory/approve', params: { id: '3', text: 5 } }));
 		assert.ok(!isWebviewToHostMessage({ type: 'memory/discard', params: {} }));
@@ -189,10 +264,34 @@ describe('protocol guards', () => {
 	it('validate every trace step kind and reject broken steps', () => {
 		for (const step of everyStepKind()) assert.ok(isTraceStep(step), step.kind);
 		assert.ok(!isTraceStep({ kind: 'mystery' }));
-		assert.ok(!isTraceStep({ kind: 'gate', gate: 'g', inputs: {}, value: 1, threshold: null, fired: 'yes', effect: '', us: 1 }));
-		assert.ok(!isTraceStep({ kind: 'gate', gate: 'g', inputs: {}, value: 1, threshold: Number.NaN, fired: true, effect: '', us: 1 }));
+		assert.ok(
+			!isTraceStep({ kind: 'gate', gate: 'g', inputs: {}, value: 1, threshold: null, fired: 'yes', effect: '', us: 1 }),
+		);
+		assert.ok(
+			!isTraceStep({
+				kind: 'gate',
+				gate: 'g',
+				inputs: {},
+				value: 1,
+				threshold: Number.NaN,
+				fired: true,
+				effect: '',
+				us: 1,
+			}),
+		);
 		assert.ok(!isTraceStep({ kind: 'hook', point: 'nowhere', name: 'h', status: 'ok', changed: [], us: 1 }));
-		assert.ok(!isTraceStep({ kind: 'gate', gate: 'g', inputs: { f: () => 1 }, value: 1, threshold: null, fired: true, effect: '', us: 1 }));
+		assert.ok(
+			!isTraceStep({
+				kind: 'gate',
+				gate: 'g',
+				inputs: { f: () => 1 },
+				value: 1,
+				threshold: null,
+				fired: true,
+				effect: '',
+				us: 1,
+			}),
+		);
 	});
 
 	it('validate a whole trace, and reject a wrong version, tier or timing', () => {

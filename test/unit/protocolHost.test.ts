@@ -89,7 +89,10 @@ describe('host side of the protocol (ChatController)', () => {
 		const reply = posted[0];
 		assert.equal(reply.type, 'chat/reply');
 		if (reply.type !== 'chat/reply') return;
-		assert.match(reply.params.markdown, /\*\*Would search\*\* workspace \(k=4, floor 0\.45\) \+ research \(k=4, floor 0\.65\)/);
+		assert.match(
+			reply.params.markdown,
+			/\*\*Would search\*\* workspace \(k=4, floor 0\.45\) \+ research \(k=4, floor 0\.65\)/,
+		);
 		assert.equal(inputs[0].history.length, 0, 'a turn is not its own history');
 		await controller.send('t2', 'and the tests?');
 		assert.deepEqual(
@@ -133,20 +136,32 @@ describe('host side of the protocol (ChatController)', () => {
 		assert.equal(inputs[0].context?.restricted, true);
 		assert.match(posted[0].type === 'chat/reply' ? posted[0].params.markdown : '', /Restricted Mode/);
 		// What persisting did reaches the panel too: in Restricted Mode, that nothing was written.
-		assert.ok(posted[1].type === 'chat/persisted' && posted[1].params.steps.some((s) => s.kind === 'note' && s.message === 'Restricted Mode: nothing written'));
+		assert.ok(
+			posted[1].type === 'chat/persisted' &&
+				posted[1].params.steps.some((s) => s.kind === 'note' && s.message === 'Restricted Mode: nothing written'),
+		);
 		controller.clear();
 		assert.equal(posted[2].type, 'chat/clear');
 		assert.equal(controller.session.entries.length, 0);
 		controller.sendState();
-		assert.deepEqual(posted[3], { type: 'state/restore', params: { entries: [], restricted: true, generator: { kind: 'evidence', label: 'Evidence only (no model)' } } });
+		assert.deepEqual(posted[3], {
+			type: 'state/restore',
+			params: { entries: [], restricted: true, generator: { kind: 'evidence', label: 'Evidence only (no model)' } },
+		});
 	});
 
 	it('says each answer path in words', () => {
 		const base = fakeResult({ history: [], utterance: '' });
 		assert.match(decisionHeadline({ ...base, path: 'clarify' }), /clarifying question/);
 		assert.match(decisionHeadline({ ...base, path: 'refuse' }), /Declined/);
-		assert.match(decisionHeadline({ ...base, path: 'direct', retrieve: false, tiers: [], trigger: 'ack' }), /No lookup needed:.*acknowledgement/);
-		assert.match(decisionHeadline({ ...base, tiers: ['profile'] }), /Would search\*\* profile \(stored facts and preferences\)/);
+		assert.match(
+			decisionHeadline({ ...base, path: 'direct', retrieve: false, tiers: [], trigger: 'ack' }),
+			/No lookup needed:.*acknowledgement/,
+		);
+		assert.match(
+			decisionHeadline({ ...base, tiers: ['profile'] }),
+			/Would search\*\* profile \(stored facts and preferences\)/,
+		);
 		assert.equal(escapeMarkdown('*a* [b](c) <d>'), '\\*a\\* \\[b\\]\\(c\\) \\<d\\>');
 	});
 

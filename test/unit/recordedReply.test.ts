@@ -12,7 +12,13 @@ describe('recorded replies in a replayed conversation', () => {
 	it('the recorded reply replaces the generated one in history() and the model window; an unknown turn is refused', () => {
 		const s = new ConversationSession(() => 1);
 		s.addUser('t1', 'How does parseConfig fail?', 1);
-		s.addAssistant('t1', 'How does parseConfig fail?', '**Found in the indexed workspace** …', null, 'No lookup needed …');
+		s.addAssistant(
+			't1',
+			'How does parseConfig fail?',
+			'**Found in the indexed workspace** …',
+			null,
+			'No lookup needed …',
+		);
 		assert.equal(s.useRecordedReply('t1', 'It throws a SyntaxError.'), true);
 		assert.deepEqual(s.history().at(-1), { role: 'assistant', content: 'It throws a SyntaxError.' });
 		assert.deepEqual(s.chatWindow(10).at(-1), { role: 'assistant', content: 'It throws a SyntaxError.' });
@@ -24,7 +30,13 @@ describe('recorded replies in a replayed conversation', () => {
 	});
 
 	it("recordedReply is the next turn's last history message when it is the assistant's, within one conversation", () => {
-		const t = (id: string, conversationId: string, history: LabelledTurn['history']): LabelledTurn => ({ id, conversationId, history, utterance: id, labels: {} });
+		const t = (id: string, conversationId: string, history: LabelledTurn['history']): LabelledTurn => ({
+			id,
+			conversationId,
+			history,
+			utterance: id,
+			labels: {},
+		});
 		const turns = [
 			t('u1', 'c1', []),
 			t('u2', 'c1', [
@@ -39,7 +51,18 @@ describe('recorded replies in a replayed conversation', () => {
 	});
 
 	it('armTurn reads searches and evidence doc ids from the trace, tokens from the prompt blocks', () => {
-		const hit = (id: string, chunk: string) => ({ id, chunk_id: chunk, path: null, start_line: null, end_line: null, symbol: null, score: 1, fused: 1, arms: { fts: null, vector: null }, rerank: null });
+		const hit = (id: string, chunk: string) => ({
+			id,
+			chunk_id: chunk,
+			path: null,
+			start_line: null,
+			end_line: null,
+			symbol: null,
+			score: 1,
+			fused: 1,
+			arms: { fts: null, vector: null },
+			rerank: null,
+		});
 		const trace = {
 			decision: { retrieve: true },
 			steps: [

@@ -21,7 +21,9 @@ const T = DEFAULT_THRESHOLDS;
 
 /** The extension's settings as a fresh install has them: package.json's contributed defaults. */
 function contributedSettings() {
-	const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { default?: unknown }> } } };
+	const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+		contributes: { configuration: { properties: Record<string, { default?: unknown }> } };
+	};
 	const props = pkg.contributes.configuration.properties;
 	return parseModelSettings((key) => props[`gatedMemory.models.${key}`]?.default);
 }
@@ -42,16 +44,30 @@ describe('retrieval defaults: the CLI and the extension', () => {
 		const cli = cliRetrievalConfig({ k: question.rag_k }, {}, T);
 		assert.deepEqual(cli, ext);
 		// And at the CLI's own default k, so `gmem search` with no flags at all is the same search.
-		assert.deepEqual(cliRetrievalConfig({}, {}, T), extensionRetrievalConfig(contributedSettings(), { ...question, rag_k: SEARCH_DEFAULT_K }, T));
+		assert.deepEqual(
+			cliRetrievalConfig({}, {}, T),
+			extensionRetrievalConfig(contributedSettings(), { ...question, rag_k: SEARCH_DEFAULT_K }, T),
+		);
 		// The numbers themselves, so a change to both sides at once is still seen here.
-		assert.deepEqual(ext, { embedder: 'builtin', reranker: 'builtin', arm: 'hybrid', floor: 0, k: 4, pool: 12, fetch_per_arm: { fts: 36, vector: 36 } });
+		assert.deepEqual(ext, {
+			embedder: 'builtin',
+			reranker: 'builtin',
+			arm: 'hybrid',
+			floor: 0,
+			k: 4,
+			pool: 12,
+			fetch_per_arm: { fts: 36, vector: 36 },
+		});
 	});
 
 	it('the hashing test embedder is only an explicit choice, and then the comparison tells', () => {
 		assert.equal(cliRetrievalConfig({}, {}, T).embedder, 'builtin');
 		assert.equal(cliRetrievalConfig({ embedder: 'hashing' }, {}, T).embedder, 'hashing');
 		assert.equal(cliRetrievalConfig({}, { GMEM_EMBEDDER: 'hashing' }, T).embedder, 'hashing');
-		assert.notDeepEqual(cliRetrievalConfig({ k: question.rag_k, 'no-rerank': true }, {}, T), extensionRetrievalConfig(contributedSettings(), question, T));
+		assert.notDeepEqual(
+			cliRetrievalConfig({ k: question.rag_k, 'no-rerank': true }, {}, T),
+			extensionRetrievalConfig(contributedSettings(), question, T),
+		);
 	});
 
 	it('retrieveWorkspace fetches exactly the configured pool sizes per arm', async () => {
@@ -66,15 +82,42 @@ describe('retrieval defaults: the CLI and the extension', () => {
 			transaction: () => Promise.reject(new Error('not used')),
 			close: async () => undefined,
 		};
-		const embedder: Embedder = { id: 'gmem-static-code-v2', dim: 384, semantic: true, embed: async (texts) => texts.map(() => new Float32Array(384).fill(1 / Math.sqrt(384))) };
-		const reranker: Reranker = { id: 'fake', rerank: async (_q, passages) => ({ scores: passages.map(() => 0), status: 'model' }) };
+		const embedder: Embedder = {
+			id: 'gmem-static-code-v2',
+			dim: 384,
+			semantic: true,
+			embed: async (texts) => texts.map(() => new Float32Array(384).fill(1 / Math.sqrt(384))),
+		};
+		const reranker: Reranker = {
+			id: 'fake',
+			rerank: async (_q, passages) => ({ scores: passages.map(() => 0), status: 'model' }),
+		};
 		const config = cliRetrievalConfig({}, {}, T);
-		const out = await retrieveWorkspace(db, { query: 'where is the config file parsed', workspaceIds: ['ws'], k: config.k, embedder, reranker, floor: config.floor, thresholds: T });
-		assert.deepEqual({ k: out.plan.k, pool: out.plan.pool, fetch_per_arm: out.plan.fetch_per_arm }, { k: config.k, pool: config.pool, fetch_per_arm: config.fetch_per_arm });
+		const out = await retrieveWorkspace(db, {
+			query: 'where is the config file parsed',
+			workspaceIds: ['ws'],
+			k: config.k,
+			embedder,
+			reranker,
+			floor: config.floor,
+			thresholds: T,
+		});
+		assert.deepEqual(
+			{ k: out.plan.k, pool: out.plan.pool, fetch_per_arm: out.plan.fetch_per_arm },
+			{ k: config.k, pool: config.pool, fetch_per_arm: config.fetch_per_arm },
+		);
 		assert.deepEqual(limits, { fts: [config.fetch_per_arm.fts], vector: [config.fetch_per_arm.vector] });
 		// Without a reranker the pool is k (nothing to widen for), as in the chat path.
 		limits.fts = [];
-		const plain = await retrieveWorkspace(db, { query: 'where is the config file parsed', workspaceIds: ['ws'], k: 4, embedder: null, reranker: null, floor: 0, thresholds: T });
+		const plain = await retrieveWorkspace(db, {
+			query: 'where is the config file parsed',
+			workspaceIds: ['ws'],
+			k: 4,
+			embedder: null,
+			reranker: null,
+			floor: 0,
+			thresholds: T,
+		});
 		assert.deepEqual([plain.plan.pool, limits.fts], [4, [4 * T.arm_fetch_multiplier]]);
 	});
 });

@@ -6,7 +6,9 @@ import { partitionOverrides } from '../../src/extension/settings/thresholdOverri
 import { buildThresholdsSetting, THRESHOLDS_SETTING } from '../../scripts/thresholdSettings';
 
 interface Manifest {
-	contributes: { configuration: { properties: Record<string, { scope?: string; properties?: Record<string, unknown> }> } };
+	contributes: {
+		configuration: { properties: Record<string, { scope?: string; properties?: Record<string, unknown> }> };
+	};
 }
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as Manifest;

@@ -1,9 +1,23 @@
 /** The pure staleness check: each verdict from an anchor and the chunks as they are now. */
 import assert from 'node:assert/strict';
-import { checkAnchor, isStale, memoryVerdict, symbolsOf, type CodeAnchor, type CurrentChunk } from '../../src/retrieval/stalenessCheck';
+import {
+	checkAnchor,
+	isStale,
+	memoryVerdict,
+	symbolsOf,
+	type CodeAnchor,
+	type CurrentChunk,
+} from '../../src/retrieval/stalenessCheck';
 
 const anchor: CodeAnchor = { path: 'src/a.ts', symbol: 'parseConfig', startLine: 10, endLine: 24, contentHash: 'h1' };
-const chunk = (over: Partial<CurrentChunk>): CurrentChunk => ({ path: 'src/a.ts', symbol: 'parseConfig', startLine: 10, endLine: 24, contentHash: 'h1', ...over });
+const chunk = (over: Partial<CurrentChunk>): CurrentChunk => ({
+	path: 'src/a.ts',
+	symbol: 'parseConfig',
+	startLine: 10,
+	endLine: 24,
+	contentHash: 'h1',
+	...over,
+});
 
 describe('staleness check', () => {
 	it('current: same file, same lines, same hash', () => {
@@ -45,7 +59,10 @@ describe('staleness check', () => {
 	it('merged chunks list several symbols: each named symbol must still be there', () => {
 		const merged: CodeAnchor = { ...anchor, symbol: 'parseConfig, loadConfig' };
 		assert.deepEqual(symbolsOf(merged.symbol), ['parseConfig', 'loadConfig']);
-		assert.equal(checkAnchor(merged, [chunk({ symbol: 'parseConfig, loadConfig', contentHash: 'h2' })]).status, 'changed');
+		assert.equal(
+			checkAnchor(merged, [chunk({ symbol: 'parseConfig, loadConfig', contentHash: 'h2' })]).status,
+			'changed',
+		);
 		const half = checkAnchor(merged, [chunk({ symbol: 'parseConfig, loadSettings', contentHash: 'h2' })]);
 		assert.equal(half.status, 'gone');
 		assert.match(half.reason, /^loadConfig is no longer in src\/a\.ts/);
@@ -53,14 +70,24 @@ describe('staleness check', () => {
 
 	it('no symbol: the chunk now covering the cited lines decides; no hash: presence only', () => {
 		const plain: CodeAnchor = { path: 'README.md', symbol: null, startLine: 5, endLine: 9, contentHash: 'r1' };
-		assert.equal(checkAnchor(plain, [{ path: 'README.md', symbol: null, startLine: 1, endLine: 12, contentHash: 'r2' }]).status, 'changed');
-		assert.equal(checkAnchor(plain, [{ path: 'README.md', symbol: null, startLine: 1, endLine: 3, contentHash: 'r2' }]).status, 'gone');
+		assert.equal(
+			checkAnchor(plain, [{ path: 'README.md', symbol: null, startLine: 1, endLine: 12, contentHash: 'r2' }]).status,
+			'changed',
+		);
+		assert.equal(
+			checkAnchor(plain, [{ path: 'README.md', symbol: null, startLine: 1, endLine: 3, contentHash: 'r2' }]).status,
+			'gone',
+		);
 		const noHash: CodeAnchor = { ...plain, contentHash: null };
-		assert.equal(checkAnchor(noHash, [{ path: 'README.md', symbol: null, startLine: 1, endLine: 12, contentHash: 'r2' }]).status, 'current');
+		assert.equal(
+			checkAnchor(noHash, [{ path: 'README.md', symbol: null, startLine: 1, endLine: 12, contentHash: 'r2' }]).status,
+			'current',
+		);
 	});
 
 	it('a memory is stale if any anchor is; moved if one moved and none is stale', () => {
-		const v = (...s: ('current' | 'moved' | 'changed' | 'gone')[]) => memoryVerdict(s.map((status) => ({ status, now: null, reason: '' })));
+		const v = (...s: ('current' | 'moved' | 'changed' | 'gone')[]) =>
+			memoryVerdict(s.map((status) => ({ status, now: null, reason: '' })));
 		assert.equal(v('current', 'current'), 'current');
 		assert.equal(v('current', 'moved'), 'moved');
 		assert.equal(v('moved', 'changed'), 'changed');

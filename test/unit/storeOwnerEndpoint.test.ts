@@ -12,7 +12,10 @@ import { ownerEndpoint, pipeStream, SOCKET_NAME } from '../../src/store/ownerEnd
 
 describe('store owner endpoint', () => {
 	it('is a socket file inside the store folder on Linux and macOS', () => {
-		assert.deepEqual(ownerEndpoint('/home/u/.gated-memory/db', 'linux'), { kind: 'unix', path: `/home/u/.gated-memory/db/${SOCKET_NAME}` });
+		assert.deepEqual(ownerEndpoint('/home/u/.gated-memory/db', 'linux'), {
+			kind: 'unix',
+			path: `/home/u/.gated-memory/db/${SOCKET_NAME}`,
+		});
 		assert.equal(ownerEndpoint('/Users/u/db', 'darwin').kind, 'unix');
 	});
 

@@ -7,9 +7,22 @@ import assert from 'node:assert/strict';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { resolveStoreLocation } from '../../src/store/location';
-import { resolveStoreSettings, storeFailureAdvice, urlHasPassword, withPassword, withoutPassword, type StoreSettingValues } from '../../src/extension/settings/storeSettings';
+import {
+	resolveStoreSettings,
+	storeFailureAdvice,
+	urlHasPassword,
+	withPassword,
+	withoutPassword,
+	type StoreSettingValues,
+} from '../../src/extension/settings/storeSettings';
 
-const base: StoreSettingValues = { storagePath: undefined, databaseUrl: undefined, scope: undefined, password: null, env: {} };
+const base: StoreSettingValues = {
+	storagePath: undefined,
+	databaseUrl: undefined,
+	scope: undefined,
+	password: null,
+	env: {},
+};
 
 describe('extension store settings', () => {
 	it('defaults to the embedded store the CLI uses, scope local', () => {
@@ -20,7 +33,12 @@ describe('extension store settings', () => {
 	});
 
 	it('uses the server URL with the SecretStorage password injected, and displays it without', () => {
-		const r = resolveStoreSettings({ ...base, databaseUrl: 'postgres://gm@db.example:5432/memory', password: 'p@ss:w/rd', scope: 'team-a' });
+		const r = resolveStoreSettings({
+			...base,
+			databaseUrl: 'postgres://gm@db.example:5432/memory',
+			password: 'p@ss:w/rd',
+			scope: 'team-a',
+		});
 		assert.equal(r.location.kind, 'url');
 		assert.equal(r.location.kind === 'url' && new URL(r.location.url).password, encodeURIComponent('p@ss:w/rd'));
 		assert.equal(r.location.scope, 'team-a');
@@ -31,10 +49,18 @@ describe('extension store settings', () => {
 	it('never uses a password written into the URL setting, and says so', () => {
 		const r = resolveStoreSettings({ ...base, databaseUrl: 'postgres://gm:hunter2@db.example/memory' });
 		assert.ok(r.passwordInUrl);
-		assert.equal(r.location.kind === 'url' && urlHasPassword(r.location.url), false, 'the settings password is dropped');
+		assert.equal(
+			r.location.kind === 'url' && urlHasPassword(r.location.url),
+			false,
+			'the settings password is dropped',
+		);
 		assert.match(r.warnings.join('\n'), /contains a password/);
 		assert.doesNotMatch(JSON.stringify(r), /hunter2/);
-		const withSecret = resolveStoreSettings({ ...base, databaseUrl: 'postgres://gm:hunter2@db.example/memory', password: 'from-keychain' });
+		const withSecret = resolveStoreSettings({
+			...base,
+			databaseUrl: 'postgres://gm:hunter2@db.example/memory',
+			password: 'from-keychain',
+		});
 		assert.equal(withSecret.location.kind === 'url' && new URL(withSecret.location.url).password, 'from-keychain');
 	});
 
@@ -63,11 +89,19 @@ describe('extension store settings', () => {
 	});
 
 	it('advises on refused connections, missing pgvector and passwords', () => {
-		const refused = storeFailureAdvice('cannot open the memory store (unreachable): cannot connect to postgres://u@h/d: connect ECONNREFUSED 127.0.0.1:5432');
+		const refused = storeFailureAdvice(
+			'cannot open the memory store (unreachable): cannot connect to postgres://u@h/d: connect ECONNREFUSED 127.0.0.1:5432',
+		);
 		assert.ok(refused.settings && !refused.password);
 		assert.match(refused.text, /chat continues without stored memory/);
-		assert.ok(storeFailureAdvice('cannot open the memory store (no-vector): the database server has no pgvector extension').settings);
-		assert.ok(storeFailureAdvice('cannot open the memory store (unreachable): password authentication failed for user "u"').password);
+		assert.ok(
+			storeFailureAdvice('cannot open the memory store (no-vector): the database server has no pgvector extension')
+				.settings,
+		);
+		assert.ok(
+			storeFailureAdvice('cannot open the memory store (unreachable): password authentication failed for user "u"')
+				.password,
+		);
 		assert.equal(storeFailureAdvice('cannot open the memory store (corrupt): …').settings, false);
 	});
 });

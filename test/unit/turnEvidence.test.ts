@@ -19,12 +19,31 @@ function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void } {
 	return { promise, resolve };
 }
 
-const wsChunk = { source: 'workspace' as const, path: 'src/a.ts', startLine: 1, endLine: 2, symbol: 'a', text: 'export const a = 1;' };
-const memory: EvidenceItem = { source: 'research', path: null, startLine: null, endLine: null, symbol: null, text: 'We chose PGlite for the embedded store.', citation: 'research memory' };
+const wsChunk = {
+	source: 'workspace' as const,
+	path: 'src/a.ts',
+	startLine: 1,
+	endLine: 2,
+	symbol: 'a',
+	text: 'export const a = 1;',
+};
+const memory: EvidenceItem = {
+	source: 'research',
+	path: null,
+	startLine: null,
+	endLine: null,
+	symbol: null,
+	text: 'We chose PGlite for the embedded store.',
+	citation: 'research memory',
+};
 
 /** A real decision, with the tiers under test. */
 function decision(tiers: GateResult['tiers']): GateResult {
-	const r = decideTurn({ utterance: 'What did we decide about the database for the parser in src/a.ts?', history: [], context: { now: Date.now() } });
+	const r = decideTurn({
+		utterance: 'What did we decide about the database for the parser in src/a.ts?',
+		history: [],
+		context: { now: Date.now() },
+	});
 	return { ...r, retrieve: true, tiers };
 }
 
@@ -46,7 +65,14 @@ describe('gatherEvidence', () => {
 			instructions: () => Promise.resolve(ok(['keep answers short'])),
 		};
 		const progress: string[] = [];
-		const out = await gatherEvidence({ log: quiet, retrieve, memory: port }, 'q', decision(['workspace', 'research']), DEFAULT_THRESHOLDS, false, (m) => progress.push(m));
+		const out = await gatherEvidence(
+			{ log: quiet, retrieve, memory: port },
+			'q',
+			decision(['workspace', 'research']),
+			DEFAULT_THRESHOLDS,
+			false,
+			(m) => progress.push(m),
+		);
 		assert.deepEqual(events, ['workspace started', 'recall started']);
 		assert.deepEqual(
 			out.evidence.map((e) => e.source),
@@ -61,18 +87,26 @@ describe('gatherEvidence', () => {
 		['returns err (a store failure)', () => Promise.resolve(err('store locked'))],
 		['throws (a bug in the port)', () => Promise.reject(new Error('store locked'))],
 	] as const)
-	it(`a recall port that ${how} is a trace note; the workspace evidence still arrives`, async () => {
-		const retrieve: RetrieveFn = () => Promise.resolve({ status: 'evidence', chunks: [wsChunk], notes: [], steps: [] });
-		const port: MemoryPort = { recall: failing, instructions: failing };
-		const out = await gatherEvidence({ log: quiet, retrieve, memory: port }, 'q', decision(['workspace', 'profile']), DEFAULT_THRESHOLDS, false, () => {});
-		assert.deepEqual(
-			out.evidence.map((e) => e.path),
-			['src/a.ts'],
-		);
-		const notes = out.steps.filter((s) => s.kind === 'note').map((s) => (s.kind === 'note' ? s.message : ''));
-		assert.ok(notes.includes('memory recall failed: store locked'), notes.join(' | '));
-		assert.ok(notes.includes('standing instructions not read: store locked'), notes.join(' | '));
-	});
+		it(`a recall port that ${how} is a trace note; the workspace evidence still arrives`, async () => {
+			const retrieve: RetrieveFn = () =>
+				Promise.resolve({ status: 'evidence', chunks: [wsChunk], notes: [], steps: [] });
+			const port: MemoryPort = { recall: failing, instructions: failing };
+			const out = await gatherEvidence(
+				{ log: quiet, retrieve, memory: port },
+				'q',
+				decision(['workspace', 'profile']),
+				DEFAULT_THRESHOLDS,
+				false,
+				() => {},
+			);
+			assert.deepEqual(
+				out.evidence.map((e) => e.path),
+				['src/a.ts'],
+			);
+			const notes = out.steps.filter((s) => s.kind === 'note').map((s) => (s.kind === 'note' ? s.message : ''));
+			assert.ok(notes.includes('memory recall failed: store locked'), notes.join(' | '));
+			assert.ok(notes.includes('standing instructions not read: store locked'), notes.join(' | '));
+		});
 
 	it('Restricted Mode searches nothing and says nothing is searched', async () => {
 		let called = 0;
@@ -81,7 +115,14 @@ describe('gatherEvidence', () => {
 			return Promise.resolve({ status: 'no_match', notes: [], steps: [] });
 		};
 		const progress: string[] = [];
-		const out = await gatherEvidence({ log: quiet, retrieve }, 'q', decision(['workspace']), DEFAULT_THRESHOLDS, true, (m) => progress.push(m));
+		const out = await gatherEvidence(
+			{ log: quiet, retrieve },
+			'q',
+			decision(['workspace']),
+			DEFAULT_THRESHOLDS,
+			true,
+			(m) => progress.push(m),
+		);
 		assert.equal(called, 0);
 		assert.deepEqual(progress, []);
 		assert.equal(out.workspace, null);

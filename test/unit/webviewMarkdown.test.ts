@@ -14,7 +14,12 @@ describe('webview Markdown rendering', () => {
 	});
 
 	it('refuses javascript:, vbscript: and data: links', () => {
-		for (const href of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'vbscript:msgbox(1)', 'data:text/html;base64,PHNjcmlwdD4=']) {
+		for (const href of [
+			'javascript:alert(1)',
+			'JAVASCRIPT:alert(1)',
+			'vbscript:msgbox(1)',
+			'data:text/html;base64,PHNjcmlwdD4=',
+		]) {
 			const html = markdownToHtml(`[click](${href})`);
 			assert.ok(!/href=/i.test(html), `${href} → ${html}`);
 		}
@@ -29,7 +34,20 @@ describe('webview Markdown rendering', () => {
 	});
 
 	it('sanitiser allow-list has no active or embedding elements and only web/mail URLs', () => {
-		for (const tag of ['script', 'style', 'img', 'iframe', 'object', 'embed', 'svg', 'math', 'form', 'input', 'link', 'meta']) {
+		for (const tag of [
+			'script',
+			'style',
+			'img',
+			'iframe',
+			'object',
+			'embed',
+			'svg',
+			'math',
+			'form',
+			'input',
+			'link',
+			'meta',
+		]) {
 			assert.ok(!ALLOWED_TAGS.includes(tag), tag);
 		}
 		const attrs = SANITIZE_CONFIG.ALLOWED_ATTR ?? [];
@@ -46,7 +64,10 @@ describe('webview trace formatting', () => {
 		const trace = sampleTrace();
 		assert.equal(traceHeadline(trace), 'question · rag · search workspace + research · 42 µs');
 		assert.equal(lookupPlan(trace.decision), 'workspace k=4 floor 0.45 · research k=4 floor 0.65');
-		assert.equal(lookupPlan({ ...trace.decision, retrieve: false, tiers: [] }), 'none — answered from the conversation');
+		assert.equal(
+			lookupPlan({ ...trace.decision, retrieve: false, tiers: [] }),
+			'none — answered from the conversation',
+		);
 	});
 
 	it("shows a gate's inputs as its hover title", () => {

@@ -24,11 +24,23 @@ describe('webview citations', () => {
 	const known = new Set([1, 2, 3]);
 
 	it('turns [n] markers with a known citation into parts, keeping the text around them', () => {
-		assert.deepEqual(splitCitationMarkers('See [1] and [2].', known), ['See ', { n: 1, text: '[1]' }, ' and ', { n: 2, text: '[2]' }, '.']);
+		assert.deepEqual(splitCitationMarkers('See [1] and [2].', known), [
+			'See ',
+			{ n: 1, text: '[1]' },
+			' and ',
+			{ n: 2, text: '[2]' },
+			'.',
+		]);
 	});
 
 	it('splits a multi-number marker into one link per number', () => {
-		assert.deepEqual(splitCitationMarkers('both [2, 3]', known), ['both [', { n: 2, text: '2' }, ', ', { n: 3, text: '3' }, ']']);
+		assert.deepEqual(splitCitationMarkers('both [2, 3]', known), [
+			'both [',
+			{ n: 2, text: '2' },
+			', ',
+			{ n: 3, text: '3' },
+			']',
+		]);
 	});
 
 	it('leaves unknown numbers, index expressions and a marker with any unknown number as text', () => {
@@ -50,7 +62,10 @@ describe('webview code highlighting', () => {
 		assert.equal(highlightLanguage('Python {.numberLines}'), 'python');
 		assert.equal(highlightLanguage('cobol'), null);
 		assert.equal(highlightCode('MOVE A TO B.', 'cobol'), '');
-		assert.match(markdownToHtml('```cobol\nMOVE <A>\n```'), /<pre><code class="language-cobol">MOVE &lt;A&gt;\n<\/code><\/pre>/);
+		assert.match(
+			markdownToHtml('```cobol\nMOVE <A>\n```'),
+			/<pre><code class="language-cobol">MOVE &lt;A&gt;\n<\/code><\/pre>/,
+		);
 	});
 
 	it('does not highlight very long code (kept plain, still escaped)', () => {
@@ -77,7 +92,9 @@ describe('webview trace summary line', () => {
 	});
 
 	it('keeps "search <tiers>" when the search found nothing, and says when a reply was stopped', () => {
-		const t = trace({ tiers: ['workspace'] }, [{ kind: 'generation', generator: 'openai', status: 'cancelled', ms: 5 }]);
+		const t = trace({ tiers: ['workspace'] }, [
+			{ kind: 'generation', generator: 'openai', status: 'cancelled', ms: 5 },
+		]);
 		assert.equal(traceSummary(t), 'search workspace · nothing retrieved · question · stopped');
 	});
 
@@ -86,7 +103,10 @@ describe('webview trace summary line', () => {
 		assert.equal(lines[0], 'workspace searched — k=4, floor 0.45, hybrid, 1 hit in 4 ms');
 		assert.equal(lines[1], 'research chosen, not searched — research tier empty');
 		assert.equal(lines[2], 'profile skipped — not chosen for workspace_question (route workspace_question)');
-		assert.match(tierLines(trace({ retrieve: false, tiers: [], trigger: 'ack', path: 'direct' }, []))[0], /^workspace skipped — no lookup this turn \(ack, direct\)$/);
+		assert.match(
+			tierLines(trace({ retrieve: false, tiers: [], trigger: 'ack', path: 'direct' }, []))[0],
+			/^workspace skipped — no lookup this turn \(ack, direct\)$/,
+		);
 	});
 
 	it('names kept and dropped evidence by location, with the drop reason', () => {
@@ -115,9 +135,18 @@ describe('webview reply helpers', () => {
 
 	it('labels history entries with the time today and the date before', () => {
 		const now = new Date(2026, 10, 30, 15, 0).getTime();
-		assert.equal(historyOptionLabel({ id: 'a', title: 'Fix retry', at: new Date(2026, 10, 30, 9, 5).getTime(), turns: 2 }, now), 'Fix retry · 09:05');
-		assert.equal(historyOptionLabel({ id: 'b', title: '  ', at: new Date(2026, 10, 28, 9, 5).getTime(), turns: 0 }, now), 'New conversation · 28 Nov');
-		assert.equal(historyOptionLabel({ id: 'c', title: 'x'.repeat(80), at: now, turns: 1 }, now).length, 48 + ' · 15:00'.length);
+		assert.equal(
+			historyOptionLabel({ id: 'a', title: 'Fix retry', at: new Date(2026, 10, 30, 9, 5).getTime(), turns: 2 }, now),
+			'Fix retry · 09:05',
+		);
+		assert.equal(
+			historyOptionLabel({ id: 'b', title: '  ', at: new Date(2026, 10, 28, 9, 5).getTime(), turns: 0 }, now),
+			'New conversation · 28 Nov',
+		);
+		assert.equal(
+			historyOptionLabel({ id: 'c', title: 'x'.repeat(80), at: now, turns: 1 }, now).length,
+			48 + ' · 15:00'.length,
+		);
 	});
 });
 
@@ -125,7 +154,11 @@ describe('webview stream rendering throttle', () => {
 	it('flushes once per interval however many deltas arrive, and again after', () => {
 		const timers: (() => void)[] = [];
 		let flushes = 0;
-		const throttle = new Throttle(() => flushes++, 50, (fn) => timers.push(fn));
+		const throttle = new Throttle(
+			() => flushes++,
+			50,
+			(fn) => timers.push(fn),
+		);
 		for (let i = 0; i < 100; i++) throttle.request();
 		assert.equal(timers.length, 1);
 		assert.equal(flushes, 0);

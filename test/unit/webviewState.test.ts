@@ -36,23 +36,65 @@ describe('webview state', () => {
 
 	it('starts empty when nothing, or an older or corrupt shape, is stored', () => {
 		const empty = { entries: [], lastSent: '', tracesOpen: false, draft: '' };
-		for (const stored of [undefined, null, 'x', { entries: [] }, { entries: [{ kind: 'user' }], lastSent: '', tracesOpen: false, draft: '' }]) {
+		for (const stored of [
+			undefined,
+			null,
+			'x',
+			{ entries: [] },
+			{ entries: [{ kind: 'user' }], lastSent: '', tracesOpen: false, draft: '' },
+		]) {
 			assert.deepEqual(loadState(new FakeVsCodeApi(stored)), empty, JSON.stringify(stored));
 		}
 	});
 
 	it('restores a reply that was streaming when the page went away as interrupted, not streaming', () => {
-		const streaming: PanelEntry = { kind: 'streaming', turnId: 't2', markdown: 'Half a', generator: 'llama3', progress: 'Generating…', at: 3, retryOf: 't1' };
-		const api = new FakeVsCodeApi({ entries: [{ kind: 'user', turnId: 't2', text: 'q', at: 1 }, streaming], lastSent: 'q', tracesOpen: false, draft: '' });
+		const streaming: PanelEntry = {
+			kind: 'streaming',
+			turnId: 't2',
+			markdown: 'Half a',
+			generator: 'llama3',
+			progress: 'Generating…',
+			at: 3,
+			retryOf: 't1',
+		};
+		const api = new FakeVsCodeApi({
+			entries: [{ kind: 'user', turnId: 't2', text: 'q', at: 1 }, streaming],
+			lastSent: 'q',
+			tracesOpen: false,
+			draft: '',
+		});
 		const [, restored] = loadState(api).entries;
 		assert.deepEqual(restored, { ...streaming, interrupted: true, progress: '' });
 	});
 
 	it('merges the host transcript with local replies still in flight', () => {
 		const user = { kind: 'user', turnId: 't1', text: 'q', at: 1 } as const;
-		const partial: PanelEntry = { kind: 'streaming', turnId: 't1', markdown: 'par', generator: 'g', progress: '', at: 2, interrupted: true };
-		const retry: PanelEntry = { kind: 'streaming', turnId: 't1-r', markdown: '', generator: 'g', progress: '', at: 3, retryOf: 't1' };
-		const orphan: PanelEntry = { kind: 'streaming', turnId: 'gone', markdown: 'x', generator: 'g', progress: '', at: 4 };
+		const partial: PanelEntry = {
+			kind: 'streaming',
+			turnId: 't1',
+			markdown: 'par',
+			generator: 'g',
+			progress: '',
+			at: 2,
+			interrupted: true,
+		};
+		const retry: PanelEntry = {
+			kind: 'streaming',
+			turnId: 't1-r',
+			markdown: '',
+			generator: 'g',
+			progress: '',
+			at: 3,
+			retryOf: 't1',
+		};
+		const orphan: PanelEntry = {
+			kind: 'streaming',
+			turnId: 'gone',
+			markdown: 'x',
+			generator: 'g',
+			progress: '',
+			at: 4,
+		};
 		// Host holds the question but no reply yet: the partial reply and the retry stay; a stream of a turn the host does not know goes.
 		assert.deepEqual(mergeRestored([user], [user, partial, retry, orphan]), [user, partial, retry]);
 		// Host has answered: its reply wins, the local stream is dropped.

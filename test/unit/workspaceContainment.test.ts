@@ -6,7 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { citationUri } from '../../src/extension/chat/citationUris';
-import { realContainment, realContainmentSync, type Containment } from '../../src/extension/indexing/workspaceContainment';
+import {
+	realContainment,
+	realContainmentSync,
+	type Containment,
+} from '../../src/extension/indexing/workspaceContainment';
 
 describe('workspace containment on real paths (symlinks resolved)', () => {
 	let root: string;
@@ -95,6 +99,9 @@ describe('workspace containment on real paths (symlinks resolved)', () => {
 		assert.equal(toUri('linked-dir/key.txt'), null, 'through a linked folder outside');
 		assert.equal(toUri('dangling.txt'), null);
 		assert.equal(toUri('../outside/secret.txt'), null);
-		assert.equal(citationUri(() => [join(root, 'ws-link')])('src/a.ts'), pathToFileURL(join(root, 'ws-link', 'src', 'a.ts')).href);
+		assert.equal(
+			citationUri(() => [join(root, 'ws-link')])('src/a.ts'),
+			pathToFileURL(join(root, 'ws-link', 'src', 'a.ts')).href,
+		);
 	});
 });

@@ -34,26 +34,46 @@ function required(id: string): HTMLElement {
 
 function render(root: HTMLElement, s: MemoryPanelState, messenger: MemoryMessenger): void {
 	const enabled = !s.restricted && s.store !== null;
-	const act = (a: PanelAction) => (a.kind === 'clear' ? messenger.send('memory/clearTier', { tier: a.tier }) : messenger.send('memory/forget', a.target));
+	const act = (a: PanelAction) =>
+		a.kind === 'clear'
+			? messenger.send('memory/clearTier', { tier: a.tier })
+			: messenger.send('memory/forget', a.target);
 	const banner = s.restricted
-		? el('p', { className: 'banner', attrs: { id: 'restricted', role: 'note' }, text: 'Restricted Mode: read-only, and stored memory is not read (the settings of a workspace you have not trusted could point the store elsewhere). Trust this workspace to see the stored tiers and to forget, clear, export or import memory.' })
+		? el('p', {
+				className: 'banner',
+				attrs: { id: 'restricted', role: 'note' },
+				text: 'Restricted Mode: read-only, and stored memory is not read (the settings of a workspace you have not trusted could point the store elsewhere). Trust this workspace to see the stored tiers and to forget, clear, export or import memory.',
+			})
 		: null;
-	const error = s.storeError ? el('p', { className: 'banner error', attrs: { role: 'alert' }, text: `The store could not be opened: ${s.storeError}` }) : null;
+	const error = s.storeError
+		? el('p', {
+				className: 'banner error',
+				attrs: { role: 'alert' },
+				text: `The store could not be opened: ${s.storeError}`,
+			})
+		: null;
 	root.replaceChildren(
 		...[banner, error].filter((n): n is HTMLParagraphElement => n !== null),
 		tiersSection(s, enabled, act),
 		pendingSection(s),
-		staleSection(s, enabled, (m, action) => messenger.send('memory/reviewStale', { workspaceId: m.workspaceId, docId: m.docId, action })),
-		demotedSection(s, enabled, (m, action) => messenger.send('memory/reviewStale', { workspaceId: m.workspaceId, docId: m.docId, action })),
+		staleSection(s, enabled, (m, action) =>
+			messenger.send('memory/reviewStale', { workspaceId: m.workspaceId, docId: m.docId, action }),
+		),
+		demotedSection(s, enabled, (m, action) =>
+			messenger.send('memory/reviewStale', { workspaceId: m.workspaceId, docId: m.docId, action }),
+		),
 		profileSection(s, enabled, act),
 		correctionsSection(s),
-		memoriesSection(s, enabled, act, (workspaceId, turnId) => messenger.send('memory/openTurn', { workspaceId, turnId })),
+		memoriesSection(s, enabled, act, (workspaceId, turnId) =>
+			messenger.send('memory/openTurn', { workspaceId, turnId }),
+		),
 		decisionsSection(s),
 		indexSection(s, enabled, act),
 		storeSection(s),
 		thresholdsSection(s),
 	);
-	required('generated').textContent = `${s.workspaceFolders} workspace folder${s.workspaceFolders === 1 ? '' : 's'} · read ${new Date(s.generatedAt).toLocaleTimeString()}`;
+	required('generated').textContent =
+		`${s.workspaceFolders} workspace folder${s.workspaceFolders === 1 ? '' : 's'} · read ${new Date(s.generatedAt).toLocaleTimeString()}`;
 	for (const id of ['export', 'import']) required(id).toggleAttribute('disabled', !enabled);
 }
 

@@ -3,7 +3,12 @@
  * markup: memories, profile values and utterances are user data). Buttons carry an `onAction`
  * callback; the caller decides whether actions are enabled (not in Restricted Mode).
  */
-import { formatBytes, type ForgetTarget, type MemoryPanelState, type MemoryTier } from '../../src/core/memoryPanelProtocol';
+import {
+	formatBytes,
+	type ForgetTarget,
+	type MemoryPanelState,
+	type MemoryTier,
+} from '../../src/core/memoryPanelProtocol';
 import { el } from '../dom';
 
 /** What a section's buttons ask for. */
@@ -40,7 +45,12 @@ function button(label: string, title: string, enabled: boolean, run: () => void)
 }
 
 function section(id: string, title: string, ...children: (Node | string | null)[]): HTMLElement {
-	return el('section', { className: 'card', attrs: { id, 'aria-labelledby': `${id}-h` } }, el('h2', { text: title, attrs: { id: `${id}-h` } }), ...children);
+	return el(
+		'section',
+		{ className: 'card', attrs: { id, 'aria-labelledby': `${id}-h` } },
+		el('h2', { text: title, attrs: { id: `${id}-h` } }),
+		...children,
+	);
 }
 
 function empty(text: string): HTMLElement {
@@ -57,7 +67,13 @@ export function tiersSection(s: MemoryPanelState, enabled: boolean, act: OnActio
 		when(t.lastWrite),
 		button('Clear…', `Clear the ${t.tier} tier of this workspace`, enabled, () => act({ kind: 'clear', tier: t.tier })),
 	]);
-	return section('tiers', 'Tiers', rows.length ? table('tiers-table', ['tier', 'items', 'detail', 'size', 'last write (UTC)', ''], rows) : empty(s.restricted ? 'Stored memory is not read in Restricted Mode.' : 'The store could not be read.'));
+	return section(
+		'tiers',
+		'Tiers',
+		rows.length
+			? table('tiers-table', ['tier', 'items', 'detail', 'size', 'last write (UTC)', ''], rows)
+			: empty(s.restricted ? 'Stored memory is not read in Restricted Mode.' : 'The store could not be read.'),
+	);
 }
 
 /** The database engine, schema and location (the host never sends a password). */
@@ -75,21 +91,35 @@ export function storeSection(s: MemoryPanelState): HTMLElement {
 				el('dt', { text: 'Chosen by' }),
 				el('dd', { text: s.store.source }),
 			)
-		: empty(s.storeError ? `The store could not be opened: ${s.storeError}` : s.restricted ? 'Not opened in Restricted Mode.' : 'The store is not open.');
+		: empty(
+				s.storeError
+					? `The store could not be opened: ${s.storeError}`
+					: s.restricted
+						? 'Not opened in Restricted Mode.'
+						: 'The store is not open.',
+			);
 	return section('store', 'Database', body);
 }
 
 /** Index health: the indexer's last report when there is one, the stored counts always. */
 export function indexSection(s: MemoryPanelState, enabled: boolean, act: OnAction): HTMLElement {
 	const h = s.index;
-	const skipped = h ? Object.entries(h.skipped).map(([reason, n]) => `${reason}: ${n}`).join(', ') || 'none' : '—';
+	const skipped = h
+		? Object.entries(h.skipped)
+				.map(([reason, n]) => `${reason}: ${n}`)
+				.join(', ') || 'none'
+		: '—';
 	const facts = el(
 		'dl',
 		{ className: 'facts' },
 		el('dt', { text: 'Stored' }),
 		el('dd', { text: `${s.indexedFiles} files, ${s.indexedChunks} chunks`, attrs: { id: 'index-stored' } }),
 		el('dt', { text: 'This window' }),
-		el('dd', { text: h ? `${h.state}${h.percent !== null ? ` (${Math.round(h.percent)}%)` : ''}, ${h.files} files, ${h.chunks} chunks` : 'not indexed yet in this window' }),
+		el('dd', {
+			text: h
+				? `${h.state}${h.percent !== null ? ` (${Math.round(h.percent)}%)` : ''}, ${h.files} files, ${h.chunks} chunks`
+				: 'not indexed yet in this window',
+		}),
 		el('dt', { text: 'Skipped' }),
 		el('dd', { text: skipped }),
 		el('dt', { text: 'Last run' }),
@@ -97,7 +127,9 @@ export function indexSection(s: MemoryPanelState, enabled: boolean, act: OnActio
 		el('dt', { text: 'Last error' }),
 		el('dd', { text: h?.lastError ?? 'none' }),
 	);
-	const forget = button('Forget a file…', 'Remove one indexed file from the workspace tier', enabled, () => act({ kind: 'forget', target: { kind: 'file', path: null } }));
+	const forget = button('Forget a file…', 'Remove one indexed file from the workspace tier', enabled, () =>
+		act({ kind: 'forget', target: { kind: 'file', path: null } }),
+	);
 	return section('index', 'Index health', facts, el('div', { className: 'row-actions' }, forget));
 }
 
@@ -109,13 +141,26 @@ export function profileSection(s: MemoryPanelState, enabled: boolean, act: OnAct
 		short(p.value),
 		when(p.since),
 		String(p.history),
-		button('Forget', `Forget "${p.key}" and its history`, enabled, () => act({ kind: 'forget', target: { kind: 'profile', workspaceId: p.workspaceId, key: p.key } })),
+		button('Forget', `Forget "${p.key}" and its history`, enabled, () =>
+			act({ kind: 'forget', target: { kind: 'profile', workspaceId: p.workspaceId, key: p.key } }),
+		),
 	]);
-	return section('profile', 'Profile and standing instructions', rows.length ? table('profile-table', ['key', 'kind', 'current value', 'since (UTC)', 'earlier values', ''], rows) : empty('No profile facts or instructions stored.'));
+	return section(
+		'profile',
+		'Profile and standing instructions',
+		rows.length
+			? table('profile-table', ['key', 'kind', 'current value', 'since (UTC)', 'earlier values', ''], rows)
+			: empty('No profile facts or instructions stored.'),
+	);
 }
 
 /** Recent research memories, each forgettable. */
-export function memoriesSection(s: MemoryPanelState, enabled: boolean, act: OnAction, openTurn?: (workspaceId: string, turnId: string) => void): HTMLElement {
+export function memoriesSection(
+	s: MemoryPanelState,
+	enabled: boolean,
+	act: OnAction,
+	openTurn?: (workspaceId: string, turnId: string) => void,
+): HTMLElement {
 	const rows = s.memories.map((m) => [
 		m.kind + (m.superseded ? ' (superseded)' : ''),
 		short(m.content),
@@ -123,11 +168,23 @@ export function memoriesSection(s: MemoryPanelState, enabled: boolean, act: OnAc
 		el(
 			'div',
 			{ className: 'row-actions' },
-			m.sourceTurn && openTurn ? button('Open turn', `Open the turn that wrote this memory (${m.sourceTurn})`, enabled, () => openTurn(m.workspaceId, m.sourceTurn!)) : null,
-			button('Forget', 'Forget this memory', enabled, () => act({ kind: 'forget', target: { kind: 'research', workspaceId: m.workspaceId, docId: m.docId } })),
+			m.sourceTurn && openTurn
+				? button('Open turn', `Open the turn that wrote this memory (${m.sourceTurn})`, enabled, () =>
+						openTurn(m.workspaceId, m.sourceTurn!),
+					)
+				: null,
+			button('Forget', 'Forget this memory', enabled, () =>
+				act({ kind: 'forget', target: { kind: 'research', workspaceId: m.workspaceId, docId: m.docId } }),
+			),
 		),
 	]);
-	return section('memories', 'Recent research memories', rows.length ? table('memories-table', ['kind', 'content', 'updated (UTC)', ''], rows) : empty('No research memories stored.'));
+	return section(
+		'memories',
+		'Recent research memories',
+		rows.length
+			? table('memories-table', ['kind', 'content', 'updated (UTC)', ''], rows)
+			: empty('No research memories stored.'),
+	);
 }
 
 /** Recent corrections and what each superseded. */
@@ -137,26 +194,58 @@ export function correctionsSection(s: MemoryPanelState): HTMLElement {
 			'li',
 			{},
 			el('div', { text: short(c.content) }),
-			el('div', { className: 'muted', text: `${when(c.at)} — ${c.superseded.length ? 'superseded:' : 'superseded nothing'}` }),
-			c.superseded.length ? el('ul', {}, ...c.superseded.map((x) => el('li', { className: 'superseded', text: short(x.content) }))) : null,
+			el('div', {
+				className: 'muted',
+				text: `${when(c.at)} — ${c.superseded.length ? 'superseded:' : 'superseded nothing'}`,
+			}),
+			c.superseded.length
+				? el('ul', {}, ...c.superseded.map((x) => el('li', { className: 'superseded', text: short(x.content) })))
+				: null,
 		),
 	);
-	return section('corrections', 'Recent corrections', items.length ? el('ul', { className: 'plain' }, ...items) : empty('No corrections stored.'));
+	return section(
+		'corrections',
+		'Recent corrections',
+		items.length ? el('ul', { className: 'plain' }, ...items) : empty('No corrections stored.'),
+	);
 }
 
 /** Recent decisions with their routes: this session's first, then stored ones. */
 export function decisionsSection(s: MemoryPanelState): HTMLElement {
-	const rows = s.decisions.map((d) => [when(d.at), short(d.utterance, 60), d.trigger, d.path, d.tiers.join(' + ') || '—', el('code', { text: d.route }), d.source]);
-	return section('decisions', 'Recent decisions', rows.length ? table('decisions-table', ['time (UTC)', 'message', 'trigger', 'path', 'tiers', 'route', 'from'], rows) : empty('No decisions yet: send a message in the Gated Memory panel.'));
+	const rows = s.decisions.map((d) => [
+		when(d.at),
+		short(d.utterance, 60),
+		d.trigger,
+		d.path,
+		d.tiers.join(' + ') || '—',
+		el('code', { text: d.route }),
+		d.source,
+	]);
+	return section(
+		'decisions',
+		'Recent decisions',
+		rows.length
+			? table('decisions-table', ['time (UTC)', 'message', 'trigger', 'path', 'tiers', 'route', 'from'], rows)
+			: empty('No decisions yet: send a message in the Gated Memory panel.'),
+	);
 }
 
 /** Every threshold in force with its source. */
 export function thresholdsSection(s: MemoryPanelState): HTMLElement {
 	const rows = s.thresholds.map((t) => {
 		const name = el('code', { text: t.name, attrs: { title: t.rationale } });
-		return [name, el('span', { className: 'num', text: String(t.value), attrs: { 'data-threshold': t.name } }), String(t.default), t.source];
+		return [
+			name,
+			el('span', { className: 'num', text: String(t.value), attrs: { 'data-threshold': t.name } }),
+			String(t.default),
+			t.source,
+		];
 	});
-	return section('thresholds', 'Thresholds in force', table('thresholds-table', ['name', 'value', 'default', 'source'], rows));
+	return section(
+		'thresholds',
+		'Thresholds in force',
+		table('thresholds-table', ['name', 'value', 'default', 'source'], rows),
+	);
 }
 
 /** Memories awaiting approval (confirm mode): approved or discarded from the chip under their reply. */
@@ -165,12 +254,18 @@ export function pendingSection(s: MemoryPanelState): HTMLElement {
 	return section(
 		'pending',
 		'Awaiting approval',
-		rows.length ? table('pending-table', ['kind', 'would go to', 'text', 'proposed (UTC)'], rows) : empty('No memories awaiting approval (gatedMemory.memory.writes: confirm puts them here).'),
+		rows.length
+			? table('pending-table', ['kind', 'would go to', 'text', 'proposed (UTC)'], rows)
+			: empty('No memories awaiting approval (gatedMemory.memory.writes: confirm puts them here).'),
 	);
 }
 
 /** Memories whose cited code changed or is gone: keep (re-anchor), update (new text), forget. */
-export function staleSection(s: MemoryPanelState, enabled: boolean, review: (m: { workspaceId: string; docId: string }, action: 'keep' | 'update' | 'forget') => void): HTMLElement {
+export function staleSection(
+	s: MemoryPanelState,
+	enabled: boolean,
+	review: (m: { workspaceId: string; docId: string }, action: 'keep' | 'update' | 'forget') => void,
+): HTMLElement {
 	const rows = (s.stale ?? []).map((m) => [
 		short(m.content),
 		el('code', { text: m.cites }),
@@ -186,12 +281,18 @@ export function staleSection(s: MemoryPanelState, enabled: boolean, review: (m: 
 	return section(
 		'stale',
 		'Stale memories (the code they cite changed)',
-		rows.length ? table('stale-table', ['memory', 'cites', 'checked (UTC)', 'review'], rows) : empty('No stale memories: every memory that cites code still matches it.'),
+		rows.length
+			? table('stale-table', ['memory', 'cites', 'checked (UTC)', 'review'], rows)
+			: empty('No stale memories: every memory that cites code still matches it.'),
 	);
 }
 
 /** Memories demoted from recall by decay: kept, restorable, forgettable. */
-export function demotedSection(s: MemoryPanelState, enabled: boolean, review: (m: { workspaceId: string; docId: string }, action: 'restore' | 'forget') => void): HTMLElement {
+export function demotedSection(
+	s: MemoryPanelState,
+	enabled: boolean,
+	review: (m: { workspaceId: string; docId: string }, action: 'restore' | 'forget') => void,
+): HTMLElement {
 	const rows = (s.demoted ?? []).map((m) => [
 		short(m.content),
 		`${m.idleDays} days`,
@@ -202,5 +303,11 @@ export function demotedSection(s: MemoryPanelState, enabled: boolean, review: (m
 			button('Forget', 'Forget this memory', enabled, () => review(m, 'forget')),
 		),
 	]);
-	return section('demoted', 'Demoted from recall (not recalled for a long time)', rows.length ? table('demoted-table', ['memory', 'idle', ''], rows) : empty('No demoted memories (gatedMemory.memory.decayDays is off, or every memory was recalled recently).'));
+	return section(
+		'demoted',
+		'Demoted from recall (not recalled for a long time)',
+		rows.length
+			? table('demoted-table', ['memory', 'idle', ''], rows)
+			: empty('No demoted memories (gatedMemory.memory.decayDays is off, or every memory was recalled recently).'),
+	);
 }

@@ -29,13 +29,25 @@ export class ActionBook {
 	}
 
 	/** Runs the clicked action once; the result and the trace note to append. Never rejects. */
-	async run(turnId: string, actionId: string, runner: ActionRunner | undefined, restricted: boolean): Promise<{ status: ActionStatus; message: string; step: TraceStep }> {
+	async run(
+		turnId: string,
+		actionId: string,
+		runner: ActionRunner | undefined,
+		restricted: boolean,
+	): Promise<{ status: ActionStatus; message: string; step: TraceStep }> {
 		const plan = this.byTurn.get(turnId)?.find((p) => p.action.id === actionId);
 		const key = `${turnId}/${actionId}`;
 		let out: { status: ActionStatus; message: string };
-		if (restricted) out = { status: 'unavailable', message: 'Restricted Mode: actions are not run in an untrusted workspace.' };
-		else if (!plan) out = { status: 'unavailable', message: 'This proposal is no longer held (the window was reloaded or it is too old): ask again to get a fresh one.' };
-		else if (this.ran.has(key)) out = { status: 'unavailable', message: 'This action already ran once; ask again to run it again.' };
+		if (restricted)
+			out = { status: 'unavailable', message: 'Restricted Mode: actions are not run in an untrusted workspace.' };
+		else if (!plan)
+			out = {
+				status: 'unavailable',
+				message:
+					'This proposal is no longer held (the window was reloaded or it is too old): ask again to get a fresh one.',
+			};
+		else if (this.ran.has(key))
+			out = { status: 'unavailable', message: 'This action already ran once; ask again to run it again.' };
 		else if (!runner) out = { status: 'unavailable', message: 'This host cannot run actions.' };
 		else {
 			try {
@@ -46,7 +58,12 @@ export class ActionBook {
 			if (out.status === 'ran') this.ran.add(key);
 		}
 		const what = plan ? `"${plan.action.detail}"` : actionId;
-		const step: TraceStep = { kind: 'note', stage: 'action', level: out.status === 'failed' ? 'warn' : 'info', message: `the user clicked ${what}: ${out.status} — ${out.message}` };
+		const step: TraceStep = {
+			kind: 'note',
+			stage: 'action',
+			level: out.status === 'failed' ? 'warn' : 'info',
+			message: `the user clicked ${what}: ${out.status} — ${out.message}`,
+		};
 		return { ...out, step };
 	}
 }

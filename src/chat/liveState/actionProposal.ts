@@ -23,12 +23,22 @@ export type RunnableAction =
 	| { kind: 'edit'; op: 'quickfix'; path: string; line: number };
 
 /** The proposal for `intent`, or the reason there is none (said in the trace). */
-export function proposeAction(intent: ActionIntent, scripts: Record<string, string> | null, items: readonly LiveItem[], file: string | null): ActionPlan | { none: string } {
+export function proposeAction(
+	intent: ActionIntent,
+	scripts: Record<string, string> | null,
+	items: readonly LiveItem[],
+	file: string | null,
+): ActionPlan | { none: string } {
 	const id = `${intent.kind}-1`;
 	switch (intent.kind) {
 		case 'run_tests': {
 			const script = testScript(intent.suite, scripts);
-			if (!script) return { none: scripts ? 'package.json has no test script' : 'no package.json scripts in the workspace to run the tests with' };
+			if (!script)
+				return {
+					none: scripts
+						? 'package.json has no test script'
+						: 'no package.json scripts in the workspace to run the tests with',
+				};
 			return terminal(id, script === 'test' ? 'npm test' : `npm run ${script}`);
 		}
 		case 'build':
@@ -41,29 +51,51 @@ export function proposeAction(intent: ActionIntent, scripts: Record<string, stri
 			if (!paths.length) return { none: 'git shows no working-tree change to revert' };
 			const what = paths.join(', ');
 			return {
-				action: { id, kind: 'git', label: 'Revert', detail: `revert the working-tree changes to ${what} (git restore)`, confirm: `Discard the uncommitted changes to ${what}? This cannot be undone.` },
+				action: {
+					id,
+					kind: 'git',
+					label: 'Revert',
+					detail: `revert the working-tree changes to ${what} (git restore)`,
+					confirm: `Discard the uncommitted changes to ${what}? This cannot be undone.`,
+				},
 				run: { kind: 'git', op: 'revert', paths },
 			};
 		}
 		case 'stage': {
 			const paths = changedPaths(items, file);
 			if (!paths.length) return { none: 'git shows no change to stage' };
-			return { action: { id, kind: 'git', label: 'Stage', detail: `stage ${paths.join(', ')} (git add)`, confirm: null }, run: { kind: 'git', op: 'stage', paths } };
+			return {
+				action: { id, kind: 'git', label: 'Stage', detail: `stage ${paths.join(', ')} (git add)`, confirm: null },
+				run: { kind: 'git', op: 'stage', paths },
+			};
 		}
 		case 'commit': {
 			const paths = changedPaths(items, file);
 			if (!paths.length) return { none: 'git shows nothing to commit' };
 			return {
-				action: { id, kind: 'git', label: 'Commit…', detail: `stage and commit ${paths.join(', ')} (asks for the message)`, confirm: null },
+				action: {
+					id,
+					kind: 'git',
+					label: 'Commit…',
+					detail: `stage and commit ${paths.join(', ')} (asks for the message)`,
+					confirm: null,
+				},
 				run: { kind: 'git', op: 'commit', paths },
 			};
 		}
 		case 'apply_fix': {
 			const problem = items.find((i) => i.citation.startsWith('Problems: ') && i.path !== null && i.startLine !== null);
-			if (!problem || problem.path === null || problem.startLine === null) return { none: 'no diagnostic to fix in the Problems view' };
+			if (!problem || problem.path === null || problem.startLine === null)
+				return { none: 'no diagnostic to fix in the Problems view' };
 			const at = `${problem.path}:${problem.startLine}`;
 			return {
-				action: { id, kind: 'edit', label: 'Apply Edit', detail: `apply the language server's quick fix for ${at}`, confirm: null },
+				action: {
+					id,
+					kind: 'edit',
+					label: 'Apply Edit',
+					detail: `apply the language server's quick fix for ${at}`,
+					confirm: null,
+				},
 				run: { kind: 'edit', op: 'quickfix', path: problem.path, line: problem.startLine },
 			};
 		}
@@ -73,7 +105,13 @@ export function proposeAction(intent: ActionIntent, scripts: Record<string, stri
 function terminal(id: string, command: string): ActionPlan {
 	const risk = commandRisk(command);
 	return {
-		action: { id, kind: 'terminal', label: 'Run in Terminal', detail: command, confirm: risk.confirm ? `Run \`${command}\`? It ${risk.reasons.join(' and ')}.` : null },
+		action: {
+			id,
+			kind: 'terminal',
+			label: 'Run in Terminal',
+			detail: command,
+			confirm: risk.confirm ? `Run \`${command}\`? It ${risk.reasons.join(' and ')}.` : null,
+		},
 		run: { kind: 'terminal', command },
 	};
 }
@@ -84,7 +122,8 @@ function testScript(suite: string | null, scripts: Record<string, string> | null
 	const names = Object.keys(scripts);
 	if (suite && suite !== 'failing' && suite !== 'affected') {
 		const wanted = suite === 'end-to-end' ? 'e2e' : suite;
-		const hit = names.find((n) => n === `test:${wanted}`) ?? names.find((n) => n.startsWith('test') && n.includes(wanted));
+		const hit =
+			names.find((n) => n === `test:${wanted}`) ?? names.find((n) => n.startsWith('test') && n.includes(wanted));
 		if (hit) return hit;
 	}
 	return scripts.test ? 'test' : (names.find((n) => n.startsWith('test')) ?? null);
@@ -92,7 +131,9 @@ function testScript(suite: string | null, scripts: Record<string, string> | null
 
 /** Files git reports changed (from the git source's items), narrowed to the named file when it is one of them. */
 function changedPaths(items: readonly LiveItem[], file: string | null): string[] {
-	const paths = [...new Set(items.filter((i) => i.citation.startsWith('git diff ') && i.path !== null).map((i) => i.path as string))];
+	const paths = [
+		...new Set(items.filter((i) => i.citation.startsWith('git diff ') && i.path !== null).map((i) => i.path as string)),
+	];
 	if (file) {
 		const named = paths.filter((p) => p === file || p.endsWith(`/${file}`));
 		if (named.length) return named;

@@ -53,7 +53,13 @@ export async function gatherLiveState(
 		return out;
 	}
 	const budget = thresholds.live_source_budget_ms;
-	const request = { utterance, plan, maxItems: thresholds.live_source_max_items, maxChars: thresholds.live_source_max_chars, thresholds };
+	const request = {
+		utterance,
+		plan,
+		maxItems: thresholds.live_source_max_items,
+		maxChars: thresholds.live_source_max_chars,
+		thresholds,
+	};
 	const outcomes = await Promise.all(plan.sources.map((source) => readOne(host, source, request, budget, signal)));
 	for (const o of outcomes) {
 		if (o.kind !== 'read') {
@@ -74,17 +80,29 @@ export async function gatherLiveState(
 		];
 		if (o.value.via) parts.push(`via ${o.value.via}`);
 		if (capped.redacted) parts.push(`${capped.redacted} secret${capped.redacted === 1 ? '' : 's'} redacted`);
-		if (capped.secretFiles) parts.push(`${capped.secretFiles} secret file${capped.secretFiles === 1 ? '' : 's'} not quoted`);
+		if (capped.secretFiles)
+			parts.push(`${capped.secretFiles} secret file${capped.secretFiles === 1 ? '' : 's'} not quoted`);
 		if (capped.cut) parts.push(`${capped.cut} cut to fit`);
 		out.steps.push(note('info', parts.join(' · ')));
 	}
 	out.ms = Math.round(performance.now() - t0);
-	out.steps.push(note('info', `live state gathered in ${out.ms} ms: ${out.items.length} item${out.items.length === 1 ? '' : 's'} from ${out.read.length ? out.read.join(', ') : 'no source'}`));
+	out.steps.push(
+		note(
+			'info',
+			`live state gathered in ${out.ms} ms: ${out.items.length} item${out.items.length === 1 ? '' : 's'} from ${out.read.length ? out.read.join(', ') : 'no source'}`,
+		),
+	);
 	return out;
 }
 
 /** One source under its budget; a timeout aborts the source's own signal so it can stop work. */
-async function readOne(host: LiveStateHost, source: LiveSource, request: Parameters<NonNullable<LiveStateHost['sources'][LiveSource]>['read']>[0], budget: number, turn: AbortSignal): Promise<Outcome> {
+async function readOne(
+	host: LiveStateHost,
+	source: LiveSource,
+	request: Parameters<NonNullable<LiveStateHost['sources'][LiveSource]>['read']>[0],
+	budget: number,
+	turn: AbortSignal,
+): Promise<Outcome> {
 	const t0 = performance.now();
 	const ms = () => Math.round(performance.now() - t0);
 	const impl = host.sources[source];
@@ -108,7 +126,9 @@ async function readOne(host: LiveStateHost, source: LiveSource, request: Paramet
 		if (turn.aborted) return { source, ms: ms(), kind: 'cancelled' };
 		return { source, ms: ms(), kind: 'read', value: raced };
 	} catch (e) {
-		return turn.aborted ? { source, ms: ms(), kind: 'cancelled' } : { source, ms: ms(), kind: 'error', message: errorMessage(e) };
+		return turn.aborted
+			? { source, ms: ms(), kind: 'cancelled' }
+			: { source, ms: ms(), kind: 'error', message: errorMessage(e) };
 	} finally {
 		clearTimeout(timer);
 		turn.removeEventListener('abort', onTurnAbort);
@@ -131,7 +151,10 @@ function whyNot(o: Outcome, budget: number): string {
 }
 
 /** Redacts, cuts long items, then keeps items in order while the source's character cap allows. */
-function capItems(items: readonly LiveItem[], t: Thresholds): { items: LiveItem[]; chars: number; redacted: number; secretFiles: number; cut: number } {
+function capItems(
+	items: readonly LiveItem[],
+	t: Thresholds,
+): { items: LiveItem[]; chars: number; redacted: number; secretFiles: number; cut: number } {
 	const kept: LiveItem[] = [];
 	let chars = 0;
 	let redacted = 0;
@@ -194,7 +217,9 @@ export function boundForRedaction(text: string, itemMaxChars: number): string {
 					break;
 				}
 			}
-			return cut > 0 ? `${head.slice(0, cut)} … [line of ${line.length.toLocaleString('en-US')} characters cut]` : `[a line of ${line.length.toLocaleString('en-US')} characters without a break, left out]`;
+			return cut > 0
+				? `${head.slice(0, cut)} … [line of ${line.length.toLocaleString('en-US')} characters cut]`
+				: `[a line of ${line.length.toLocaleString('en-US')} characters without a break, left out]`;
 		})
 		.join('\n');
 }

@@ -9,5 +9,13 @@ import type { LiveItem } from './liveStatePorts';
 
 /** A live item as prompt evidence. */
 export function liveEvidence(item: LiveItem): EvidenceItem {
-	return { source: 'live', path: item.path, startLine: item.startLine, endLine: item.endLine, symbol: null, text: item.text, citation: item.citation };
+	return {
+		source: 'live',
+		path: item.path,
+		startLine: item.startLine,
+		endLine: item.endLine,
+		symbol: null,
+		text: item.text,
+		citation: item.citation,
+	};
 }

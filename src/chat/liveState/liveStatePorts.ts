@@ -59,4 +59,8 @@ export interface LiveStateHost {
 }
 
 /** The host of `gmem` and of any pipeline run without an editor. */
-export const HEADLESS_LIVE_STATE: LiveStateHost = { sources: {}, unavailable: 'no live state in the CLI (no editor: diagnostics, selection, git, language servers and terminal are not read)' };
+export const HEADLESS_LIVE_STATE: LiveStateHost = {
+	sources: {},
+	unavailable:
+		'no live state in the CLI (no editor: diagnostics, selection, git, language servers and terminal are not read)',
+};

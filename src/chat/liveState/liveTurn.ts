@@ -40,7 +40,13 @@ export interface LiveTurn {
 /** Which live state the turn needs; adds the plan's gate step to the decision's trace steps. */
 export function planLiveTurn(utterance: string, result: GateResult, restricted: boolean): LiveTurnPlan {
 	const plan = planLiveSources(utterance, { path: result.path, tiers: result.tiers, restricted });
-	const searchResult = plan.extraTiers.length ? { ...result, retrieve: true, tiers: [...result.tiers, ...plan.extraTiers.filter((t) => !result.tiers.includes(t))] } : result;
+	const searchResult = plan.extraTiers.length
+		? {
+				...result,
+				retrieve: true,
+				tiers: [...result.tiers, ...plan.extraTiers.filter((t) => !result.tiers.includes(t))],
+			}
+		: result;
 	return { plan, searchResult };
 }
 
@@ -52,7 +58,16 @@ export async function gatherLiveTurn(
 ): Promise<LiveTurn> {
 	const { plan } = planned;
 	const out: LiveTurn = { evidence: [], steps: [plan.step], actions: [], plans: [], markdown: '', read: [], ms: 0 };
-	if (plan.extraTiers.length) out.steps.push(note('info', `the tool turn also searches ${plan.extraTiers.join(', ')} (${plan.hits.filter((h) => h.source === 'tier').map((h) => `"${h.match}"`).join(', ')})`));
+	if (plan.extraTiers.length)
+		out.steps.push(
+			note(
+				'info',
+				`the tool turn also searches ${plan.extraTiers.join(', ')} (${plan.hits
+					.filter((h) => h.source === 'tier')
+					.map((h) => `"${h.match}"`)
+					.join(', ')})`,
+			),
+		);
 	const live = host ?? HEADLESS_LIVE_STATE;
 	const gathered = await gatherLiveState(live, plan, turn.utterance, turn.thresholds, turn.signal, turn.restricted);
 	out.steps.push(...gathered.steps);
@@ -79,7 +94,12 @@ export async function gatherLiveTurn(
 	out.plans.push(proposal);
 	out.actions.push(proposal.action);
 	const a = proposal.action;
-	out.steps.push({ kind: 'note', stage: 'action', level: 'info', message: `proposed ${a.kind} action "${a.detail}" (control "${a.label}"${a.confirm ? ', asks for confirmation' : ''}); not run — waits for the user's click` });
+	out.steps.push({
+		kind: 'note',
+		stage: 'action',
+		level: 'info',
+		message: `proposed ${a.kind} action "${a.detail}" (control "${a.label}"${a.confirm ? ', asks for confirmation' : ''}); not run — waits for the user's click`,
+	});
 	out.markdown = `**Proposed, not run:** \`${a.detail.replace(/`/g, "'")}\` — click **${a.label}** below to ${a.kind === 'terminal' ? 'run it in a terminal' : 'do it'}${a.confirm ? ' (you will be asked to confirm)' : ''}. Nothing runs until you do.`;
 	return out;
 }

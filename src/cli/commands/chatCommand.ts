@@ -60,12 +60,16 @@ const MODEL_CHOICES: readonly ModelChoice[] = ['builtin', 'minilm', 'none'];
 
 function modelChoice(value: string | undefined, flag: string): ModelChoice | undefined {
 	if (value === undefined) return undefined;
-	if (!(MODEL_CHOICES as readonly string[]).includes(value)) throw new UsageError(`${flag} must be one of ${MODEL_CHOICES.join(', ')} (got "${value}")`);
+	if (!(MODEL_CHOICES as readonly string[]).includes(value))
+		throw new UsageError(`${flag} must be one of ${MODEL_CHOICES.join(', ')} (got "${value}")`);
 	return value as ModelChoice;
 }
 
 /** The generator the flags name; `openai` without a base URL is a usage error, not a silent fallback. */
-export function cliGenerator(values: { generator?: string; 'openai-base-url'?: string; 'openai-model'?: string }, env: NodeJS.ProcessEnv): Generator {
+export function cliGenerator(
+	values: { generator?: string; 'openai-base-url'?: string; 'openai-model'?: string },
+	env: NodeJS.ProcessEnv,
+): Generator {
 	const kind = values.generator ?? 'evidence';
 	if (kind === 'evidence') return new EvidenceOnlyGenerator();
 	if (kind !== 'openai') throw new UsageError(`--generator must be evidence or openai (got "${kind}")`);
@@ -78,12 +82,18 @@ export function cliGenerator(values: { generator?: string; 'openai-base-url'?: s
 
 /** Logs to stderr: warnings and errors only (info would drown the replies). */
 function stderrLogger(io: CliIo): Logger {
-	const say = (level: string) => (m: string | Error) => io.stderr(`gmem chat: ${level}: ${m instanceof Error ? m.message : m}\n`);
+	const say = (level: string) => (m: string | Error) =>
+		io.stderr(`gmem chat: ${level}: ${m instanceof Error ? m.message : m}\n`);
 	return { trace() {}, debug() {}, info() {}, warn: say('warn'), error: say('error') };
 }
 
 /** One input row, parsed; throws with the message for the line's error object. */
-export type ChatRow = { kind: 'user'; content: string; at?: number } | { kind: 'assistant'; content: string } | { kind: 'index'; dir: string } | { kind: 'workspace'; dir: string } | { kind: 'new' };
+export type ChatRow =
+	| { kind: 'user'; content: string; at?: number }
+	| { kind: 'assistant'; content: string }
+	| { kind: 'index'; dir: string }
+	| { kind: 'workspace'; dir: string }
+	| { kind: 'new' };
 
 export function parseChatRow(obj: unknown): ChatRow {
 	if (!obj || typeof obj !== 'object' || Array.isArray(obj)) throw new Error('a line must be a JSON object');
@@ -95,11 +105,17 @@ export function parseChatRow(obj: unknown): ChatRow {
 		return key === 'index' ? { kind: 'index', dir } : { kind: 'workspace', dir };
 	}
 	if (o.new_conversation === true) return { kind: 'new' };
-	if (o.role !== 'user' && o.role !== 'assistant') throw new Error('expected {"role": "user", "content"}, {"index": DIR}, {"workspace": DIR} or {"new_conversation": true}');
+	if (o.role !== 'user' && o.role !== 'assistant')
+		throw new Error(
+			'expected {"role": "user", "content"}, {"index": DIR}, {"workspace": DIR} or {"new_conversation": true}',
+		);
 	if (typeof o.content !== 'string' || !o.content.trim()) throw new Error('"content" must be a non-empty string');
-	if (o.at !== undefined && (typeof o.at !== 'number' || !Number.isFinite(o.at))) throw new Error('"at" must be a time in epoch ms');
+	if (o.at !== undefined && (typeof o.at !== 'number' || !Number.isFinite(o.at)))
+		throw new Error('"at" must be a time in epoch ms');
 	if (o.role === 'assistant') return { kind: 'assistant', content: o.content };
-	return typeof o.at === 'number' ? { kind: 'user', content: o.content, at: o.at } : { kind: 'user', content: o.content };
+	return typeof o.at === 'number'
+		? { kind: 'user', content: o.content, at: o.at }
+		: { kind: 'user', content: o.content };
 }
 
 /** The `--json` object of a turn (CONTRACT.md): the decision as `gmem gate` prints it, then the final trace. */
@@ -157,7 +173,10 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 			throw new StoreUnavailableError(e instanceof Error ? e.message : String(e));
 		});
 		if (values.index) await indexInto(host, resolve(io.cwd, values.index), io, values.json);
-		if (interactive) io.stderr(`gmem chat: workspace ${host.workspace} — type a message, /new for a new conversation, Ctrl-D to end\n> `);
+		if (interactive)
+			io.stderr(
+				`gmem chat: workspace ${host.workspace} — type a message, /new for a new conversation, Ctrl-D to end\n> `,
+			);
 		for await (const { line, text } of readLines(file, io)) {
 			try {
 				const row = interactive ? interactiveRow(text) : parseChatRow(JSON.parse(text));
@@ -165,7 +184,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 				else if (row.kind === 'index') await indexInto(host, resolve(io.cwd, row.dir), io, values.json);
 				else if (row.kind === 'workspace') await host.useWorkspace(resolve(io.cwd, row.dir));
 				else if (row.kind === 'new') await host.newConversation();
-				else if (!host.recordReply(row.content)) throw new Error('a recorded assistant reply needs a user turn before it');
+				else if (!host.recordReply(row.content))
+					throw new Error('a recorded assistant reply needs a user turn before it');
 			} catch (e) {
 				const error = e instanceof Error ? e.message : String(e);
 				if (values.json) io.stdout(JSON.stringify({ line, error }) + '\n');
@@ -195,4 +215,9 @@ async function indexInto(host: ChatHost, dir: string, io: CliIo, json: boolean):
 	if (!json) io.stdout(`${said}\n\n`);
 }
 
-export const chatCommand: CliCommand = { name: 'chat', summary: "Chat headless through the editor's turn pipeline (JSON Lines or a prompt)", usage: USAGE, run };
+export const chatCommand: CliCommand = {
+	name: 'chat',
+	summary: "Chat headless through the editor's turn pipeline (JSON Lines or a prompt)",
+	usage: USAGE,
+	run,
+};

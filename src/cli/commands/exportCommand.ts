@@ -22,12 +22,27 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	const { values, positionals } = parseCommandArgs(argv, OPTIONS);
 	if (positionals.length !== 1) throw new UsageError('give one FILE to write');
 	const file = resolve(io.cwd, positionals[0]);
-	const data = await withStore(values, io, (store) => exportMemory(store.db, [workspaceOf(values.workspace, io)], store.schemaVersion));
+	const data = await withStore(values, io, (store) =>
+		exportMemory(store.db, [workspaceOf(values.workspace, io)], store.schemaVersion),
+	);
 	writeFileSync(file, JSON.stringify(data, null, 1) + '\n');
-	const counts = { documents: data.documents.length, research_memory: data.research_memory.length, profile_entries: data.profile_entries.length, conversation_turns: data.conversation_turns.length };
+	const counts = {
+		documents: data.documents.length,
+		research_memory: data.research_memory.length,
+		profile_entries: data.profile_entries.length,
+		conversation_turns: data.conversation_turns.length,
+	};
 	if (values.json) io.stdout(JSON.stringify({ file: positionals[0], ...counts }) + '\n');
-	else io.stdout(`exported ${counts.documents} documents, ${counts.research_memory} memories, ${counts.profile_entries} profile entries, ${counts.conversation_turns} turns to ${positionals[0]}\n`);
+	else
+		io.stdout(
+			`exported ${counts.documents} documents, ${counts.research_memory} memories, ${counts.profile_entries} profile entries, ${counts.conversation_turns} turns to ${positionals[0]}\n`,
+		);
 	return EXIT_OK;
 }
 
-export const exportCommand: CliCommand = { name: 'export', summary: "Write a workspace's memory to a JSON file", usage: USAGE, run };
+export const exportCommand: CliCommand = {
+	name: 'export',
+	summary: "Write a workspace's memory to a JSON file",
+	usage: USAGE,
+	run,
+};

@@ -15,9 +15,18 @@ Removes rows from every table and index. ID and --path are looked up in the work
 current directory (or of --workspace DIR); --workspace DIR alone forgets that whole workspace.
   --json   print {"removed": {"chunks", "research_memory", "profile_entries", "conversation_turns"}}`;
 
-const OPTIONS = { ...STORE_OPTIONS, path: { type: 'string' }, workspace: { type: 'string' }, all: { type: 'boolean', default: false } } as const;
+const OPTIONS = {
+	...STORE_OPTIONS,
+	path: { type: 'string' },
+	workspace: { type: 'string' },
+	all: { type: 'boolean', default: false },
+} as const;
 
-function targetOf(values: { path?: string; workspace?: string; all: boolean }, positionals: string[], io: CliIo): ForgetTarget {
+function targetOf(
+	values: { path?: string; workspace?: string; all: boolean },
+	positionals: string[],
+	io: CliIo,
+): ForgetTarget {
 	const chosen = [positionals.length > 0, values.path !== undefined, values.all].filter(Boolean).length;
 	if (positionals.length > 1) throw new UsageError('give at most one ID');
 	if (chosen > 1) throw new UsageError('give one of ID, --path or --all');
@@ -37,8 +46,16 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	const target = targetOf(values, positionals, io);
 	const removed = await withStore(values, io, (store) => forget(store.db, target));
 	if (values.json) io.stdout(JSON.stringify({ removed }) + '\n');
-	else io.stdout(`forgot ${removed.chunks} chunks, ${removed.research_memory} memories, ${removed.profile_entries} profile entries, ${removed.conversation_turns} turns\n`);
+	else
+		io.stdout(
+			`forgot ${removed.chunks} chunks, ${removed.research_memory} memories, ${removed.profile_entries} profile entries, ${removed.conversation_turns} turns\n`,
+		);
 	return EXIT_OK;
 }
 
-export const forgetCommand: CliCommand = { name: 'forget', summary: 'Remove a document, file, workspace or everything', usage: USAGE, run };
+export const forgetCommand: CliCommand = {
+	name: 'forget',
+	summary: 'Remove a document, file, workspace or everything',
+	usage: USAGE,
+	run,
+};

@@ -67,11 +67,15 @@ function parseContext(value: unknown): TurnContext | undefined {
 		ctx[key] = v[key];
 	}
 	if (v.now !== undefined) {
-		if (typeof v.now !== 'number' || !Number.isFinite(v.now)) throw new Error('context.now must be a number (epoch ms)');
+		if (typeof v.now !== 'number' || !Number.isFinite(v.now))
+			throw new Error('context.now must be a number (epoch ms)');
 		ctx.now = v.now;
 	}
 	if (v.user_turn_times !== undefined) {
-		if (!Array.isArray(v.user_turn_times) || !v.user_turn_times.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+		if (
+			!Array.isArray(v.user_turn_times) ||
+			!v.user_turn_times.every((x) => typeof x === 'number' && Number.isFinite(x))
+		) {
 			throw new Error('context.user_turn_times must be an array of numbers (epoch ms)');
 		}
 		ctx.user_turn_times = v.user_turn_times as number[];
@@ -83,7 +87,8 @@ function parseContext(value: unknown): TurnContext | undefined {
 export function parseTurnLine(obj: unknown): TurnInput {
 	if (!obj || typeof obj !== 'object' || Array.isArray(obj)) throw new Error('a line must be a JSON object');
 	const o = obj as Record<string, unknown>;
-	if (o.id !== undefined && o.id !== null && typeof o.id !== 'string' && typeof o.id !== 'number') throw new Error('"id" must be a string, a number or null');
+	if (o.id !== undefined && o.id !== null && typeof o.id !== 'string' && typeof o.id !== 'number')
+		throw new Error('"id" must be a string, a number or null');
 	if (typeof o.utterance !== 'string') throw new Error('"utterance" must be a string');
 	const id = o.id === undefined || o.id === null ? null : String(o.id);
 	return { id, history: parseHistory(o.history), utterance: o.utterance, context: parseContext(o.context) };
@@ -116,7 +121,11 @@ export function gateOutput(r: GateResult): Record<string, unknown> {
 }
 
 async function run(argv: string[], io: CliIo): Promise<number> {
-	const { values } = parseCommandArgs(argv, { in: { type: 'string' }, config: { type: 'string' }, pretty: { type: 'boolean' } }, false);
+	const { values } = parseCommandArgs(
+		argv,
+		{ in: { type: 'string' }, config: { type: 'string' }, pretty: { type: 'boolean' } },
+		false,
+	);
 	const thresholds = loadConfig(values.config, io.cwd);
 	const indent = values.pretty ? 2 : undefined;
 	const inFile = values.in && values.in !== '-' ? resolve(io.cwd, values.in) : undefined;

@@ -37,13 +37,22 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 		try {
 			return await importMemory(store.db, parsed, { workspaceId });
 		} catch (e) {
-			if (e instanceof ExportFormatError) throw new UsageError(`${positionals[0]} was not imported (nothing changed): ${e.message}`);
+			if (e instanceof ExportFormatError)
+				throw new UsageError(`${positionals[0]} was not imported (nothing changed): ${e.message}`);
 			throw e;
 		}
 	});
 	if (values.json) io.stdout(JSON.stringify({ imported }) + '\n');
-	else io.stdout(`imported ${imported.documents} documents (${imported.chunks} chunks; ${imported.documents_unchanged} unchanged), ${imported.research_memory} memories, ${imported.profile_entries} new profile entries, ${imported.conversation_turns} turns\n`);
+	else
+		io.stdout(
+			`imported ${imported.documents} documents (${imported.chunks} chunks; ${imported.documents_unchanged} unchanged), ${imported.research_memory} memories, ${imported.profile_entries} new profile entries, ${imported.conversation_turns} turns\n`,
+		);
 	return EXIT_OK;
 }
 
-export const importCommand: CliCommand = { name: 'import', summary: 'Read memory from a gmem export file', usage: USAGE, run };
+export const importCommand: CliCommand = {
+	name: 'import',
+	summary: 'Read memory from a gmem export file',
+	usage: USAGE,
+	run,
+};

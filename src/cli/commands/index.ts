@@ -12,4 +12,16 @@ import { mcpCommand } from './mcpCommand';
 import { chatCommand } from './chatCommand';
 
 /** Every `gmem` subcommand. Add one line per command. */
-export const COMMANDS: CliCommand[] = [gateCommand, evalCommand, ingestCommand, searchCommand, inspectCommand, forgetCommand, indexCommand, exportCommand, importCommand, mcpCommand, chatCommand];
+export const COMMANDS: CliCommand[] = [
+	gateCommand,
+	evalCommand,
+	ingestCommand,
+	searchCommand,
+	inspectCommand,
+	forgetCommand,
+	indexCommand,
+	exportCommand,
+	importCommand,
+	mcpCommand,
+	chatCommand,
+];

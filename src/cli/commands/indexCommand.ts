@@ -43,13 +43,23 @@ function progressLine(io: CliIo): (p: IndexProgress) => void {
 		if (p.phase === 'index' && now - last < 200) return;
 		last = now;
 		const total = p.files_total === null ? '' : `/${p.files_total}`;
-		io.stderr(`\rgmem index: ${p.phase} ${p.files_done}${total} files, ${p.files_indexed} indexed, ${p.files_unchanged} unchanged, ${p.chunks} chunks   `);
+		io.stderr(
+			`\rgmem index: ${p.phase} ${p.files_done}${total} files, ${p.files_indexed} indexed, ${p.files_unchanged} unchanged, ${p.chunks} chunks   `,
+		);
 	};
 }
 
 /** The CONTRACT.md JSON object of one run (the root as given, resolved). */
 export function indexJson(r: FolderIndexResult): Record<string, unknown> {
-	return { root: r.root, files_indexed: r.files_indexed, files_unchanged: r.files_unchanged, files_removed: r.files_removed, chunks: r.chunks, skipped: r.skipped, ms: r.ms };
+	return {
+		root: r.root,
+		files_indexed: r.files_indexed,
+		files_unchanged: r.files_unchanged,
+		files_removed: r.files_removed,
+		chunks: r.chunks,
+		skipped: r.skipped,
+		ms: r.ms,
+	};
 }
 
 async function run(argv: string[], io: CliIo): Promise<number> {
@@ -76,11 +86,21 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	for (const f of result.failures) io.stderr(`gmem index: skipped ${failureLine(f)}\n`);
 	if (values.json) io.stdout(JSON.stringify(indexJson(result)) + '\n');
 	else {
-		const skipped = Object.entries(result.skipped).map(([k, n]) => `${k} ${n}`).join(', ') || 'none';
-		io.stdout(`indexed ${result.files_indexed} files (${result.chunks} chunks), ${result.files_unchanged} unchanged, ${result.files_removed} removed in ${result.ms} ms\n`);
+		const skipped =
+			Object.entries(result.skipped)
+				.map(([k, n]) => `${k} ${n}`)
+				.join(', ') || 'none';
+		io.stdout(
+			`indexed ${result.files_indexed} files (${result.chunks} chunks), ${result.files_unchanged} unchanged, ${result.files_removed} removed in ${result.ms} ms\n`,
+		);
 		io.stdout(`skipped: ${skipped}\nembedded ${result.embedded} chunks, reused ${result.reused} stored vectors\n`);
 	}
 	return EXIT_OK;
 }
 
-export const indexCommand: CliCommand = { name: 'index', summary: 'Index a workspace folder (structure-aware chunks, incremental)', usage: USAGE, run };
+export const indexCommand: CliCommand = {
+	name: 'index',
+	summary: 'Index a workspace folder (structure-aware chunks, incremental)',
+	usage: USAGE,
+	run,
+};

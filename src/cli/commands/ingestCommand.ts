@@ -42,7 +42,8 @@ export function parseIngestRow(text: string, textField: string): IngestDoc | str
 	if (typeof id !== 'string' || !id) return '"id" must be a non-empty string';
 	if (typeof row[textField] !== 'string') return `"${textField}" must be a string`;
 	if (row.path !== undefined && row.path !== null && typeof row.path !== 'string') return '"path" must be a string';
-	if (row.metadata !== undefined && (typeof row.metadata !== 'object' || Array.isArray(row.metadata))) return '"metadata" must be an object';
+	if (row.metadata !== undefined && (typeof row.metadata !== 'object' || Array.isArray(row.metadata)))
+		return '"metadata" must be an object';
 	const path = typeof row.path === 'string' ? row.path.replace(/\\/g, '/') : null;
 	return { id, text: row[textField] as string, path, metadata: (row.metadata as Record<string, unknown>) ?? {} };
 }
@@ -75,4 +76,9 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	return bad ? EXIT_USAGE : EXIT_OK;
 }
 
-export const ingestCommand: CliCommand = { name: 'ingest', summary: 'Load JSON Lines documents into the store', usage: USAGE, run };
+export const ingestCommand: CliCommand = {
+	name: 'ingest',
+	summary: 'Load JSON Lines documents into the store',
+	usage: USAGE,
+	run,
+};

@@ -28,7 +28,10 @@ function human(s: StoreStats): string {
 		`conversation ${t.conversation.turns} turns`,
 		'recent decisions:',
 		...(s.recent_decisions.length
-			? s.recent_decisions.map((d) => `  ${d.created_at}  ${d.turn_id}  trigger=${String(d.trigger)} route=${String(d.route)} path=${String(d.path)}`)
+			? s.recent_decisions.map(
+					(d) =>
+						`  ${d.created_at}  ${d.turn_id}  trigger=${String(d.trigger)} route=${String(d.route)} path=${String(d.path)}`,
+				)
 			: ['  (none)']),
 	];
 	return lines.join('\n') + '\n';

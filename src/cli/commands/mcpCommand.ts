@@ -37,16 +37,33 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	const thresholds = loadConfig(values.config, io.cwd);
 	// Anything a library prints to stdout would corrupt the protocol: the session logs to stderr only.
 	const logIo: CliIo = { ...io, stdout: io.stderr };
-	const session = new McpSession({ db: values.db, scope: values.scope, workspace: values.workspace, embedder: values.embedder, thresholds, allowWrites: values['allow-writes'] }, logIo);
+	const session = new McpSession(
+		{
+			db: values.db,
+			scope: values.scope,
+			workspace: values.workspace,
+			embedder: values.embedder,
+			thresholds,
+			allowWrites: values['allow-writes'],
+		},
+		logIo,
+	);
 	const server = createMcpServer(session);
 	const closed = new Promise<void>((resolve) => (server.onclose = resolve));
 	// The SDK's stdio transport does not notice the end of stdin; a client that goes away ends the server.
 	process.stdin.once('end', () => void server.close());
 	await server.connect(new StdioServerTransport());
-	io.stderr(`gmem mcp: serving workspace ${session.workspaceId} (${values['allow-writes'] ? 'read-write' : 'read-only'})\n`);
+	io.stderr(
+		`gmem mcp: serving workspace ${session.workspaceId} (${values['allow-writes'] ? 'read-write' : 'read-only'})\n`,
+	);
 	await closed;
 	await session.close();
 	return EXIT_OK;
 }
 
-export const mcpCommand: CliCommand = { name: 'mcp', summary: 'MCP server over stdio for other agents (read-only unless --allow-writes)', usage: USAGE, run };
+export const mcpCommand: CliCommand = {
+	name: 'mcp',
+	summary: 'MCP server over stdio for other agents (read-only unless --allow-writes)',
+	usage: USAGE,
+	run,
+};

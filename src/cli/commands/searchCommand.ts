@@ -67,7 +67,9 @@ function printHuman(io: CliIo, query: string, hits: readonly SearchHit[], ms: nu
 	hits.forEach((h, i) => {
 		const where = h.path ? `${h.path}:${h.start_line}-${h.end_line}` : h.id;
 		const arm = (a: { rank: number; score: number } | null) => (a ? `#${a.rank} ${a.score.toFixed(3)}` : '-');
-		io.stdout(`${String(i + 1).padStart(3)}. ${where}${h.symbol ? ` (${h.symbol})` : ''}  fused ${h.fused.toFixed(4)}  fts ${arm(h.arms.fts)}  vector ${arm(h.arms.vector)}\n`);
+		io.stdout(
+			`${String(i + 1).padStart(3)}. ${where}${h.symbol ? ` (${h.symbol})` : ''}  fused ${h.fused.toFixed(4)}  fts ${arm(h.arms.fts)}  vector ${arm(h.arms.vector)}\n`,
+		);
 	});
 }
 
@@ -85,7 +87,11 @@ async function searchOne(run: SearchRun, id: string | null, query: string): Prom
 	const ms = Math.round((performance.now() - started) * 10) / 10;
 	const hits = out.hits.map(({ content: _content, ...hit }) => hit);
 	const notes = [...out.notes, rerankNote(out.rerank, run.input.reranker)].filter((n): n is string => n !== null);
-	if (run.json) run.io.stdout(JSON.stringify({ id, query, searched_query: out.searched_query, ms, hits, fts_query: out.fts_query, notes }) + '\n');
+	if (run.json)
+		run.io.stdout(
+			JSON.stringify({ id, query, searched_query: out.searched_query, ms, hits, fts_query: out.fts_query, notes }) +
+				'\n',
+		);
 	else printHuman(run.io, query, out.hits, ms);
 	return notes;
 }
@@ -93,25 +99,42 @@ async function searchOne(run: SearchRun, id: string | null, query: string): Prom
 /** What the rerank stage did, in words (null: nothing worth saying, no reranker was asked for). */
 function rerankNote(step: RerankStep, reranker: Reranker | null): string | null {
 	if (!reranker) return null;
-	if (step.status === 'model') return `reranked ${step.pairs} candidates with ${reranker.id}${step.order_only ? ' (order only)' : ''}`;
+	if (step.status === 'model')
+		return `reranked ${step.pairs} candidates with ${reranker.id}${step.order_only ? ' (order only)' : ''}`;
 	return `no rerank: ${step.reason ?? 'passthrough'} (fused order kept)`;
 }
 
 async function run(argv: string[], io: CliIo): Promise<number> {
 	const { values, positionals } = parseCommandArgs(argv, OPTIONS);
-	if (values.queries ? positionals.length > 0 : positionals.length !== 1) throw new UsageError('give one QUERY or --queries FILE.jsonl');
+	if (values.queries ? positionals.length > 0 : positionals.length !== 1)
+		throw new UsageError('give one QUERY or --queries FILE.jsonl');
 	const tier = values.tier as ChunkTier;
 	if (tier !== 'workspace' && tier !== 'research') throw new UsageError('--tier must be workspace or research');
 	const arm = values.arm as ArmMode;
 	if (!['hybrid', 'fts', 'vector'].includes(arm)) throw new UsageError('--arm must be hybrid, fts or vector');
 	const ranking = values['fts-ranking'];
-	if (ranking !== undefined && ranking !== 'bm25' && ranking !== 'ts_rank_cd') throw new UsageError('--fts-ranking must be bm25 or ts_rank_cd');
+	if (ranking !== undefined && ranking !== 'bm25' && ranking !== 'ts_rank_cd')
+		throw new UsageError('--fts-ranking must be bm25 or ts_rank_cd');
 	const thresholds = loadConfig(values.config, io.cwd);
 	const override = floorOverride(values.floor); // a bad --floor is a usage error before any model starts
 	// The product's configuration unless a flag says otherwise: the chat path's models, pool sizes and floor.
-	const config = cliRetrievalConfig({ embedder: values.embedder, reranker: values.reranker, 'no-rerank': values['no-rerank'], k: positiveInt(values.k, '--k', SEARCH_DEFAULT_K), arm, tier, files: values.files }, io.env, thresholds);
-	const { embedder, dispose } = arm === 'fts' ? { embedder: null, dispose: async () => undefined } : await openCliEmbedder(config.embedder, io);
-	const rr = arm === 'hybrid' ? openCliReranker(config.reranker, io) : { reranker: null, dispose: async () => undefined };
+	const config = cliRetrievalConfig(
+		{
+			embedder: values.embedder,
+			reranker: values.reranker,
+			'no-rerank': values['no-rerank'],
+			k: positiveInt(values.k, '--k', SEARCH_DEFAULT_K),
+			arm,
+			tier,
+			files: values.files,
+		},
+		io.env,
+		thresholds,
+	);
+	const { embedder, dispose } =
+		arm === 'fts' ? { embedder: null, dispose: async () => undefined } : await openCliEmbedder(config.embedder, io);
+	const rr =
+		arm === 'hybrid' ? openCliReranker(config.reranker, io) : { reranker: null, dispose: async () => undefined };
 	const input: Omit<WorkspaceRetrievalInput, 'query'> = {
 		tier,
 		workspaceIds: values.workspace ? [workspaceOf(values.workspace, io)] : null,
@@ -159,4 +182,9 @@ function parseQueryRow(text: string): { id: string | null; query: string } | str
 	}
 }
 
-export const searchCommand: CliCommand = { name: 'search', summary: 'Hybrid search over the store (full-text + vector, RRF)', usage: USAGE, run };
+export const searchCommand: CliCommand = {
+	name: 'search',
+	summary: 'Hybrid search over the store (full-text + vector, RRF)',
+	usage: USAGE,
+	run,
+};

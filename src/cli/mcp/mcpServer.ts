@@ -7,7 +7,13 @@
  * `isError`, which the agent's model sees and can act on. Every result passes redactDeep.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+	CallToolRequestSchema,
+	ErrorCode,
+	ListToolsRequestSchema,
+	McpError,
+	type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { version } from '../../../package.json';
 import { StoreUnavailableError } from '../cliTypes';
@@ -25,7 +31,10 @@ export function offeredTools(allowWrites: boolean): ToolDef[] {
 function textResult(value: unknown, isError = false): CallToolResult {
 	const clean = redactDeep(value);
 	if (isError) return { content: [{ type: 'text', text: String(clean) }], isError: true };
-	return { content: [{ type: 'text', text: JSON.stringify(clean, null, 1) }], structuredContent: clean as Record<string, unknown> };
+	return {
+		content: [{ type: 'text', text: JSON.stringify(clean, null, 1) }],
+		structuredContent: clean as Record<string, unknown>,
+	};
 }
 
 /** Builds the server for a session; connect it to a transport to serve. */
@@ -51,7 +60,12 @@ export function createMcpServer(session: McpSession): Server {
 		const def = tools.find((t) => t.name === name);
 		if (!def) {
 			const refused = ALL_TOOLS.some((t) => t.name === name);
-			throw new McpError(ErrorCode.InvalidParams, refused ? `${name} writes to memory and this server is read-only: start it with "gmem mcp --allow-writes"` : `unknown tool "${name}"`);
+			throw new McpError(
+				ErrorCode.InvalidParams,
+				refused
+					? `${name} writes to memory and this server is read-only: start it with "gmem mcp --allow-writes"`
+					: `unknown tool "${name}"`,
+			);
 		}
 		const parsed = def.input.safeParse(args ?? {});
 		if (!parsed.success) return textResult(`invalid arguments for ${name}: ${z.prettifyError(parsed.error)}`, true);
@@ -59,7 +73,12 @@ export function createMcpServer(session: McpSession): Server {
 			return textResult(await def.run(session, parsed.data));
 		} catch (e) {
 			const message = e instanceof Error ? e.message : String(e);
-			return textResult(e instanceof StoreUnavailableError ? `the memory store is unavailable: ${message}` : `${name} failed: ${message}`, true);
+			return textResult(
+				e instanceof StoreUnavailableError
+					? `the memory store is unavailable: ${message}`
+					: `${name} failed: ${message}`,
+				true,
+			);
 		}
 	});
 	return server;

@@ -29,7 +29,11 @@ export interface McpSessionOptions {
 export class McpSession {
 	readonly workspaceId: string;
 	private store: Promise<Store> | null = null;
-	private models: Promise<{ embedder: Embedder | null; reranker: Reranker | null; dispose: () => Promise<void> }> | null = null;
+	private models: Promise<{
+		embedder: Embedder | null;
+		reranker: Reranker | null;
+		dispose: () => Promise<void>;
+	}> | null = null;
 
 	constructor(
 		readonly options: McpSessionOptions,
@@ -55,7 +59,11 @@ export class McpSession {
 		this.models ??= (async () => {
 			const e = await openCliEmbedder(this.options.embedder, this.io);
 			const r = openCliReranker(this.searchConfig(1).reranker, this.io);
-			return { embedder: e.embedder, reranker: r.reranker, dispose: async () => void (await Promise.all([e.dispose(), r.dispose()])) };
+			return {
+				embedder: e.embedder,
+				reranker: r.reranker,
+				dispose: async () => void (await Promise.all([e.dispose(), r.dispose()])),
+			};
 		})();
 		return this.models;
 	}
@@ -77,6 +85,7 @@ export class McpSession {
 export function redactDeep<T>(value: T): T {
 	if (typeof value === 'string') return redactSecrets(value, '').text as T;
 	if (Array.isArray(value)) return value.map((v) => redactDeep(v)) as T;
-	if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v)])) as T;
+	if (value && typeof value === 'object')
+		return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v)])) as T;
 	return value;
 }

@@ -38,15 +38,20 @@ export function historyTurns(h: z.infer<typeof history>): HistoryTurn[] {
 
 const decide = tool({
 	name: 'decide_turn',
-	description: 'How Gated Memory decides a turn: follow-up score, trigger, answer path, which stored tiers to search and what to write — with the full decision trace. Pure rules, no store access.',
+	description:
+		'How Gated Memory decides a turn: follow-up score, trigger, answer path, which stored tiers to search and what to write — with the full decision trace. Pure rules, no store access.',
 	input: z.object({ message: z.string().min(1).describe('The user message to decide.'), history }),
 	writes: false,
-	run: async (s, a) => gateOutput(decideTurn({ id: null, history: historyTurns(a.history), utterance: a.message }, { thresholds: s.thresholds })),
+	run: async (s, a) =>
+		gateOutput(
+			decideTurn({ id: null, history: historyTurns(a.history), utterance: a.message }, { thresholds: s.thresholds }),
+		),
 });
 
 const search = tool({
 	name: 'search_workspace',
-	description: "Searches this workspace's index as a chat turn does (BM25 + vectors, RRF, rerank; `gmem search`'s defaults). Returns the chunks with path and lines, and the retrieval trace.",
+	description:
+		"Searches this workspace's index as a chat turn does (BM25 + vectors, RRF, rerank; `gmem search`'s defaults). Returns the chunks with path and lines, and the retrieval trace.",
 	input: z.object({
 		query: z.string().min(1),
 		k: z.number().int().min(1).max(50).default(10).describe('How many hits (default 10, as gmem search).'),
@@ -68,17 +73,29 @@ const search = tool({
 			files: a.files,
 			thresholds: s.thresholds,
 		});
-		const hits = out.hits.map((h) => ({ path: h.path, start_line: h.start_line, end_line: h.end_line, symbol: h.symbol, score: h.score, rerank: h.rerank, text: h.content }));
+		const hits = out.hits.map((h) => ({
+			path: h.path,
+			start_line: h.start_line,
+			end_line: h.end_line,
+			symbol: h.symbol,
+			score: h.score,
+			rerank: h.rerank,
+			text: h.content,
+		}));
 		return { query: a.query, searched_query: out.searched_query, hits, notes: out.notes, trace: out.steps };
 	},
 });
 
 const recall = tool({
 	name: 'recall_memory',
-	description: 'Recalls research memory (past Q&A, decisions, corrections — never a superseded one) and profile facts and preferences for a query, plus the standing instructions; with the recall trace.',
+	description:
+		'Recalls research memory (past Q&A, decisions, corrections — never a superseded one) and profile facts and preferences for a query, plus the standing instructions; with the recall trace.',
 	input: z.object({
 		query: z.string().min(1),
-		tiers: z.array(z.enum(['research', 'profile'])).min(1).default(['research', 'profile']),
+		tiers: z
+			.array(z.enum(['research', 'profile']))
+			.min(1)
+			.default(['research', 'profile']),
 	}),
 	writes: false,
 	run: async (s, a) => {
@@ -87,7 +104,14 @@ const recall = tool({
 		const { embedder } = await s.modelsFor();
 		const store = await s.openStore();
 		const ids = [s.workspaceId];
-		const recalled = await recallMemories(store.db, { query: a.query, tiers: [...new Set(a.tiers)], workspaceIds: ids, result, embedder, thresholds: s.thresholds });
+		const recalled = await recallMemories(store.db, {
+			query: a.query,
+			tiers: [...new Set(a.tiers)],
+			workspaceIds: ids,
+			result,
+			embedder,
+			thresholds: s.thresholds,
+		});
 		const memories = recalled.chunks.map((c) => ({ tier: c.source, label: c.citation ?? '', text: c.text }));
 		return { query: a.query, memories, instructions: await standingInstructions(store.db, ids), trace: recalled.steps };
 	},
@@ -95,13 +119,18 @@ const recall = tool({
 
 const inspect = tool({
 	name: 'inspect_memory',
-	description: "What Gated Memory holds for this workspace: per-tier counts, profile facts and instructions, recent memories (superseded ones marked), corrections, recent decisions, the store's engine and schema.",
+	description:
+		"What Gated Memory holds for this workspace: per-tier counts, profile facts and instructions, recent memories (superseded ones marked), corrections, recent decisions, the store's engine and schema.",
 	input: z.object({}),
 	writes: false,
 	run: async (s) => {
 		const store = await s.openStore();
 		const state = await memoryState(store.db, [s.workspaceId]);
-		return { store: { engine: store.engine, where: store.where, schema_version: store.schemaVersion, scope: store.scope }, workspace_id: s.workspaceId, ...state };
+		return {
+			store: { engine: store.engine, where: store.where, schema_version: store.schemaVersion, scope: store.scope },
+			workspace_id: s.workspaceId,
+			...state,
+		};
 	},
 });
 

@@ -17,14 +17,21 @@ const OWNED = String.raw`(?:the|our|my|your|prod|production|staging|dev|real|act
 export const SECRET_REQUEST: CueTable = cueTable([
 	{
 		name: 'disclose_secret',
-		re: new RegExp(String.raw`\b${DISCLOSE}\s+(?:me\s+|us\s+)?(?:(?:${OWNED}|all|all the)\s+){0,3}${MODIFIER}${SECRET_NOUN}(?!\s+${SECRET_TOPIC}\b)(?!\w)`),
+		re: new RegExp(
+			String.raw`\b${DISCLOSE}\s+(?:me\s+|us\s+)?(?:(?:${OWNED}|all|all the)\s+){0,3}${MODIFIER}${SECRET_NOUN}(?!\s+${SECRET_TOPIC}\b)(?!\w)`,
+		),
 	},
 	// "what's the password" asks for a value only with an owner/determiner; "what is an API key?" is generic.
 	{
 		name: 'ask_secret_value',
-		re: new RegExp(String.raw`\bwhat(?:'s| is| are| was)\s+(?:${OWNED}\s+){1,3}${MODIFIER}${SECRET_NOUN}(?!\s+${SECRET_TOPIC}\b)(?!\w)`),
+		re: new RegExp(
+			String.raw`\bwhat(?:'s| is| are| was)\s+(?:${OWNED}\s+){1,3}${MODIFIER}${SECRET_NOUN}(?!\s+${SECRET_TOPIC}\b)(?!\w)`,
+		),
 	},
-	{ name: 'env_contents', re: /\b(?:contents? of|what(?:'s| is) in|cat|print|show(?: me)?|dump|read) (?:the |our |my )?\.env\b/ },
+	{
+		name: 'env_contents',
+		re: /\b(?:contents? of|what(?:'s| is) in|cat|print|show(?: me)?|dump|read) (?:the |our |my )?\.env\b/,
+	},
 ]);
 
 /** Tasks over text the user already provided: answered from the conversation, no search. */
@@ -38,7 +45,10 @@ export const PROVIDED_CONTEXT: CueTable = cueTable([
 	{ name: 'inline_data', re: /\b(?:this|the following)\b[^:\n]{0,40}:\s*\S/ },
 	// A short computation over numbers given in the turn ("what is 2+2?"): deterministic, nothing to
 	// look up. The length lookahead bounds the backtracking of the operand classes.
-	{ name: 'computation', re: /^(?=[^\n]{1,80}$)(?:what(?:'s| is)\s+|calculate\s+|compute\s+)?[\d\s.+\-*\/^()%×÷=]*\d[\s.]*[+\-*\/^%×÷][\s.]*\d[\d\s.+\-*\/^()%×÷=]*\??$/ },
+	{
+		name: 'computation',
+		re: /^(?=[^\n]{1,80}$)(?:what(?:'s| is)\s+|calculate\s+|compute\s+)?[\d\s.+\-*\/^()%×÷=]*\d[\s.]*[+\-*\/^%×÷][\s.]*\d[\d\s.+\-*\/^()%×÷=]*\??$/,
+	},
 ]);
 
 /**
@@ -47,13 +57,28 @@ export const PROVIDED_CONTEXT: CueTable = cueTable([
  * a cue matches, only slow the scan.
  */
 export const LIVE_STATE: CueTable = cueTable([
-	{ name: 'diagnostics', re: /\b(?:problems? (?:panel|tab|view)|diagnostics|(?:red )?squiggl\w*|(?:type|compile|compiler|lint|linter|build|syntax|tsc|eslint|typescript) (?:errors?|warnings?)|(?:errors?|warnings?) (?:in|on) (?:this|the|my|current) (?:file|editor|tab|line)|what's wrong with (?:this|my|the current) (?:file|code|line))\b/ },
+	{
+		name: 'diagnostics',
+		re: /\b(?:problems? (?:panel|tab|view)|diagnostics|(?:red )?squiggl\w*|(?:type|compile|compiler|lint|linter|build|syntax|tsc|eslint|typescript) (?:errors?|warnings?)|(?:errors?|warnings?) (?:in|on) (?:this|the|my|current) (?:file|editor|tab|line)|what's wrong with (?:this|my|the current) (?:file|code|line))\b/,
+	},
 	{ name: 'output_now', re: /\b(?:logs|log output|output (?:panel|channel|window)|debug console|dev tools console)\b/ },
-	{ name: 'build_now', re: /\b(?:(?:status|state|result) of (?:the |my |our |this )?(?:build|ci|pipeline|tests?|test run|deploy(?:ment)?|job|pr|pull request|checks?)|(?:is|are) (?:the |my |our |all )?(?:[\w-]+ )?(?:build|ci|pipeline|tests?|specs?|checks?) (?:still )?(?:green|passing|red|failing|done)|(?:build|tests?|ci|pipeline|compile|compilation|deploy(?:ment)?|server|app|job) (?:is |are )?(?:still )?(?:failing|broken|red|crashing|down)|(?:build|tests?|test suite|specs?|ci|pipeline|typecheck|type check|linter|lint|compilation|(?:npm |pnpm |yarn )?install|docker build) (?:has been |have been |is |are |was |were |keeps? )?(?:still )?(?:fails|failed|failing|broken|red|breaks|broke|hangs|hanging|hung|flaky|flakes|crashes|crashed|crashing|times out|timed out|timing out)|failing (?:tests?|build|job|check)|(?:test|terminal|build|console|compiler) output|(?:the|my|in the) terminal|last (?:test )?run|right now|currently (?:failing|broken|open|selected|running))\b/ },
-	{ name: 'git_state', re: /\bgit (?:status|diff|log|branch|blame|stash|show)\b|\bwhat (?:did|have) i (?:change|changed|modify|modified|touch|touched|edit|edited)\b|\bwhat(?:'s| has| have)? changed\b|\b(?:uncommitted|unstaged|staged) (?:changes|files)\b|\bmy (?:changes|diff|local changes|last commit|commits|branch)\b|\b(?:current|which|this) branch\b|\blast commit\b|\bthe diff\b/ },
+	{
+		name: 'build_now',
+		re: /\b(?:(?:status|state|result) of (?:the |my |our |this )?(?:build|ci|pipeline|tests?|test run|deploy(?:ment)?|job|pr|pull request|checks?)|(?:is|are) (?:the |my |our |all )?(?:[\w-]+ )?(?:build|ci|pipeline|tests?|specs?|checks?) (?:still )?(?:green|passing|red|failing|done)|(?:build|tests?|ci|pipeline|compile|compilation|deploy(?:ment)?|server|app|job) (?:is |are )?(?:still )?(?:failing|broken|red|crashing|down)|(?:build|tests?|test suite|specs?|ci|pipeline|typecheck|type check|linter|lint|compilation|(?:npm |pnpm |yarn )?install|docker build) (?:has been |have been |is |are |was |were |keeps? )?(?:still )?(?:fails|failed|failing|broken|red|breaks|broke|hangs|hanging|hung|flaky|flakes|crashes|crashed|crashing|times out|timed out|timing out)|failing (?:tests?|build|job|check)|(?:test|terminal|build|console|compiler) output|(?:the|my|in the) terminal|last (?:test )?run|right now|currently (?:failing|broken|open|selected|running))\b/,
+	},
+	{
+		name: 'git_state',
+		re: /\bgit (?:status|diff|log|branch|blame|stash|show)\b|\bwhat (?:did|have) i (?:change|changed|modify|modified|touch|touched|edit|edited)\b|\bwhat(?:'s| has| have)? changed\b|\b(?:uncommitted|unstaged|staged) (?:changes|files)\b|\bmy (?:changes|diff|local changes|last commit|commits|branch)\b|\b(?:current|which|this) branch\b|\blast commit\b|\bthe diff\b/,
+	},
 	// An action on the live workspace (seed 001: "User asks for an action → tool/action flow").
-	{ name: 'editor_action', re: /^(?:(?:please|pls|now|then|just|can you|could you)\s+)*(?:run|execute|start|stop|restart|kill|commit|push|pull|stash|checkout|deploy|rebuild)\s+(?:(?:the|all|my|this|our)\s+)?(?:[\w-]+\s+){0,2}?(?:tests?|test suite|specs?|build|app|server|dev server|linter|formatter|migrations?|script|command|branch|changes|watcher|debugger|npm|pnpm|yarn|make|cargo|pytest|jest|mocha|tsc|eslint|prettier|docker)\b/ },
-	{ name: 'editor_state', re: /\bselection\b|\bselected (?:code|text|lines?|function|block)\b|\b(?:this|the current|the open|the active|my open|my current) (?:file|function|method|class|line|block|editor|tab|snippet|test)\b|\bhighlighted\b|\bunder (?:the|my) cursor\b/ },
+	{
+		name: 'editor_action',
+		re: /^(?:(?:please|pls|now|then|just|can you|could you)\s+)*(?:run|execute|start|stop|restart|kill|commit|push|pull|stash|checkout|deploy|rebuild)\s+(?:(?:the|all|my|this|our)\s+)?(?:[\w-]+\s+){0,2}?(?:tests?|test suite|specs?|build|app|server|dev server|linter|formatter|migrations?|script|command|branch|changes|watcher|debugger|npm|pnpm|yarn|make|cargo|pytest|jest|mocha|tsc|eslint|prettier|docker)\b/,
+	},
+	{
+		name: 'editor_state',
+		re: /\bselection\b|\bselected (?:code|text|lines?|function|block)\b|\b(?:this|the current|the open|the active|my open|my current) (?:file|function|method|class|line|block|editor|tab|snippet|test)\b|\bhighlighted\b|\bunder (?:the|my) cursor\b/,
+	},
 ]);
 
 // Lead-ins before an imperative that do not change what is asked ("can you…", "I want to…", "let's…").
@@ -72,20 +97,25 @@ const EDIT_OBJECT = String.raw`(?:it|this|that|these|those|them|the|our|my|all|e
  * file first. Matched on the turn's start (after social lead-ins).
  */
 // "change of plans", "update on the release": a verb followed by "of"/"on" is a noun.
-export const EDIT_REQUEST = new RegExp(`${EDIT_LEAD}(?:(?:${EDIT_VERBS})\\b(?! (?:of|on)\\b)|(?:${NOUNISH_EDIT_VERBS}) (?:${EDIT_OBJECT}))`);
+export const EDIT_REQUEST = new RegExp(
+	`${EDIT_LEAD}(?:(?:${EDIT_VERBS})\\b(?! (?:of|on)\\b)|(?:${NOUNISH_EDIT_VERBS}) (?:${EDIT_OBJECT}))`,
+);
 
 /**
  * New code from scratch with nothing of the project named ("write a function that reverses a
  * string", "create a regex for emails"): not an edit of the workspace.
  */
-export const CREATE_FROM_SCRATCH = new RegExp(`${EDIT_LEAD}(?:write|create|generate|make|implement|build|give me|show me) (?:me )?(?:an?|some) \\b`);
+export const CREATE_FROM_SCRATCH = new RegExp(
+	`${EDIT_LEAD}(?:write|create|generate|make|implement|build|give me|show me) (?:me )?(?:an?|some) \\b`,
+);
 
 /** What ties a turn to this project rather than to programming in general ("our", "we", "in this repo"). */
 export const PROJECT_REFERENCE =
 	/\b(?:our|ours|we|we're|we've|we'd|us|here|in this (?:repo|repository|project|codebase|code base|app|service|workspace)|(?:my|this|the) (?:code|codebase|repo|project|app|service|branch|changes|pr|build|tests?|file|files|module|function|class|component|schema|config)|the (?:\w+ )?(?:parser|worker|queue|store|handler|controller|service|endpoint|route|model|migration|job|helper|util|loader|client|server)\b)\b/;
 
 /** An explicit request for general knowledge ("what does X mean in general?"): not this project's. */
-export const GENERAL_MARKER = /\b(?:in general|generally speaking|in theory|conceptually|as a concept|in the abstract)\b/;
+export const GENERAL_MARKER =
+	/\b(?:in general|generally speaking|in theory|conceptually|as a concept|in the abstract)\b/;
 
 /** Asks about a failure just shown by a live tool ("why does it fail?", "what's the error?"). */
 export const DIAGNOSIS =

@@ -8,7 +8,17 @@ import { firstCue, type TurnText } from '../text/turnText';
 import type { TriggerResult } from '../trigger/classifyTrigger';
 import type { TurnFeatures } from '../intent/classifyIntent';
 import { isGenericTurn, refersToProject, type ThreadView } from '../thread/threadContext';
-import { CREATE_FROM_SCRATCH, DIAGNOSIS, EDIT_REQUEST, LIVE_STATE, PROJECT_REFERENCE, PROVIDED_CONTEXT, SECRET_REQUEST, TRANSFORM_REPLY, VAGUE_REQUEST } from './pathCues';
+import {
+	CREATE_FROM_SCRATCH,
+	DIAGNOSIS,
+	EDIT_REQUEST,
+	LIVE_STATE,
+	PROJECT_REFERENCE,
+	PROVIDED_CONTEXT,
+	SECRET_REQUEST,
+	TRANSFORM_REPLY,
+	VAGUE_REQUEST,
+} from './pathCues';
 
 /** The path with the rule that produced it, for the trace. */
 export interface PathResult {
@@ -74,7 +84,14 @@ function continuesGenericThread(t: TurnText, x: PathInputs): boolean {
 /** Live editor state, or a "why does it fail?" about the failure a live turn just showed. */
 function livePath(t: TurnText, x: PathInputs, edit: boolean): PathResult | null {
 	const live = firstCue(LIVE_STATE, t.text);
-	if (live) return path('tool', live.name, live.match, edit, edit || (x.features.workspace !== null && FAILURE_LIVE.has(live.name)));
+	if (live)
+		return path(
+			'tool',
+			live.name,
+			live.match,
+			edit,
+			edit || (x.features.workspace !== null && FAILURE_LIVE.has(live.name)),
+		);
 	// The failure is in the tool output; explaining it needs the code it points at. The cheap
 	// anchored cue runs before the thread is read.
 	const why = x.is_followup && !x.features.workspace ? DIAGNOSIS.exec(t.core) : null;

@@ -30,13 +30,32 @@ const CURLY = /[\u2018\u2019\u201A\u201B\u2032]/;
 const BANGS = /!{2,}|\?!|!\?/;
 const EXPLORATORY =
 	/\b(?:what are (?:the|my|some|our) (?:options|alternatives|choices|approaches|trade-?offs)|brainstorm\w*|compare (?:the |different |these |those )?(?:approaches|options|alternatives|libraries|frameworks|designs|solutions|strategies)|compare [\w.#+-]+(?: [\w.#+-]+)? (?:and|vs\.?|versus|with|to) [\w.#+-]+|\bvs\.?(?= )|versus|pros and cons|trade-?offs?|alternatives? (?:to|for)|explore|different (?:ways|approaches|options|designs)|which (?:approach|option|library|framework|design) (?:is|would be|should) |ideas (?:for|on|about)|what (?:else|other \w+) (?:could|can|should|might)|options for|other ways to)\b/;
-const SKIP_MODES: Partial<Record<Intent, BehaviorMode>> = { testing: 'testing_aware', greeting: 'greeting', meta: 'meta_aware' };
+const SKIP_MODES: Partial<Record<Intent, BehaviorMode>> = {
+	testing: 'testing_aware',
+	greeting: 'greeting',
+	meta: 'meta_aware',
+};
 
-function decision(mode: BehaviorMode, rule: string, reason: string, value: number | null = null, threshold: number | null = null): BehaviorResult {
+function decision(
+	mode: BehaviorMode,
+	rule: string,
+	reason: string,
+	value: number | null = null,
+	threshold: number | null = null,
+): BehaviorResult {
 	const skip = mode === 'greeting' || mode === 'testing_aware' || mode === 'meta_aware';
 	const reduce = mode === 'repetition_aware' || mode === 'rapid_fire';
 	const boost = mode === 'frustration_recovery' || mode === 'exploratory';
-	return { mode, skip_retrieval: skip, reduce_retrieval: reduce, boost_retrieval: boost, reason, rule, value, threshold };
+	return {
+		mode,
+		skip_retrieval: skip,
+		reduce_retrieval: reduce,
+		boost_retrieval: boost,
+		reason,
+		rule,
+		value,
+		threshold,
+	};
 }
 
 /** Share of upper-case letters, and how many letters there are. */
@@ -82,7 +101,12 @@ function probeWords(mine: ReadonlySet<string>, s: number): string[] | null {
  * `minSimilarity` is given, turns that cannot reach it are skipped before tokenising (this loop
  * is the costliest part of the behaviour engine); their similarity counts as 0.
  */
-export function maxRepetition(words: readonly string[], history: readonly HistoryTurn[], lookback: number, minSimilarity = 0): number {
+export function maxRepetition(
+	words: readonly string[],
+	history: readonly HistoryTurn[],
+	lookback: number,
+	minSimilarity = 0,
+): number {
 	if (words.length === 0 || lookback <= 0) return 0;
 	const mine = new Set(words);
 	const probes = probeWords(mine, minSimilarity);
@@ -119,13 +143,25 @@ export function turnsInWindow(context: TurnContext | undefined, windowMs: number
  * standard. Frustration and exploration boost (widen the search); repetition and rapid fire
  * reduce (the conversation window already holds what was found).
  */
-export function decideBehavior(t: TurnText, intent: Intent, history: readonly HistoryTurn[], context: TurnContext | undefined, th: Thresholds): BehaviorResult {
+export function decideBehavior(
+	t: TurnText,
+	intent: Intent,
+	history: readonly HistoryTurn[],
+	context: TurnContext | undefined,
+	th: Thresholds,
+): BehaviorResult {
 	const skipMode = SKIP_MODES[intent];
 	if (skipMode) return decision(skipMode, `intent:${intent}`, `${intent} turn: nothing to look up`);
 
 	const caps = capsRatio(t.raw);
 	if (caps.letters >= th.frustration_caps_min_letters && caps.ratio >= th.frustration_caps_ratio) {
-		return decision('frustration_recovery', 'shouting', 'mostly capital letters', round(caps.ratio), th.frustration_caps_ratio);
+		return decision(
+			'frustration_recovery',
+			'shouting',
+			'mostly capital letters',
+			round(caps.ratio),
+			th.frustration_caps_ratio,
+		);
 	}
 	const angry = FRUSTRATION.exec(t.text) ?? BANGS.exec(t.text);
 	if (angry) return decision('frustration_recovery', 'frustration_cue', `frustration cue "${angry[0]}"`);
@@ -133,12 +169,24 @@ export function decideBehavior(t: TurnText, intent: Intent, history: readonly Hi
 	if (t.words.length >= th.repetition_min_words) {
 		const sim = maxRepetition(t.words, history, th.repetition_lookback, th.repetition_similarity);
 		if (sim >= th.repetition_similarity) {
-			return decision('repetition_aware', 'repetition', 'repeats an earlier user turn', round(sim), th.repetition_similarity);
+			return decision(
+				'repetition_aware',
+				'repetition',
+				'repeats an earlier user turn',
+				round(sim),
+				th.repetition_similarity,
+			);
 		}
 	}
 	const inWindow = turnsInWindow(context, th.rapid_fire_window_ms);
 	if (inWindow >= th.rapid_fire_min_turns) {
-		return decision('rapid_fire', 'rapid_fire', `${inWindow} user turns within ${th.rapid_fire_window_ms} ms`, inWindow, th.rapid_fire_min_turns);
+		return decision(
+			'rapid_fire',
+			'rapid_fire',
+			`${inWindow} user turns within ${th.rapid_fire_window_ms} ms`,
+			inWindow,
+			th.rapid_fire_min_turns,
+		);
 	}
 	const explore = EXPLORATORY.exec(t.text);
 	if (explore) return decision('exploratory', 'exploratory_cue', `exploratory cue "${explore[0].trim()}"`);

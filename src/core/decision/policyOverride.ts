@@ -18,9 +18,22 @@ function ordered<T extends string>(allowed: readonly T[], values: unknown, rec: 
 }
 
 /** Applies the registered `policy_override` hooks to `d` and returns the sanitised result. */
-export function applyPolicyOverride(input: TurnInput, c: Classified, d: Draft, hooks: HookRegistry, rec: TraceRecorder): Draft {
+export function applyPolicyOverride(
+	input: TurnInput,
+	c: Classified,
+	d: Draft,
+	hooks: HookRegistry,
+	rec: TraceRecorder,
+): Draft {
 	const payload: PolicyOverridePayload = {
-		turn: { id: input.id ?? null, utterance: input.utterance, trigger: c.trigger.trigger, intent: c.intent.intent, mode: c.behavior.mode, followup_score: c.followup.score },
+		turn: {
+			id: input.id ?? null,
+			utterance: input.utterance,
+			trigger: c.trigger.trigger,
+			intent: c.intent.intent,
+			mode: c.behavior.mode,
+			followup_score: c.followup.score,
+		},
 		path: d.path.path,
 		tiers: [...d.tiers],
 		write: [...d.write],

@@ -27,7 +27,8 @@ export function freshMentionStems(tokens: readonly Token[]): string[] {
 	for (let i = 0; i < tokens.length; i++) {
 		const t = tokens[i]!;
 		const prev = tokens[i - 1];
-		if (!prev || prev.clause !== t.clause || CLOSED_CLASS.has(prev.word)) definite = !!prev && DEFINITE_DETERMINERS.has(prev.word) && prev.clause === t.clause;
+		if (!prev || prev.clause !== t.clause || CLOSED_CLASS.has(prev.word))
+			definite = !!prev && DEFINITE_DETERMINERS.has(prev.word) && prev.clause === t.clause;
 		if (!definite && (t.code || t.name || !isFunctionWord(t.word))) out.add(stem(t.word));
 	}
 	return [...out];

@@ -46,7 +46,12 @@ const MAX_SOCIAL_TOKENS = 12;
  * weights (negative weights are evidence that the turn stands alone), and `is_followup` is
  * score >= `followup_threshold`. `text` is the caller's analyzeText(utterance), when it has one.
  */
-export function scoreFollowup(utterance: string, history: readonly HistoryTurn[], t: Thresholds, text?: TurnText): FollowupResult {
+export function scoreFollowup(
+	utterance: string,
+	history: readonly HistoryTurn[],
+	t: Thresholds,
+	text?: TurnText,
+): FollowupResult {
 	if (history.length === 0) return { score: 0, is_followup: false, signals: [] };
 	const tokens = tokenize(utterance);
 	// A greeting or pure acknowledgement ("thanks", "ok, that works") has nothing to resolve, even
@@ -84,7 +89,12 @@ function selfContainedOpening(v: TurnView): number {
 	const end = v.tokens.findIndex((x) => x.clause > 0);
 	if (end <= 0) return Infinity;
 	const first = v.tokens.slice(0, end);
-	const opening: TurnView = { tokens: first, words: v.words.slice(0, end), joined: joinWords(v.words.slice(0, end)), content: [] };
+	const opening: TurnView = {
+		tokens: first,
+		words: v.words.slice(0, end),
+		joined: joinWords(v.words.slice(0, end)),
+		content: [],
+	};
 	const named = first.some((x) => x.name || x.code) || detectIndefinite(opening) || detectExplicitArgument(opening);
 	return named && !detectPronoun(opening) ? end : Infinity;
 }
@@ -97,7 +107,11 @@ function addShapeSignals(v: TurnView, t: Thresholds, add: Add): void {
 	add('short', t.followup_w_short, n > 0 && n <= t.followup_short_max_words ? `${n} words` : null);
 	const content = v.content.length;
 	add('ellipsis', t.followup_w_ellipsis, n > 0 && content === 0 ? 'no content word' : null);
-	add('rich_content', -t.followup_w_rich_content, content >= t.followup_rich_content_words ? `${content} content words` : null);
+	add(
+		'rich_content',
+		-t.followup_w_rich_content,
+		content >= t.followup_rich_content_words ? `${content} content words` : null,
+	);
 }
 
 /**
@@ -115,7 +129,8 @@ function addHistorySignals(v: TurnView, history: readonly HistoryTurn[], t: Thre
 	const last = history[history.length - 1]!;
 	// The last reply's stems are kept on their own (for topic continuity) and merged into `all`.
 	const reply = new Set<string>();
-	for (const turn of recent) wordStems(headOf(turnText(turn), cap), turn.role === 'user' ? user : turn === last ? reply : all);
+	for (const turn of recent)
+		wordStems(headOf(turnText(turn), cap), turn.role === 'user' ? user : turn === last ? reply : all);
 	for (const s of user) all.add(s);
 	for (const s of reply) all.add(s);
 	const own = v.content;

@@ -28,7 +28,9 @@ export const THAT_DEMONSTRATIVE_BEFORE = set(`
 `);
 
 /** Indefinite "one" preceded by these is a pronoun for something mentioned (which one, the other one). */
-export const ONE_PRONOUN_BEFORE = set(`the which this that other another each become new old first second last better best same every any`);
+export const ONE_PRONOUN_BEFORE = set(
+	`the which this that other another each become new old first second last better best same every any`,
+);
 
 /** Predicates of expletive "it" ("is it possible to", "it is worth"): the clause that follows is the subject. */
 export const EXPLETIVE_PREDICATES = set(`
@@ -41,10 +43,42 @@ export const EXPLETIVE_VERBS = set(`take takes took cost costs mean means requir
 
 /** Turn-initial discourse connectives that continue what came before. */
 export const CONTINUATION_STARTERS = [
-	'and', 'also', 'but', 'so', 'then', 'or', 'plus', 'instead', 'otherwise', 'besides',
-	'what about', 'how about', 'what if', 'and what', 'and how', 'ok so', 'okay so', 'ok and', 'ok but', 'okay but',
-	'now', 'next', 'same', 'similarly', 'additionally', 'furthermore', 'moreover', 'alternatively', 'anyway',
-	'in that case', 'if so', 'if not', 'on the other hand', 'still', 'yet', 'though',
+	'and',
+	'also',
+	'but',
+	'so',
+	'then',
+	'or',
+	'plus',
+	'instead',
+	'otherwise',
+	'besides',
+	'what about',
+	'how about',
+	'what if',
+	'and what',
+	'and how',
+	'ok so',
+	'okay so',
+	'ok and',
+	'ok but',
+	'okay but',
+	'now',
+	'next',
+	'same',
+	'similarly',
+	'additionally',
+	'furthermore',
+	'moreover',
+	'alternatively',
+	'anyway',
+	'in that case',
+	'if so',
+	'if not',
+	'on the other hand',
+	'still',
+	'yet',
+	'though',
 ] as const;
 
 /** Additive or substitutive markers anywhere in the turn (…too, …as well, …instead). */
@@ -55,11 +89,43 @@ export const SENTENCE_FINAL_ADDITIVES = set(`too either`);
 
 /** References to the earlier discourse itself (your answer, you said, above). */
 export const DISCOURSE_REFERENCES = [
-	'above', 'earlier', 'previous', 'previously', 'before that', 'the former', 'the latter', 'the same',
-	'the last one', 'the first one', 'the second one', 'the other one', 'the previous one', 'the next one',
-	'you said', 'you mentioned', 'you suggested', 'you wrote', 'you showed', 'you gave', 'you meant', 'you just',
-	'your answer', 'your example', 'your code', 'your suggestion', 'your solution', 'your version', 'your fix', 'your last',
-	'my last', 'my previous', 'as i said', 'like i said', 'as mentioned', 'mentioned', 'aforementioned',
+	'above',
+	'earlier',
+	'previous',
+	'previously',
+	'before that',
+	'the former',
+	'the latter',
+	'the same',
+	'the last one',
+	'the first one',
+	'the second one',
+	'the other one',
+	'the previous one',
+	'the next one',
+	'you said',
+	'you mentioned',
+	'you suggested',
+	'you wrote',
+	'you showed',
+	'you gave',
+	'you meant',
+	'you just',
+	'your answer',
+	'your example',
+	'your code',
+	'your suggestion',
+	'your solution',
+	'your version',
+	'your fix',
+	'your last',
+	'my last',
+	'my previous',
+	'as i said',
+	'like i said',
+	'as mentioned',
+	'mentioned',
+	'aforementioned',
 ] as const;
 
 /** Coding artifacts that "the …" picks out of the conversation ("the function", "the error"). */
@@ -94,17 +160,44 @@ export const RELATIONAL_NOUNS = set(`
 export const ARGUMENT_PREPOSITIONS = set(`of for between about behind among`);
 
 /** Ordinals and superlatives that can stand for a noun the conversation supplies ("the largest", "the first"). */
-export const ELIDED_HEAD_ADJECTIVES = set(`first second third last latest next previous other same former latter best worst biggest largest smallest oldest youngest newest fastest slowest cheapest most least`);
+export const ELIDED_HEAD_ADJECTIVES = set(
+	`first second third last latest next previous other same former latter best worst biggest largest smallest oldest youngest newest fastest slowest cheapest most least`,
+);
 
 /** After "the", nouns unique in the world or time words: no antecedent needed. */
-export const UNIQUE_NOUNS = set(`world earth sun moon universe internet web past future present morning evening night day week weekend year summer winter spring autumn fall beginning end rest same`);
+export const UNIQUE_NOUNS = set(
+	`world earth sun moon universe internet web past future present morning evening night day week weekend year summer winter spring autumn fall beginning end rest same`,
+);
 
 /** Elaboration requests: the turn asks for more about what was just said. */
 export const ELABORATION_PHRASES = [
-	'tell me more', 'more detail', 'more details', 'in more detail', 'in detail', 'more depth', 'go on', 'go deeper',
-	'keep going', 'elaborate', 'expand on', 'clarify', 'explain', 'explain further', 'what do you mean',
-	'break it down', 'break that down', 'for example', 'an example', 'another example', 'more examples', 'example',
-	'why not', 'why is that', 'how so', 'say more', 'more about',
+	'tell me more',
+	'more detail',
+	'more details',
+	'in more detail',
+	'in detail',
+	'more depth',
+	'go on',
+	'go deeper',
+	'keep going',
+	'elaborate',
+	'expand on',
+	'clarify',
+	'explain',
+	'explain further',
+	'what do you mean',
+	'break it down',
+	'break that down',
+	'for example',
+	'an example',
+	'another example',
+	'more examples',
+	'example',
+	'why not',
+	'why is that',
+	'how so',
+	'say more',
+	'more about',
 ] as const;
 
 /** A turn that is only one of these words is a bare reaction to the previous turn ("why?", "really?"). */
@@ -139,8 +232,22 @@ export const LIGHT_WORDS = set(`
 
 /** Openers whose object is the whole subject of the turn: "what is X", "tell me about X". */
 export const SUBJECT_OPENERS = [
-	'what is', 'what are', 'what was', 'what were', "what's", 'who is', 'who was', 'who are', 'who were',
-	'tell me about', 'tell about', 'tell me more about', 'describe', 'what is a', 'what is an', 'define',
+	'what is',
+	'what are',
+	'what was',
+	'what were',
+	"what's",
+	'who is',
+	'who was',
+	'who are',
+	'who were',
+	'tell me about',
+	'tell about',
+	'tell me more about',
+	'describe',
+	'what is a',
+	'what is an',
+	'define',
 ] as const;
 
 /** "a lot", "a few": quantifiers, not a new referent. */

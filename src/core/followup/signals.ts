@@ -39,7 +39,15 @@ const MAX_ELABORATION_CONTENT = 2;
 const QUANTIFIER_SUBJECTS = new Set(['you', 'i', 'we', 'they', 'there', 'it', '']);
 const SUPERLATIVE_RE = /^[a-z]{3,}est$/;
 /** Quantifier phrases that, followed by a function word ("how many can…"), have lost their noun. */
-const QUANTIFIER_PHRASES = new Set(['how many', 'how much', 'what kind', 'what type', 'what sort', 'which kind', 'which type']);
+const QUANTIFIER_PHRASES = new Set([
+	'how many',
+	'how much',
+	'what kind',
+	'what type',
+	'what sort',
+	'which kind',
+	'which type',
+]);
 
 /** The parsed turn every detector reads. */
 export interface TurnView {
@@ -79,7 +87,9 @@ function coordinatedPossessive(t: Token[], i: number): boolean {
 	if (w !== 'its' && w !== 'their') return false;
 	const and = t[i - 1];
 	const noun = t[i - 2];
-	return and?.word === 'and' && !!noun && sameSentence(t, i, i - 2) && (noun.name || noun.code || !isFunctionWord(noun.word));
+	return (
+		and?.word === 'and' && !!noun && sameSentence(t, i, i - 2) && (noun.name || noun.code || !isFunctionWord(noun.word))
+	);
 }
 
 /** Locative "there" (held there), not existential "there is/are". */
@@ -155,7 +165,13 @@ function namesItself(t: Token[], from: number, head: number): boolean {
 		if (t[k]!.code || t[k]!.name) return true;
 	}
 	const after = t[head + 2];
-	return ARGUMENT_PREPOSITIONS.has(t[head + 1]?.word ?? '') && !!after && sameSentence(t, head, head + 2) && !isFunctionWord(after.word) && after.word !== 'the';
+	return (
+		ARGUMENT_PREPOSITIONS.has(t[head + 1]?.word ?? '') &&
+		!!after &&
+		sameSentence(t, head, head + 2) &&
+		!isFunctionWord(after.word) &&
+		after.word !== 'the'
+	);
 }
 
 /**
@@ -237,7 +253,11 @@ export function detectElidedHead(v: TurnView): string | null {
 			if (j >= t.length || !sameSentence(t, i, j)) continue;
 			const adj = t[j]!.word;
 			const superlative = ELIDED_HEAD_ADJECTIVES.has(adj) || SUPERLATIVE_RE.test(adj) || j > i + 1;
-			if (superlative && bare(nextWord(j))) return t.slice(i, j + 1).map((x) => x.word).join(' ');
+			if (superlative && bare(nextWord(j)))
+				return t
+					.slice(i, j + 1)
+					.map((x) => x.word)
+					.join(' ');
 		} else if (QUANTIFIER_PHRASES.has(`${w} ${nextWord(i)}`) && countsNothing(nextWord(i + 1), nextWord(i + 2))) {
 			return `${w} ${nextWord(i)}`;
 		} else if (w === 'which' && BE_VERBS.has(nextWord(i)) && !v.words.slice(i).includes('or')) {

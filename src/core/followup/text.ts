@@ -94,7 +94,15 @@ function stemsOf(text: string): readonly string[] {
 	const hit = STEM_MEMO.get(text);
 	if (hit) return hit;
 	const stems = new Set<string>();
-	for (const m of text.matchAll(WORD_RE)) stems.add(stem(m[0].replace(/[.'’-]+$/u, '').toLowerCase().replace(/’/g, "'")));
+	for (const m of text.matchAll(WORD_RE))
+		stems.add(
+			stem(
+				m[0]
+					.replace(/[.'’-]+$/u, '')
+					.toLowerCase()
+					.replace(/’/g, "'"),
+			),
+		);
 	const list = [...stems];
 	if (STEM_MEMO.size >= STEM_MEMO_MAX) STEM_MEMO.delete(STEM_MEMO.keys().next().value as string);
 	STEM_MEMO.set(text, list);

@@ -44,7 +44,11 @@ function greetingOnly(history: readonly HistoryTurn[]): boolean {
 }
 
 const CONTENT_WORD = /[a-z_][a-z0-9_]{3,}/g;
-const STOP = new Set('this that with what when where which would could should there their about have from they them then than your just like also into does make some more only want need here very will been were over still these those'.split(' '));
+const STOP = new Set(
+	'this that with what when where which would could should there their about have from they them then than your just like also into does make some more only want need here very will been were over still these those'.split(
+		' ',
+	),
+);
 function contentSet(text: string): Set<string> {
 	const s = new Set<string>();
 	for (const w of text.match(CONTENT_WORD) ?? []) if (!STOP.has(w)) s.add(w);
@@ -67,7 +71,12 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 	const { text, core, raw } = t;
 
 	// The rule stages' verdicts, as evidence rather than as the decision.
-	f.push(`rule_trigger:${c.trigger.trigger}`, `rule_intent:${c.intent.intent}`, `rule_path:${d.path.path}`, `rule_mode:${c.behavior.mode}`);
+	f.push(
+		`rule_trigger:${c.trigger.trigger}`,
+		`rule_intent:${c.intent.intent}`,
+		`rule_path:${d.path.path}`,
+		`rule_mode:${c.behavior.mode}`,
+	);
 	f.push(`rule_trigger_rule:${c.trigger.rule.split(':')[0]}`, `rule_path_rule:${d.path.rule}`);
 	for (const tier of d.tiers) f.push(`rule_tier:${tier}`);
 	for (const w of d.write) f.push(`rule_write:${w}`);
@@ -105,7 +114,7 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 	add('social', socialKind(t) !== null);
 
 	// Words: the request's opening words and its first content words (learned, traced by name).
-	const w = (request0(core).match(WORD_RE) ?? []);
+	const w = request0(core).match(WORD_RE) ?? [];
 	if (w[0]) f.push(`s1:${w[0]}`);
 	if (w[1]) f.push(`s2:${w[0]} ${w[1]}`);
 	const seen = new Set<string>();
@@ -151,7 +160,7 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 	add('long_no_anaphora', !anaphora && words >= 6);
 	const request = core.replace(C.REACTION_PREFIX, '');
 	add('reaction_prefix', request !== core);
-	const early = C.earlyAnaphora(request === core ? t.words : request.match(/[a-z0-9_]+(?:'[a-z]+)?/g) ?? []);
+	const early = C.earlyAnaphora(request === core ? t.words : (request.match(/[a-z0-9_]+(?:'[a-z]+)?/g) ?? []));
 	add('early_anaphora', early);
 	const named = C.NAMED_ENTITY.test(raw);
 	add('named_entity', named);
@@ -166,7 +175,10 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 	add('vague_first_turn', vague && users === 0);
 	add('this_code_first_turn', users === 0 && C.THIS_CODE.test(text));
 	add('vague_with_history', vague && users > 0);
-	add('fragment', words > 0 && words <= 3 && !t.endsWithQuestion && socialKind(t) === null && !C.IMPERATIVE_START.test(core));
+	add(
+		'fragment',
+		words > 0 && words <= 3 && !t.endsWithQuestion && socialKind(t) === null && !C.IMPERATIVE_START.test(core),
+	);
 	add('frustration_with_history', users > 0 && frustration);
 	let live = false;
 	for (const name of f) if (name.startsWith('live_')) live = true;
@@ -190,7 +202,12 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 			const u = normalizeText(lastUser.content.slice(0, WINDOW));
 			add('last_user_live', C.ANY_LIVE.test(u));
 			// What the thread is about: a short follow-up inherits it (project → retrieve, general → direct).
-			const project = C.PROJECT_WORDS.test(u) || C.WE_OUR.test(u) || C.PATHLIKE.test(lastUser.content.slice(0, WINDOW)) || C.IDENTIFIER.test(lastUser.content.slice(0, WINDOW)) || C.DEFINITE_OBJECT.test(u);
+			const project =
+				C.PROJECT_WORDS.test(u) ||
+				C.WE_OUR.test(u) ||
+				C.PATHLIKE.test(lastUser.content.slice(0, WINDOW)) ||
+				C.IDENTIFIER.test(lastUser.content.slice(0, WINDOW)) ||
+				C.DEFINITE_OBJECT.test(u);
 			const general = C.GENERAL_SHAPE.test(u) || C.GENERAL_MARKER.test(u);
 			add('last_user_project', project);
 			add('last_user_general', general);

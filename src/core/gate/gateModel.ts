@@ -7,7 +7,16 @@
  */
 
 /** The decisions the gate learns. Binary heads have classes ['no', 'yes']. */
-export const HEAD_NAMES = ['followup', 'trigger', 'path', 'tier_workspace', 'tier_research', 'tier_profile', 'write_research', 'write_profile'] as const;
+export const HEAD_NAMES = [
+	'followup',
+	'trigger',
+	'path',
+	'tier_workspace',
+	'tier_research',
+	'tier_profile',
+	'write_research',
+	'write_profile',
+] as const;
 export type HeadName = (typeof HEAD_NAMES)[number];
 
 export interface LinearHead {

@@ -14,47 +14,92 @@ import { routeLabel } from '../policy/routeLabel';
 import type { Thresholds } from '../thresholds';
 import type { JsonValue } from '../trace';
 import { triggerRetrieves } from '../trigger/classifyTrigger';
-import { ANSWER_PATHS, TIERS, TRIGGERS, type AnswerPath, type Tier, type Trigger, type TurnInput, type WriteTier } from '../types';
+import {
+	ANSWER_PATHS,
+	TIERS,
+	TRIGGERS,
+	type AnswerPath,
+	type Tier,
+	type Trigger,
+	type TurnInput,
+	type WriteTier,
+} from '../types';
 import { gateFeatures } from './gateFeatures';
-import { activeRows, compileGate, pOf, scoreHead, type CompiledGate, type GateWeights, type HeadName, type HeadScore } from './gateModel';
+import {
+	activeRows,
+	compileGate,
+	pOf,
+	scoreHead,
+	type CompiledGate,
+	type GateWeights,
+	type HeadName,
+	type HeadScore,
+} from './gateModel';
 import { GATE_WEIGHTS } from './gateWeights';
 import { checkRefusal } from './refusalRules';
 import { fullForms } from '../text/turnText';
 
 /** How much of a turn the refusal rules read (more than the rule window: a request can hide mid-message). */
 const REFUSAL_CHARS = 8000;
-const NO_RETRIEVE_TRIGGERS: ReadonlySet<Trigger> = new Set<Trigger>(['correction', 'instruction', 'statement', 'greeting', 'ack']);
+const NO_RETRIEVE_TRIGGERS: ReadonlySet<Trigger> = new Set<Trigger>([
+	'correction',
+	'instruction',
+	'statement',
+	'greeting',
+	'ack',
+]);
 const NO_SEARCH_PATHS: ReadonlySet<AnswerPath> = new Set<AnswerPath>(['direct', 'clarify', 'refuse']);
-const TIER_HEADS: Record<Tier, HeadName> = { workspace: 'tier_workspace', research: 'tier_research', profile: 'tier_profile' };
+const TIER_HEADS: Record<Tier, HeadName> = {
+	workspace: 'tier_workspace',
+	research: 'tier_research',
+	profile: 'tier_profile',
+};
 
 const topJson = (s: HeadScore): JsonValue => s.top.map(([name, w]) => [name, w]);
 
 function withPath(p: PathResult, path: AnswerPath, rule: string): PathResult {
-	return p.path === path ? p : { path, rule, match: null, edit_request: p.edit_request, reads_workspace: path === 'tool' && p.reads_workspace };
+	return p.path === path
+		? p
+		: { path, rule, match: null, edit_request: p.edit_request, reads_workspace: path === 'tool' && p.reads_workspace };
 }
 
 /** Scores one head, records it as a gate step and returns P(yes) (binary) or the label's score. */
-function head(g: CompiledGate, name: HeadName, rows: readonly number[], rec: TraceRecorder, threshold: number | null, rule: string): HeadScore | null {
+function head(
+	g: CompiledGate,
+	name: HeadName,
+	rows: readonly number[],
+	rec: TraceRecorder,
+	threshold: number | null,
+	rule: string,
+): HeadScore | null {
 	const start = rec.now();
 	const s = scoreHead(g, name, rows);
 	if (!s) return null;
 	const binary = s.probs.length === 2;
 	const p = binary ? pOf(g, name, s) : s.p;
-	rec.gate({
-		gate: `learned:${name}`,
-		inputs: { top_features: topJson(s), rule_said: rule },
-		value: binary ? Math.round(p * 1000) / 1000 : s.label,
-		threshold,
-		fired: binary ? p >= (threshold ?? 0.5) : s.label !== rule,
-		effect: binary ? `P(yes) ${p.toFixed(2)}` : `${s.label} (P ${s.p.toFixed(2)})${s.label !== rule ? `, rules said ${rule}` : ''}`,
-	}, start);
+	rec.gate(
+		{
+			gate: `learned:${name}`,
+			inputs: { top_features: topJson(s), rule_said: rule },
+			value: binary ? Math.round(p * 1000) / 1000 : s.label,
+			threshold,
+			fired: binary ? p >= (threshold ?? 0.5) : s.label !== rule,
+			effect: binary
+				? `P(yes) ${p.toFixed(2)}`
+				: `${s.label} (P ${s.p.toFixed(2)})${s.label !== rule ? `, rules said ${rule}` : ''}`,
+		},
+		start,
+	);
 	return s;
 }
 
 /** The refused decision: no tiers, no writes, whatever the rules or weights would say. */
 function refused(c: Classified, d: Draft, rule: string, match: string): { c: Classified; d: Draft } {
 	const path: PathResult = { path: 'refuse', rule, match, edit_request: false, reads_workspace: false };
-	const trigger = c.trigger.trigger === 'question' || c.trigger.trigger === 'recall' ? c.trigger : { ...c.trigger, trigger: 'question' as Trigger, retrieves: true };
+	const trigger =
+		c.trigger.trigger === 'question' || c.trigger.trigger === 'recall'
+			? c.trigger
+			: { ...c.trigger, trigger: 'question' as Trigger, retrieves: true };
 	const policy = { ...d.policy, inject_profile: false, inject_rag: false, inject_qa_history: false, route: 'refuse' };
 	return { c: { ...c, trigger }, d: { ...d, path, policy, tiers: [], write: [], route: 'refuse' } };
 }
@@ -63,20 +108,50 @@ function refused(c: Classified, d: Draft, rule: string, match: string): { c: Cla
  * Applies refusal, the learned heads and the invariants to the rule stages' draft. Returns new
  * objects; the inputs are not changed.
  */
-export function applyLearnedGate(input: TurnInput, c: Classified, d: Draft, th: Thresholds, rec: TraceRecorder, weights: GateWeights = GATE_WEIGHTS): { c: Classified; d: Draft } {
+export function applyLearnedGate(
+	input: TurnInput,
+	c: Classified,
+	d: Draft,
+	th: Thresholds,
+	rec: TraceRecorder,
+	weights: GateWeights = GATE_WEIGHTS,
+): { c: Classified; d: Draft } {
 	let start = rec.now();
 	const refusal = checkRefusal(fullForms(input.utterance, REFUSAL_CHARS), input.history);
-	rec.gate({ gate: 'refusal', inputs: { rule: refusal?.rule ?? null, cue: refusal?.cue ?? null, match: refusal?.match ?? null }, value: refusal !== null, fired: refusal !== null, effect: refusal ? `hard rule ${refusal.rule}: refuse, search nothing, write nothing` : 'no secret or destructive-production request' }, start);
+	rec.gate(
+		{
+			gate: 'refusal',
+			inputs: { rule: refusal?.rule ?? null, cue: refusal?.cue ?? null, match: refusal?.match ?? null },
+			value: refusal !== null,
+			fired: refusal !== null,
+			effect: refusal
+				? `hard rule ${refusal.rule}: refuse, search nothing, write nothing`
+				: 'no secret or destructive-production request',
+		},
+		start,
+	);
 	const refuseBy = refusal ?? (d.path.path === 'refuse' ? { rule: d.path.rule, match: d.path.match ?? '' } : null);
-	if (Object.keys(weights.heads).length === 0) return refuseBy ? refused(c, d, refuseBy.rule, refuseBy.match) : { c, d };
+	if (Object.keys(weights.heads).length === 0)
+		return refuseBy ? refused(c, d, refuseBy.rule, refuseBy.match) : { c, d };
 
 	start = rec.now();
 	// A host may pass a malformed entry; the features read only well-formed turns.
-	const history = input.history.filter((h) => h && typeof h.content === 'string' && (h.role === 'user' || h.role === 'assistant'));
+	const history = input.history.filter(
+		(h) => h && typeof h.content === 'string' && (h.role === 'user' || h.role === 'assistant'),
+	);
 	const active = gateFeatures(c.text, history, c, d);
 	const g = compileGate(weights);
 	const rows = activeRows(g, active);
-	rec.gate({ gate: 'features', inputs: { weights: weights.version, active: active.join(' ') }, value: rows.length, fired: true, effect: `${active.length} named features active, ${rows.length} weighted` }, start);
+	rec.gate(
+		{
+			gate: 'features',
+			inputs: { weights: weights.version, active: active.join(' ') },
+			value: rows.length,
+			fired: true,
+			effect: `${active.length} named features active, ${rows.length} weighted`,
+		},
+		start,
+	);
 
 	// Follow-up (learned for refused turns too: the label is about the text, not the answer). A first
 	// turn cannot depend on earlier turns.
@@ -89,9 +164,13 @@ export function applyLearnedGate(input: TurnInput, c: Classified, d: Draft, th: 
 	if (refuseBy) return refused({ ...c, followup }, d, refuseBy.rule, refuseBy.match);
 
 	const tr = head(g, 'trigger', rows, rec, null, c.trigger.trigger);
-	const triggerName: Trigger = tr && (TRIGGERS as readonly string[]).includes(tr.label) ? (tr.label as Trigger) : c.trigger.trigger;
+	const triggerName: Trigger =
+		tr && (TRIGGERS as readonly string[]).includes(tr.label) ? (tr.label as Trigger) : c.trigger.trigger;
 	const pa = head(g, 'path', rows, rec, null, d.path.path);
-	let pathName: AnswerPath = pa && (ANSWER_PATHS as readonly string[]).includes(pa.label) && pa.label !== 'refuse' ? (pa.label as AnswerPath) : d.path.path;
+	let pathName: AnswerPath =
+		pa && (ANSWER_PATHS as readonly string[]).includes(pa.label) && pa.label !== 'refuse'
+			? (pa.label as AnswerPath)
+			: d.path.path;
 
 	// Invariants of the rubric (and of privacy: a "forget what I said" directive reads and writes nothing).
 	const privacy = c.intent.intent === 'privacy';
@@ -109,8 +188,10 @@ export function applyLearnedGate(input: TurnInput, c: Classified, d: Draft, th: 
 			if (p > bestP) [best, bestP] = [tier, p];
 		}
 		// rag answers from stored knowledge, recall from research: at least one tier is searched.
-		if (tiers.length === 0 && (pathName === 'rag' || triggerName === 'recall')) tiers = [triggerName === 'recall' ? 'research' : (best ?? 'workspace')];
-		if (triggerName === 'recall' && !tiers.includes('research')) tiers = TIERS.filter((t) => t === 'research' || tiers.includes(t));
+		if (tiers.length === 0 && (pathName === 'rag' || triggerName === 'recall'))
+			tiers = [triggerName === 'recall' ? 'research' : (best ?? 'workspace')];
+		if (triggerName === 'recall' && !tiers.includes('research'))
+			tiers = TIERS.filter((t) => t === 'research' || tiers.includes(t));
 	}
 	if (input.context?.restricted) tiers = tiers.filter((t) => t === 'profile');
 	if (tiers.length === 0 && pathName === 'rag') pathName = 'direct';
@@ -118,7 +199,10 @@ export function applyLearnedGate(input: TurnInput, c: Classified, d: Draft, th: 
 	let write: WriteTier[] = [];
 	if (triggerName === 'instruction') write = ['profile'];
 	else if (triggerName === 'correction' || triggerName === 'statement') {
-		for (const [tier, name] of [['research', 'write_research'], ['profile', 'write_profile']] as const) {
+		for (const [tier, name] of [
+			['research', 'write_research'],
+			['profile', 'write_profile'],
+		] as const) {
 			const r = head(g, name, rows, rec, th.gate_write_p, String(d.write.includes(tier)));
 			const p = r ? pOf(g, name, r) : d.write.includes(tier) ? 1 : 0;
 			if (p >= th.gate_write_p) write.push(tier);
@@ -128,9 +212,22 @@ export function applyLearnedGate(input: TurnInput, c: Classified, d: Draft, th: 
 	if (input.context?.restricted) write = write.filter((w) => w !== 'research');
 	if (privacy) write = [];
 
-	const trigger = triggerName === c.trigger.trigger ? c.trigger : { ...c.trigger, trigger: triggerName, rule: `learned:${c.trigger.rule}`, retrieves: triggerRetrieves(triggerName) };
+	const trigger =
+		triggerName === c.trigger.trigger
+			? c.trigger
+			: {
+					...c.trigger,
+					trigger: triggerName,
+					rule: `learned:${c.trigger.rule}`,
+					retrieves: triggerRetrieves(triggerName),
+				};
 	const path = withPath(d.path, pathName, 'learned');
-	const policy = { ...d.policy, inject_rag: tiers.includes('workspace'), inject_qa_history: tiers.includes('research'), inject_profile: tiers.includes('profile') };
+	const policy = {
+		...d.policy,
+		inject_rag: tiers.includes('workspace'),
+		inject_qa_history: tiers.includes('research'),
+		inject_profile: tiers.includes('profile'),
+	};
 	const route = routeLabel(path, d.policy.route, tiers, d.restricted_dropped);
 	policy.route = route;
 	return { c: { ...c, followup, trigger }, d: { ...d, path, policy, tiers, write, route } };

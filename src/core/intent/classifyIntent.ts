@@ -7,7 +7,15 @@
 import type { FollowupResult, Intent } from '../types';
 import { firstCue, type TurnText } from '../text/turnText';
 import type { TriggerResult } from '../trigger/classifyTrigger';
-import { identifierCue, META_CUES, PAST_REFERENCE, PERSONAL_FACT, PERSONAL_REFERENCE, PROFILE_QUESTION, WORKSPACE_CUES } from './intentCues';
+import {
+	identifierCue,
+	META_CUES,
+	PAST_REFERENCE,
+	PERSONAL_FACT,
+	PERSONAL_REFERENCE,
+	PROFILE_QUESTION,
+	WORKSPACE_CUES,
+} from './intentCues';
 
 /** Content features shared by intent, policy overlays and the answer-path router. */
 export interface TurnFeatures {
@@ -53,7 +61,12 @@ const fromTrigger: Partial<Record<TriggerResult['trigger'], Intent>> = {
  * (continuation) → general. Meta sits before the social kinds only because a social formula
  * cannot contain a meta cue; it sits after recall because "what did we decide" asks the store.
  */
-export function classifyIntent(t: TurnText, trigger: TriggerResult, followup: FollowupResult, f: TurnFeatures): IntentResult {
+export function classifyIntent(
+	t: TurnText,
+	trigger: TriggerResult,
+	followup: FollowupResult,
+	f: TurnFeatures,
+): IntentResult {
 	if (trigger.social === 'probe') return { intent: 'testing', rule: 'probe', match: trigger.match };
 	if (trigger.rule === 'memory_directive') return { intent: 'privacy', rule: 'memory_directive', match: trigger.match };
 	const direct = fromTrigger[trigger.trigger];

@@ -56,32 +56,98 @@ type Rule = { source: LiveSource; name: string; re: RegExp; strong?: boolean };
 // Strong rules name live state so plainly that they apply on any answer path; the others only
 // when the decision already chose the `tool` path.
 const RULES: readonly Rule[] = [
-	{ source: 'diagnostics', name: 'problems_view', re: /\b(problems? (view|panel|tab)|diagnostics?|squiggl\w*)\b/i, strong: true },
-	{ source: 'diagnostics', name: 'current_errors', re: /\b(current|type|compile|compiler|tsc|lint) (errors?|warnings?)\b|\bdoes(n'?t| not) compile\b/i, strong: true },
+	{
+		source: 'diagnostics',
+		name: 'problems_view',
+		re: /\b(problems? (view|panel|tab)|diagnostics?|squiggl\w*)\b/i,
+		strong: true,
+	},
+	{
+		source: 'diagnostics',
+		name: 'current_errors',
+		re: /\b(current|type|compile|compiler|tsc|lint) (errors?|warnings?)\b|\bdoes(n'?t| not) compile\b/i,
+		strong: true,
+	},
 	{ source: 'diagnostics', name: 'errors_words', re: /\b(errors?|warnings?|red underline\w*)\b/i },
 	{ source: 'editor', name: 'selection', re: /\b(highlighted|selected|selection|marked)\b/i, strong: true },
-	{ source: 'editor', name: 'this_code', re: /\b(this|current|open|active) (function|method|class|file|code|line|block|editor|snippet|component|test)\b|\b(under|at) (the|my) cursor\b/i },
-	{ source: 'git', name: 'git_words', re: /\b(git|uncommitted|unstaged|staged|stash(ed)?|ahead|behind|blame|working tree|last commit|since (my|the) (last )?commit|recent commits?|commit (log|history))\b/i, strong: true },
-	{ source: 'git', name: 'change_words', re: /\b(diff|changes?|changed|modif(y|ied|ications?)|branch|release notes|commit(ted)?|edited)\b/i },
+	{
+		source: 'editor',
+		name: 'this_code',
+		re: /\b(this|current|open|active) (function|method|class|file|code|line|block|editor|snippet|component|test)\b|\b(under|at) (the|my) cursor\b/i,
+	},
+	{
+		source: 'git',
+		name: 'git_words',
+		re: /\b(git|uncommitted|unstaged|staged|stash(ed)?|ahead|behind|blame|working tree|last commit|since (my|the) (last )?commit|recent commits?|commit (log|history))\b/i,
+		strong: true,
+	},
+	{
+		source: 'git',
+		name: 'change_words',
+		re: /\b(diff|changes?|changed|modif(y|ied|ications?)|branch|release notes|commit(ted)?|edited)\b/i,
+	},
 	{ source: 'terminal', name: 'terminal_words', re: /\b(terminal|last command|exit code|shell)\b/i, strong: true },
-	{ source: 'terminal', name: 'output_words', re: /\b((test|build|command|script) (output|run|failed|failure)|(tests?|build) (failed|fail(s|ing)?|broke))\b/i },
+	{
+		source: 'terminal',
+		name: 'output_words',
+		re: /\b((test|build|command|script) (output|run|failed|failure)|(tests?|build) (failed|fail(s|ing)?|broke))\b/i,
+	},
 ];
 
 const SYMBOL_RULES: ReadonlyArray<{ name: string; re: RegExp; kind: SymbolQuery['kind'] }> = [
-	{ name: 'where_defined', re: /\bwhere(?: is|'s| are)\s+`?([A-Za-z_$][\w$]*)`?(?:\(\))?\s+(?:defined|declared|implemented|exported)\b/i, kind: 'definition' },
-	{ name: 'definition_of', re: /\b(?:definition|declaration|implementation) of\s+`?([A-Za-z_$][\w$]*)`?/i, kind: 'definition' },
-	{ name: 'go_to', re: /\b(?:go to|jump to|find)\s+(?:the\s+)?(?:definition of\s+)?`([A-Za-z_$][\w$]*)`/i, kind: 'definition' },
-	{ name: 'who_calls', re: /\b(?:who|what|which \w+)\s+(?:calls|uses|references|imports)\s+`?([A-Za-z_$][\w$]*)`?/i, kind: 'references' },
-	{ name: 'references_to', re: /\b(?:references|callers|usages|uses|call sites) (?:to|of)\s+`?([A-Za-z_$][\w$]*)`?/i, kind: 'references' },
-	{ name: 'where_used', re: /\bwhere(?: is|'s| are)\s+`?([A-Za-z_$][\w$]*)`?(?:\(\))?\s+(?:used|called|referenced)\b/i, kind: 'references' },
+	{
+		name: 'where_defined',
+		re: /\bwhere(?: is|'s| are)\s+`?([A-Za-z_$][\w$]*)`?(?:\(\))?\s+(?:defined|declared|implemented|exported)\b/i,
+		kind: 'definition',
+	},
+	{
+		name: 'definition_of',
+		re: /\b(?:definition|declaration|implementation) of\s+`?([A-Za-z_$][\w$]*)`?/i,
+		kind: 'definition',
+	},
+	{
+		name: 'go_to',
+		re: /\b(?:go to|jump to|find)\s+(?:the\s+)?(?:definition of\s+)?`([A-Za-z_$][\w$]*)`/i,
+		kind: 'definition',
+	},
+	{
+		name: 'who_calls',
+		re: /\b(?:who|what|which \w+)\s+(?:calls|uses|references|imports)\s+`?([A-Za-z_$][\w$]*)`?/i,
+		kind: 'references',
+	},
+	{
+		name: 'references_to',
+		re: /\b(?:references|callers|usages|uses|call sites) (?:to|of)\s+`?([A-Za-z_$][\w$]*)`?/i,
+		kind: 'references',
+	},
+	{
+		name: 'where_used',
+		re: /\bwhere(?: is|'s| are)\s+`?([A-Za-z_$][\w$]*)`?(?:\(\))?\s+(?:used|called|referenced)\b/i,
+		kind: 'references',
+	},
 ];
 
 /** Words a symbol rule may capture that are not identifiers the user means. */
-const NOT_SYMBOLS = new Set(['this', 'that', 'it', 'the', 'my', 'a', 'an', 'function', 'method', 'class', 'everything', 'something']);
+const NOT_SYMBOLS = new Set([
+	'this',
+	'that',
+	'it',
+	'the',
+	'my',
+	'a',
+	'an',
+	'function',
+	'method',
+	'class',
+	'everything',
+	'something',
+]);
 
 const ENCLOSING = /\bthis (function|method|class|component|test|block)\b/i;
-const FORMAT_PREFERENCE = /\b(format|style|way|template|tone) (i|we) (like|prefer|use|want)|\bmy (usual|preferred) (format|style)|\bas (i|we) (like|prefer)\b/i;
-const FILE_MENTION = /(?:^|[\s`'"(])((?:[\w.-]+\/)*[\w.-]+\.(?:ts|tsx|js|jsx|mjs|cjs|json|md|py|go|rs|java|kt|rb|php|cs|c|h|cpp|hpp|css|scss|html|vue|svelte|yaml|yml|toml|sh))\b/;
+const FORMAT_PREFERENCE =
+	/\b(format|style|way|template|tone) (i|we) (like|prefer|use|want)|\bmy (usual|preferred) (format|style)|\bas (i|we) (like|prefer)\b/i;
+const FILE_MENTION =
+	/(?:^|[\s`'"(])((?:[\w.-]+\/)*[\w.-]+\.(?:ts|tsx|js|jsx|mjs|cjs|json|md|py|go|rs|java|kt|rb|php|cs|c|h|cpp|hpp|css|scss|html|vue|svelte|yaml|yml|toml|sh))\b/;
 
 /** Plans the live-state reads of one turn. */
 export function planLiveSources(utterance: string, facts: LiveDecisionFacts): LiveSourcePlan {
@@ -154,12 +220,25 @@ export function planLiveSources(utterance: string, facts: LiveDecisionFacts): Li
 	const step: GateStep = {
 		kind: 'gate',
 		gate: 'live_sources',
-		inputs: { path: facts.path, restricted, rules: hits.map((h) => `${h.source}:${h.rule}${h.match ? ` "${h.match}"` : ''}`) },
+		inputs: {
+			path: facts.path,
+			restricted,
+			rules: hits.map((h) => `${h.source}:${h.rule}${h.match ? ` "${h.match}"` : ''}`),
+		},
 		value: sources,
 		threshold: null,
 		fired: sources.length > 0 || action !== null,
 		effect,
 		us: Math.round((performance.now() - t0) * 1000),
 	};
-	return { sources, hits, enclosingSymbol, symbol, file, action: restricted ? null : action, extraTiers: restricted ? [] : extraTiers, step };
+	return {
+		sources,
+		hits,
+		enclosingSymbol,
+		symbol,
+		file,
+		action: restricted ? null : action,
+		extraTiers: restricted ? [] : extraTiers,
+		step,
+	};
 }

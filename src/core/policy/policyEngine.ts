@@ -93,7 +93,13 @@ const FOLLOWUP_WIDENED: ReadonlySet<Intent> = new Set<Intent>(['general', 'works
  * discussion or decisions ("why did we…", "as you suggested"); privacy closes the workspace
  * and research tiers whatever opened them. Overlays only add to turns whose trigger retrieves.
  */
-export function applyOverlays(d: PolicyDecision, intent: Intent, retrieves: boolean, f: TurnFeatures, followup: FollowupResult): OverlayResult[] {
+export function applyOverlays(
+	d: PolicyDecision,
+	intent: Intent,
+	retrieves: boolean,
+	f: TurnFeatures,
+	followup: FollowupResult,
+): OverlayResult[] {
 	const personal = retrieves && !d.privacy_mode && f.personal_reference && !d.inject_profile;
 	if (personal) d.inject_profile = true;
 	const widen = retrieves && followup.is_followup && FOLLOWUP_WIDENED.has(intent) && !d.inject_qa_history;
@@ -106,9 +112,19 @@ export function applyOverlays(d: PolicyDecision, intent: Intent, retrieves: bool
 		d.inject_qa_history = false;
 	}
 	return [
-		{ name: 'personal_reference', fired: personal, effect: personal ? 'profile opened for a personal reference' : 'no change' },
+		{
+			name: 'personal_reference',
+			fired: personal,
+			effect: personal ? 'profile opened for a personal reference' : 'no change',
+		},
 		{ name: 'followup_research', fired: widen, effect: widen ? 'research memory added for a follow-up' : 'no change' },
-		{ name: 'past_reference', fired: past, effect: past ? `research memory added: the turn refers to earlier decisions ("${f.past_reference}")` : 'no change' },
+		{
+			name: 'past_reference',
+			fired: past,
+			effect: past
+				? `research memory added: the turn refers to earlier decisions ("${f.past_reference}")`
+				: 'no change',
+		},
 		{ name: 'privacy', fired: privacy, effect: privacy ? 'workspace and research closed (privacy)' : 'no change' },
 	];
 }

@@ -46,11 +46,21 @@ export function tiersForPath(p: PathResult, tiers: readonly Tier[]): Tier[] {
 	return tiers.filter((t) => (t === 'workspace' && p.reads_workspace) || t === 'profile');
 }
 
-const PROVIDED_RULES: ReadonlySet<string> = new Set(['transform_provided', 'transform_reply', 'inline_code', 'inline_data']);
+const PROVIDED_RULES: ReadonlySet<string> = new Set([
+	'transform_provided',
+	'transform_reply',
+	'inline_code',
+	'inline_data',
+]);
 const GENERIC_RULES: ReadonlySet<string> = new Set(['generic_programming', 'generic_thread', 'computation']);
 
 /** Names the branch: the answer path's own label where it decided, else the policy's intent label. */
-export function routeLabel(p: PathResult, policyRoute: string, tiers: readonly Tier[], restrictedDropped: readonly Tier[]): string {
+export function routeLabel(
+	p: PathResult,
+	policyRoute: string,
+	tiers: readonly Tier[],
+	restrictedDropped: readonly Tier[],
+): string {
 	switch (p.path) {
 		case 'refuse':
 		case 'clarify':

@@ -7,7 +7,14 @@
  */
 import { firstCue, ruleWindow, textForms, type TextForms } from '../text/turnText';
 import { PERSONAL_REFERENCE, WORKSPACE_CUES, identifierCue } from '../intent/intentCues';
-import { GENERAL_MARKER, GENERIC_SHAPE, LIVE_STATE, LOCAL_REFERENCE, PROJECT_REFERENCE, TECH_TERM } from '../answerPath/pathCues';
+import {
+	GENERAL_MARKER,
+	GENERIC_SHAPE,
+	LIVE_STATE,
+	LOCAL_REFERENCE,
+	PROJECT_REFERENCE,
+	TECH_TERM,
+} from '../answerPath/pathCues';
 import type { HistoryTurn } from '../types';
 
 /** Facts about the thread a turn continues. Each is computed on first use. */
@@ -36,7 +43,10 @@ export function refersToProject(t: TextForms): boolean {
 
 /** Generic phrasing: a "how do I / what is" shape naming a technology, or an explicit "in general". */
 function genericShape(t: TextForms): boolean {
-	return GENERAL_MARKER.test(t.text) || (GENERIC_SHAPE.test(t.core) && TECH_TERM.test(t.text) && !LOCAL_REFERENCE.test(t.core));
+	return (
+		GENERAL_MARKER.test(t.text) ||
+		(GENERIC_SHAPE.test(t.core) && TECH_TERM.test(t.text) && !LOCAL_REFERENCE.test(t.core))
+	);
 }
 
 /** Generic programming help on its own: generic phrasing with nothing of the project referred to. */

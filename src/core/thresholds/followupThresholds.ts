@@ -16,31 +16,36 @@ export const FOLLOWUP_THRESHOLDS = {
 		default: 0.8,
 		min: 0,
 		max: 1,
-		rationale: 'Prior for any turn after the first: most later turns build on the conversation; evidence against must outweigh it.',
+		rationale:
+			'Prior for any turn after the first: most later turns build on the conversation; evidence against must outweigh it.',
 	},
 	followup_w_pronoun: {
 		default: 0.6,
 		min: 0,
 		max: 1,
-		rationale: 'An anaphoric pronoun (it, they, that, the other one) cannot be read without its antecedent: enough alone.',
+		rationale:
+			'An anaphoric pronoun (it, they, that, the other one) cannot be read without its antecedent: enough alone.',
 	},
 	followup_w_continuation: {
 		default: 0.3,
 		min: 0,
 		max: 1,
-		rationale: 'A turn opening with and/but/what about/instead continues the previous one by construction: enough alone.',
+		rationale:
+			'A turn opening with and/but/what about/instead continues the previous one by construction: enough alone.',
 	},
 	followup_w_definite_reference: {
 		default: 0.3,
 		min: 0,
 		max: 1,
-		rationale: 'The function / the error / your example / above points at an artifact of the conversation: enough alone.',
+		rationale:
+			'The function / the error / your example / above points at an artifact of the conversation: enough alone.',
 	},
 	followup_w_bare_definite: {
 		default: 0.15,
 		min: 0,
 		max: 1,
-		rationale: '"the N" with no complement usually has an earlier referent, but also names generic things: needs support.',
+		rationale:
+			'"the N" with no complement usually has an earlier referent, but also names generic things: needs support.',
 	},
 	followup_w_implicit_argument: {
 		default: 0.25,
@@ -77,7 +82,8 @@ export const FOLLOWUP_THRESHOLDS = {
 		default: 0.15,
 		min: 0,
 		max: 1,
-		rationale: 'A turn with no content word of its own (only function words, light verbs, relational nouns) is elliptical.',
+		rationale:
+			'A turn with no content word of its own (only function words, light verbs, relational nouns) is elliptical.',
 	},
 	followup_w_topic_continuity: {
 		default: 0.2,
@@ -89,7 +95,8 @@ export const FOLLOWUP_THRESHOLDS = {
 		default: 0.35,
 		min: 0,
 		max: 1,
-		rationale: 'Against: re-naming a content word of an earlier user turn restates the topic in full instead of saying "it".',
+		rationale:
+			'Against: re-naming a content word of an earlier user turn restates the topic in full instead of saying "it".',
 	},
 	followup_w_new_subject: {
 		default: 0.15,
@@ -107,7 +114,8 @@ export const FOLLOWUP_THRESHOLDS = {
 		default: 0.35,
 		min: 0,
 		max: 1,
-		rationale: 'Against: a relational noun with its argument spelled out (the history of X, types of Y) names its topic.',
+		rationale:
+			'Against: a relational noun with its argument spelled out (the history of X, types of Y) names its topic.',
 	},
 	followup_w_indefinite: {
 		default: 0.15,
@@ -139,13 +147,15 @@ export const FOLLOWUP_THRESHOLDS = {
 		min: 1,
 		max: 100,
 		integer: true,
-		rationale: 'How many earlier turns count when looking for repeated or new terms; older turns rarely set the topic. 4 (was 8): the learned follow-up head on the dev split is within one turn of 8 (balanced accuracy 0.816 vs 0.825) at half the stemming.',
+		rationale:
+			'How many earlier turns count when looking for repeated or new terms; older turns rarely set the topic. 4 (was 8): the learned follow-up head on the dev split is within one turn of 8 (balanced accuracy 0.816 vs 0.825) at half the stemming.',
 	},
 	followup_history_chars: {
 		default: 300,
 		min: 200,
 		max: 1000000,
 		integer: true,
-		rationale: 'Characters read from the head of each earlier turn: the topic of a reply is set early, and a pasted reply must not make the pure core slow. 300 (was 4,000): stemming 8 long turns was a quarter of a decision on the coding corpus (bench:gate profile); the learned gate on the dev split is unchanged at 300.',
+		rationale:
+			'Characters read from the head of each earlier turn: the topic of a reply is set early, and a pasted reply must not make the pure core slow. 300 (was 4,000): stemming 8 long turns was a quarter of a decision on the coding corpus (bench:gate profile); the learned gate on the dev split is unchanged at 300.',
 	},
 } satisfies ThresholdSection;

@@ -2,7 +2,13 @@ import type { ThresholdSection } from './spec';
 
 /** Policy engine and behaviour engine (seed 000). Owned by src/core/policy and src/core/behavior. */
 export const POLICY_THRESHOLDS = {
-	rag_k: { default: 4, min: 0, max: 50, integer: true, rationale: 'Workspace chunks per turn (seed 000 default k = 4).' },
+	rag_k: {
+		default: 4,
+		min: 0,
+		max: 50,
+		integer: true,
+		rationale: 'Workspace chunks per turn (seed 000 default k = 4).',
+	},
 	qa_k: { default: 4, min: 0, max: 50, integer: true, rationale: 'Research-memory rows per turn (seed 000).' },
 	floor_continuation: {
 		default: 0.35,
@@ -11,7 +17,12 @@ export const POLICY_THRESHOLDS = {
 		rationale: 'A continuation may accept weaker chunks: the conversation itself is context (seed 000, MiniLM cosine).',
 	},
 	floor_general: { default: 0.45, min: 0, max: 1, rationale: 'A general question needs stronger evidence (seed 000).' },
-	floor_research: { default: 0.65, min: 0, max: 1, rationale: 'Prior Q&A must be close to be worth reusing (seed 000).' },
+	floor_research: {
+		default: 0.65,
+		min: 0,
+		max: 1,
+		rationale: 'Prior Q&A must be close to be worth reusing (seed 000).',
+	},
 	floor_workspace_question: {
 		default: 0,
 		min: 0,
@@ -23,19 +34,22 @@ export const POLICY_THRESHOLDS = {
 		default: 0.5,
 		min: 0,
 		max: 1,
-		rationale: 'Under "reduce" (rapid fire, repetition) k is multiplied by this (rounded, never below 1): the conversation window already holds the context.',
+		rationale:
+			'Under "reduce" (rapid fire, repetition) k is multiplied by this (rounded, never below 1): the conversation window already holds the context.',
 	},
 	reduce_floor_delta: {
 		default: 0.1,
 		min: 0,
 		max: 1,
-		rationale: 'Under "reduce" every relevance floor rises by this much (capped at 1): take fewer chunks, and only strong ones.',
+		rationale:
+			'Under "reduce" every relevance floor rises by this much (capped at 1): take fewer chunks, and only strong ones.',
 	},
 	boost_k_factor: {
 		default: 2,
 		min: 1,
 		max: 10,
-		rationale: 'Under "boost" (exploratory, frustration) k is multiplied by this: widen the search when the user explores or the last answer failed.',
+		rationale:
+			'Under "boost" (exploratory, frustration) k is multiplied by this: widen the search when the user explores or the last answer failed.',
 	},
 	boost_floor_delta: {
 		default: 0.1,
@@ -95,13 +109,15 @@ export const POLICY_THRESHOLDS = {
 		min: 0,
 		max: 50,
 		integer: true,
-		rationale: 'A non-social turn shorter than this has nothing to resolve and is answered with a clarifying question (seed 001).',
+		rationale:
+			'A non-social turn shorter than this has nothing to resolve and is answered with a clarifying question (seed 001).',
 	},
 	generic_thread_turns: {
 		default: 4,
 		min: 1,
 		max: 20,
 		integer: true,
-		rationale: 'How many earlier user turns the router walks back to find the generic question a follow-up continues; beyond that the thread is not clearly generic and the turn retrieves.',
+		rationale:
+			'How many earlier user turns the router walks back to find the generic question a follow-up continues; beyond that the thread is not clearly generic and the turn retrieves.',
 	},
 } satisfies ThresholdSection;

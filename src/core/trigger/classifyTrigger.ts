@@ -7,7 +7,17 @@
 import type { Trigger, WriteTier } from '../types';
 import { firstCue, type TurnText } from '../text/turnText';
 import { socialKind, type SocialKind } from './socialCues';
-import { ACTUALLY, CORRECTION_CUES, DECISION, DECLARATIVE, INSTRUCTION_CUES, PROBLEM_CUES, QUESTION_CUES, RECALL_CUES, RESOLVED } from './triggerCues';
+import {
+	ACTUALLY,
+	CORRECTION_CUES,
+	DECISION,
+	DECLARATIVE,
+	INSTRUCTION_CUES,
+	PROBLEM_CUES,
+	QUESTION_CUES,
+	RECALL_CUES,
+	RESOLVED,
+} from './triggerCues';
 
 /** The trigger with the rule that produced it, for the trace. */
 export interface TriggerResult {
@@ -47,7 +57,8 @@ export function classifyTrigger(t: TurnText): TriggerResult {
 	const actually = ACTUALLY.exec(t.core);
 	if (actually && !t.endsWithQuestion) return result('correction', 'actually', actually[0]);
 
-	const instruction = firstCue(INSTRUCTION_CUES, t.core) ?? (t.core === t.text ? null : firstCue(INSTRUCTION_CUES, t.text));
+	const instruction =
+		firstCue(INSTRUCTION_CUES, t.core) ?? (t.core === t.text ? null : firstCue(INSTRUCTION_CUES, t.text));
 	if (instruction) return result('instruction', instruction.name, instruction.match);
 
 	const recall = firstCue(RECALL_CUES, t.text);

@@ -33,7 +33,13 @@ function historyOf(context: vscode.ChatContext): HistoryTurn[] {
 
 /** The Chat view's chosen model as an LmPort (no model lookup: the user already picked it). */
 function requestModelPort(model: vscode.LanguageModelChat): { port: LmPort; model: LmModel } {
-	const lmModel: LmModel = { id: model.id, name: model.name, vendor: model.vendor, family: model.family, maxInputTokens: model.maxInputTokens };
+	const lmModel: LmModel = {
+		id: model.id,
+		name: model.name,
+		vendor: model.vendor,
+		family: model.family,
+		maxInputTokens: model.maxInputTokens,
+	};
 	const port: LmPort = {
 		selectModels: () => Promise.resolve([lmModel]),
 		async sendRequest(_m, messages, options, signal) {
@@ -41,7 +47,11 @@ function requestModelPort(model: vscode.LanguageModelChat): { port: LmPort; mode
 			const cancel = () => source.cancel();
 			signal.addEventListener('abort', cancel, { once: true });
 			if (signal.aborted) source.cancel();
-			const lm = messages.map((m) => (m.role === 'user' ? vscode.LanguageModelChatMessage.User(m.content) : vscode.LanguageModelChatMessage.Assistant(m.content)));
+			const lm = messages.map((m) =>
+				m.role === 'user'
+					? vscode.LanguageModelChatMessage.User(m.content)
+					: vscode.LanguageModelChatMessage.Assistant(m.content),
+			);
 			const response = await model.sendRequest(lm, { justification: options.justification }, source.token);
 			return response.text;
 		},
@@ -73,7 +83,9 @@ export function registerChatParticipant(
 		const sub = token.onCancellationRequested(() => abort.abort());
 		const history = historyOf(chatContext);
 		const thresholds = deps.settings.current();
-		const chat: ChatMessage[] = history.slice(-thresholds.conversation_window_turns).map((h) => ({ role: h.role, content: h.content }));
+		const chat: ChatMessage[] = history
+			.slice(-thresholds.conversation_window_turns)
+			.map((h) => ({ role: h.role, content: h.content }));
 		let streamed = '';
 		try {
 			const outcome = await runPipeline(
@@ -105,15 +117,30 @@ export function registerChatParticipant(
 			}
 			// What the reply adds after the streamed text (the decision in evidence-only mode, notes).
 			const done = streamed.trim();
-			stream.markdown(done && outcome.markdown.startsWith(done) ? outcome.markdown.slice(done.length) : done ? `\n\n${outcome.markdown}` : outcome.markdown);
+			stream.markdown(
+				done && outcome.markdown.startsWith(done)
+					? outcome.markdown.slice(done.length)
+					: done
+						? `\n\n${outcome.markdown}`
+						: outcome.markdown,
+			);
 			for (const c of outcome.citations) {
 				if (!c.uri) continue;
 				const uri = vscode.Uri.parse(c.uri);
-				stream.reference(c.startLine === null ? uri : new vscode.Location(uri, new vscode.Range(c.startLine - 1, 0, (c.endLine ?? c.startLine) - 1, 0)));
+				stream.reference(
+					c.startLine === null
+						? uri
+						: new vscode.Location(uri, new vscode.Range(c.startLine - 1, 0, (c.endLine ?? c.startLine) - 1, 0)),
+				);
 			}
 			// Proposed actions get their controls in the panel only: here nothing can be clicked, and nothing ran.
-			if (outcome.actions?.length) stream.markdown('\n\n*The proposed action has its control in the Gated Memory panel (ask there to run it); nothing was run.*');
-			stream.markdown(`\n\n*${outcome.generator} · route \`${outcome.result.route}\`. Open the Gated Memory panel to see the full decision trace.*`);
+			if (outcome.actions?.length)
+				stream.markdown(
+					'\n\n*The proposed action has its control in the Gated Memory panel (ask there to run it); nothing was run.*',
+				);
+			stream.markdown(
+				`\n\n*${outcome.generator} · route \`${outcome.result.route}\`. Open the Gated Memory panel to see the full decision trace.*`,
+			);
 			void outcome.persist().then((steps) => {
 				for (const s of steps) if (s.kind === 'note' && s.level === 'error') deps.log.warn(`@memory: ${s.message}`);
 			});

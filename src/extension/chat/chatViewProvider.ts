@@ -23,12 +23,17 @@ export const CHAT_VIEW_ID = 'gatedMemory.chat';
 export function makeNonce(): string {
 	const bytes = new Uint8Array(18);
 	crypto.getRandomValues(bytes);
-	return Buffer.from(bytes).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+	return Buffer.from(bytes)
+		.toString('base64')
+		.replace(/[^A-Za-z0-9]/g, '');
 }
 
 /** The page: CSP first, then the stylesheet, the static skeleton, and the bundle. */
 export function renderChatHtml(opts: WebviewAssets): string {
-	return webviewPage(opts, 'Gated Memory', `<main id="app">
+	return webviewPage(
+		opts,
+		'Gated Memory',
+		`<main id="app">
 	<header id="header" class="header">
 		<span id="generator" class="generator" title="The generator that writes the replies"></span>
 		<select id="history" class="history" aria-label="Conversation history" disabled><option value="">Current conversation</option></select>
@@ -47,7 +52,8 @@ export function renderChatHtml(opts: WebviewAssets): string {
 			<vscode-button id="send" aria-label="Send message">Send</vscode-button>
 		</div>
 	</form>
-</main>`);
+</main>`,
+	);
 }
 
 export type HostMessenger = Messenger<WebviewToHost, HostToWebview>;
@@ -98,8 +104,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
 			scriptUri: view.webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js')).toString(),
 			styleUri: view.webview.asWebviewUri(vscode.Uri.joinPath(media, 'main.css')).toString(),
 		});
-		const messenger: HostMessenger = new Messenger(webviewTransport(view.webview, this.log), isWebviewToHostMessage, (data) =>
-			this.log.warn(`ignored a malformed message from the webview: ${JSON.stringify(data)?.slice(0, 200)}`),
+		const messenger: HostMessenger = new Messenger(
+			webviewTransport(view.webview, this.log),
+			isWebviewToHostMessage,
+			(data) => this.log.warn(`ignored a malformed message from the webview: ${JSON.stringify(data)?.slice(0, 200)}`),
 		);
 		messenger.on('chat/send', (p) => void this.controller.send(p.turnId, p.text));
 		this.routeActions(messenger);

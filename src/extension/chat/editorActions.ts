@@ -47,7 +47,10 @@ export class EditorActions {
 	async newFile(code: string, fence: string | null): Promise<void> {
 		try {
 			this.knownLanguages ??= new Set(await vscode.languages.getLanguages());
-			const document = await vscode.workspace.openTextDocument({ content: code, language: languageIdForFence(fence, this.knownLanguages) });
+			const document = await vscode.workspace.openTextDocument({
+				content: code,
+				language: languageIdForFence(fence, this.knownLanguages),
+			});
 			await vscode.window.showTextDocument(document, { preview: false });
 		} catch (e) {
 			this.fail('open the code in a new file', e);
@@ -63,7 +66,9 @@ export class EditorActions {
 			this.log.warn(`refused to open a citation with an unreadable URI: ${uri.slice(0, 200)}`);
 			return;
 		}
-		const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+		const folders = (vscode.workspace.workspaceFolders ?? [])
+			.filter((f) => f.uri.scheme === 'file')
+			.map((f) => f.uri.fsPath);
 		if (target.scheme !== 'file' || folders.length === 0) {
 			this.log.warn(`refused to open a citation outside the workspace folders: ${target.toString(true).slice(0, 200)}`);
 			return;
@@ -71,7 +76,9 @@ export class EditorActions {
 		// Real paths, not the URI's text: a symlink inside a folder may point anywhere.
 		const inside = await realContainment(target.fsPath, folders);
 		if (!inside.ok) {
-			this.log.warn(`refused to open a citation that is not a file inside the workspace folders: ${target.toString(true).slice(0, 200)} (${inside.reason})`);
+			this.log.warn(
+				`refused to open a citation that is not a file inside the workspace folders: ${target.toString(true).slice(0, 200)} (${inside.reason})`,
+			);
 			return;
 		}
 		try {

@@ -7,14 +7,48 @@ import * as path from 'node:path';
 
 /** Fence names whose VS Code language id differs from the name itself. */
 const FENCE_TO_LANGUAGE: Record<string, string> = {
-	ts: 'typescript', mts: 'typescript', cts: 'typescript', tsx: 'typescriptreact',
-	js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'javascriptreact', node: 'javascript',
-	py: 'python', python3: 'python', rb: 'ruby', rs: 'rust', golang: 'go', kt: 'kotlin',
-	cs: 'csharp', 'c#': 'csharp', 'c++': 'cpp', cc: 'cpp', hpp: 'cpp', h: 'c',
-	sh: 'shellscript', bash: 'shellscript', zsh: 'shellscript', shell: 'shellscript', console: 'shellscript',
-	ps1: 'powershell', pwsh: 'powershell', yml: 'yaml', md: 'markdown', htm: 'html', svg: 'xml',
-	jsonc: 'jsonc', json5: 'jsonc', dockerfile: 'dockerfile', docker: 'dockerfile', make: 'makefile',
-	text: 'plaintext', txt: 'plaintext', plain: 'plaintext', diff: 'diff', patch: 'diff',
+	ts: 'typescript',
+	mts: 'typescript',
+	cts: 'typescript',
+	tsx: 'typescriptreact',
+	js: 'javascript',
+	mjs: 'javascript',
+	cjs: 'javascript',
+	jsx: 'javascriptreact',
+	node: 'javascript',
+	py: 'python',
+	python3: 'python',
+	rb: 'ruby',
+	rs: 'rust',
+	golang: 'go',
+	kt: 'kotlin',
+	cs: 'csharp',
+	'c#': 'csharp',
+	'c++': 'cpp',
+	cc: 'cpp',
+	hpp: 'cpp',
+	h: 'c',
+	sh: 'shellscript',
+	bash: 'shellscript',
+	zsh: 'shellscript',
+	shell: 'shellscript',
+	console: 'shellscript',
+	ps1: 'powershell',
+	pwsh: 'powershell',
+	yml: 'yaml',
+	md: 'markdown',
+	htm: 'html',
+	svg: 'xml',
+	jsonc: 'jsonc',
+	json5: 'jsonc',
+	dockerfile: 'dockerfile',
+	docker: 'dockerfile',
+	make: 'makefile',
+	text: 'plaintext',
+	txt: 'plaintext',
+	plain: 'plaintext',
+	diff: 'diff',
+	patch: 'diff',
 };
 
 /**
@@ -39,7 +73,11 @@ export function isInsideFolder(file: string, folder: string, sep: string = path.
 }
 
 /** A cited line range clamped to the document (1-based in, 0-based out); whole first line when none. */
-export function citedRange(startLine: number | null, endLine: number | null, lineCount: number): { start: number; end: number } {
+export function citedRange(
+	startLine: number | null,
+	endLine: number | null,
+	lineCount: number,
+): { start: number; end: number } {
 	const last = Math.max(0, lineCount - 1);
 	const clamp = (n: number) => Math.min(last, Math.max(0, Math.floor(n) - 1));
 	if (startLine === null || !Number.isFinite(startLine)) return { start: 0, end: 0 };

@@ -14,17 +14,32 @@ export function vscodeLmPort(): LmPort {
 			if (!vscode.lm?.selectChatModels) return [];
 			const models = await vscode.lm.selectChatModels(selector);
 			for (const m of models) seen.set(m.id, m);
-			return models.map((m) => ({ id: m.id, name: m.name, vendor: m.vendor, family: m.family, maxInputTokens: m.maxInputTokens }));
+			return models.map((m) => ({
+				id: m.id,
+				name: m.name,
+				vendor: m.vendor,
+				family: m.family,
+				maxInputTokens: m.maxInputTokens,
+			}));
 		},
 
-		async sendRequest(model: LmModel, messages: LmMessage[], options: { justification: string }, signal: AbortSignal): Promise<AsyncIterable<string>> {
+		async sendRequest(
+			model: LmModel,
+			messages: LmMessage[],
+			options: { justification: string },
+			signal: AbortSignal,
+		): Promise<AsyncIterable<string>> {
 			const chat = seen.get(model.id) ?? (await vscode.lm.selectChatModels({ id: model.id }))[0];
 			if (!chat) throw vscode.LanguageModelError.NotFound(`the model ${model.name} is no longer offered`);
 			const source = new vscode.CancellationTokenSource();
 			const cancel = () => source.cancel();
 			signal.addEventListener('abort', cancel, { once: true });
 			if (signal.aborted) source.cancel();
-			const lmMessages = messages.map((m) => (m.role === 'user' ? vscode.LanguageModelChatMessage.User(m.content) : vscode.LanguageModelChatMessage.Assistant(m.content)));
+			const lmMessages = messages.map((m) =>
+				m.role === 'user'
+					? vscode.LanguageModelChatMessage.User(m.content)
+					: vscode.LanguageModelChatMessage.Assistant(m.content),
+			);
 			try {
 				const response = await chat.sendRequest(lmMessages, { justification: options.justification }, source.token);
 				return disposingAfter(response.text, () => {

@@ -8,7 +8,12 @@ import { errorMessage, type Logger } from '../../chat/logger';
 import type { MemoryProposals } from '../../chat/memoryProposals';
 import type { ChatViewProvider, HostMessenger } from './chatViewProvider';
 
-export function wireMemoryProposals(deps: { provider: ChatViewProvider; controller: ChatController; proposals: MemoryProposals; log: Logger }): () => void {
+export function wireMemoryProposals(deps: {
+	provider: ChatViewProvider;
+	controller: ChatController;
+	proposals: MemoryProposals;
+	log: Logger;
+}): () => void {
 	const { provider, controller, proposals, log } = deps;
 	let messenger: HostMessenger | undefined;
 	const push = () => {
@@ -25,7 +30,8 @@ export function wireMemoryProposals(deps: { provider: ChatViewProvider; controll
 			void proposals.approve(p.id, p.text).then(async (d) => {
 				if (!d.ok) log.warn(`memory proposal ${p.id}: ${d.message}`);
 				// A store failure has no chip to explain it: say it in the panel (the proposal is kept).
-				if (!d.ok && d.turnId === null) m.send('chat/error', { turnId: null, message: `Memory proposal: ${d.message}` });
+				if (!d.ok && d.turnId === null)
+					m.send('chat/error', { turnId: null, message: `Memory proposal: ${d.message}` });
 				if (d.turnId) await controller.appendTraceSteps(d.turnId, d.steps);
 				push();
 			});

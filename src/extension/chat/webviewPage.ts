@@ -14,7 +14,12 @@ export interface WebviewAssets {
 
 /** The whole document around `body` (static markup the script fills with text nodes). */
 export function webviewPage(assets: WebviewAssets, title: string, body: string): string {
-	const csp = ["default-src 'none'", `style-src ${assets.cspSource}`, `font-src ${assets.cspSource}`, `script-src 'nonce-${assets.nonce}'`].join('; ');
+	const csp = [
+		"default-src 'none'",
+		`style-src ${assets.cspSource}`,
+		`font-src ${assets.cspSource}`,
+		`script-src 'nonce-${assets.nonce}'`,
+	].join('; ');
 	return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -24,7 +24,12 @@ export const INDEX_COMMANDS = {
 } as const;
 
 /** The settings that decide what is indexed (a change offers a reindex). */
-const INDEX_SETTINGS = ['files.exclude', 'search.exclude', 'gatedMemory.index.exclude', 'gatedMemory.index.maxFileSizeKB'];
+const INDEX_SETTINGS = [
+	'files.exclude',
+	'search.exclude',
+	'gatedMemory.index.exclude',
+	'gatedMemory.index.maxFileSizeKB',
+];
 
 /** The index backend, plus a restart so a new worker picks up changed settings. */
 export interface IndexCommandBackend extends IndexBackend {
@@ -62,7 +67,11 @@ export function maxFileBytesFromConfig(): Record<string, number> {
 	return typeof kb === 'number' && Number.isFinite(kb) && kb > 0 ? { index_max_file_bytes: Math.round(kb * 1024) } : {};
 }
 
-function guarded(log: vscode.LogOutputChannel, name: string, run: (...args: unknown[]) => unknown): (...args: unknown[]) => Promise<void> {
+function guarded(
+	log: vscode.LogOutputChannel,
+	name: string,
+	run: (...args: unknown[]) => unknown,
+): (...args: unknown[]) => Promise<void> {
 	return async (...args) => {
 		try {
 			await run(...args);
@@ -75,7 +84,9 @@ function guarded(log: vscode.LogOutputChannel, name: string, run: (...args: unkn
 
 function restricted(): boolean {
 	if (vscode.workspace.isTrusted) return false;
-	void vscode.window.showInformationMessage('Gated Memory: the workspace index is off in Restricted Mode: trust this workspace to index it.');
+	void vscode.window.showInformationMessage(
+		'Gated Memory: the workspace index is off in Restricted Mode: trust this workspace to index it.',
+	);
 	return true;
 }
 
@@ -83,7 +94,14 @@ function restricted(): boolean {
 export function registerIndexing(context: vscode.ExtensionContext, deps: IndexCommandDeps): void {
 	const { log, memory, status } = deps;
 	registerIndexStatusBar(context, status, deps.inspectCommand);
-	const watcher = registerIndexWatcher(context, { log, memory, status, thresholds: deps.thresholds, excludes: () => indexExcludesFromConfig(log), onInstructionFile: deps.onInstructionFile });
+	const watcher = registerIndexWatcher(context, {
+		log,
+		memory,
+		status,
+		thresholds: deps.thresholds,
+		excludes: () => indexExcludesFromConfig(log),
+		onInstructionFile: deps.onInstructionFile,
+	});
 	context.subscriptions.push(watcher);
 	const register = (id: string, name: string, run: (...args: unknown[]) => unknown) =>
 		context.subscriptions.push(vscode.commands.registerCommand(id, guarded(log, name, run)));
@@ -99,7 +117,11 @@ export function registerIndexing(context: vscode.ExtensionContext, deps: IndexCo
 		if (!folders.length) return void vscode.window.showInformationMessage('Gated Memory: no workspace folder is open.');
 		const ok = await vscode.window.showWarningMessage(
 			`Clear the workspace index of ${folders.length === 1 ? 'this folder' : `these ${folders.length} folders`}?`,
-			{ modal: true, detail: 'Every indexed file and chunk of this window\u2019s folders is removed from the store. Research memory and your profile are kept. Index Workspace builds the index again.' },
+			{
+				modal: true,
+				detail:
+					'Every indexed file and chunk of this window\u2019s folders is removed from the store. Research memory and your profile are kept. Index Workspace builds the index again.',
+			},
 			'Clear Index',
 		);
 		if (ok !== 'Clear Index') return;
@@ -109,7 +131,8 @@ export function registerIndexing(context: vscode.ExtensionContext, deps: IndexCo
 			let chunks = 0;
 			// The workspace tier only: forget()'s 'workspace' target would also take research memory,
 			// profile and conversation rows of the folder, which this command promises to keep.
-			for (const f of folders) chunks += await deleteDocuments(store.db, { workspaceId: workspaceId(f), tier: 'workspace' });
+			for (const f of folders)
+				chunks += await deleteDocuments(store.db, { workspaceId: workspaceId(f), tier: 'workspace' });
 			await store.db.query('VACUUM'); // as forget() does: reclaim the space and dead index entries
 			memory.indexChanged?.();
 			return chunks;
@@ -122,12 +145,22 @@ export function registerIndexing(context: vscode.ExtensionContext, deps: IndexCo
 	register(INDEX_COMMANDS.forgetFile, 'Forget This File', async (arg?: unknown) => {
 		if (restricted()) return;
 		const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
-		if (!uri || uri.scheme !== 'file') return void vscode.window.showInformationMessage('Gated Memory: open or select a file of the workspace to forget it.');
+		if (!uri || uri.scheme !== 'file')
+			return void vscode.window.showInformationMessage(
+				'Gated Memory: open or select a file of the workspace to forget it.',
+			);
 		const folder = vscode.workspace.getWorkspaceFolder(uri);
-		if (!folder) return void vscode.window.showInformationMessage('Gated Memory: this file is not in a workspace folder, so it is not indexed.');
+		if (!folder)
+			return void vscode.window.showInformationMessage(
+				'Gated Memory: this file is not in a workspace folder, so it is not indexed.',
+			);
 		const rel = relative(folder.uri.fsPath, uri.fsPath).split(sep).join('/');
 		const counts = await runExclusive(async () => {
-			const removed = await forget((await memory.openStore()).db, { kind: 'path', workspaceId: workspaceId(folder.uri.fsPath), path: rel });
+			const removed = await forget((await memory.openStore()).db, {
+				kind: 'path',
+				workspaceId: workspaceId(folder.uri.fsPath),
+				path: rel,
+			});
 			memory.indexChanged?.();
 			return removed;
 		});
@@ -140,7 +173,8 @@ export function registerIndexing(context: vscode.ExtensionContext, deps: IndexCo
 		if (choice === 'Always Exclude') {
 			const config = vscode.workspace.getConfiguration('gatedMemory', folder.uri);
 			const current = config.get<string[]>('index.exclude') ?? [];
-			if (!current.includes(rel)) await config.update('index.exclude', [...current, rel], vscode.ConfigurationTarget.WorkspaceFolder);
+			if (!current.includes(rel))
+				await config.update('index.exclude', [...current, rel], vscode.ConfigurationTarget.WorkspaceFolder);
 		}
 	});
 
@@ -151,9 +185,14 @@ export function registerIndexing(context: vscode.ExtensionContext, deps: IndexCo
 			if (!relevant) return;
 			void runExclusive(async () => memory.restartIndexer?.());
 			if (!status.indexedOnce || !vscode.workspace.isTrusted) return;
-			void vscode.window.showInformationMessage('Gated Memory: the index exclude settings changed. Reindex the workspace to apply them?', 'Reindex').then((choice) => {
-				if (choice) void vscode.commands.executeCommand(INDEX_COMMANDS.reindexWorkspace);
-			});
+			void vscode.window
+				.showInformationMessage(
+					'Gated Memory: the index exclude settings changed. Reindex the workspace to apply them?',
+					'Reindex',
+				)
+				.then((choice) => {
+					if (choice) void vscode.commands.executeCommand(INDEX_COMMANDS.reindexWorkspace);
+				});
 		}),
 	);
 }

@@ -65,7 +65,8 @@ export function excludesFromSettings(s: ExcludeSettings): ExcludeGlobs {
 			if (g) out.globs.push(g);
 			else out.ignored.push(`gatedMemory.index.exclude: ${String(glob)} (not a folder-relative glob)`);
 		}
-	} else if (s.indexExclude !== undefined && s.indexExclude !== null) out.ignored.push('gatedMemory.index.exclude: not an array of globs');
+	} else if (s.indexExclude !== undefined && s.indexExclude !== null)
+		out.ignored.push('gatedMemory.index.exclude: not an array of globs');
 	out.globs = [...new Set(out.globs)];
 	return out;
 }

@@ -9,7 +9,15 @@ import type { IndexProgress } from '../../indexing/indexer';
 export type IndexHealth = IndexHealthView;
 
 /** The status before anything is known: never indexed. */
-export const NOT_INDEXED: IndexHealth = { state: 'idle', percent: null, files: 0, chunks: 0, skipped: {}, lastRun: null, lastError: null };
+export const NOT_INDEXED: IndexHealth = {
+	state: 'idle',
+	percent: null,
+	files: 0,
+	chunks: 0,
+	skipped: {},
+	lastRun: null,
+	lastError: null,
+};
 
 /** The status-bar label. Restricted Mode says so (as the welcome view does) rather than hiding. */
 export function statusBarText(h: IndexHealth, restricted: boolean): string {
@@ -22,9 +30,16 @@ export function statusBarText(h: IndexHealth, restricted: boolean): string {
 
 /** The status-bar tooltip: the counts behind the label and what a click does. */
 export function statusBarTooltip(h: IndexHealth, restricted: boolean, now: number): string {
-	if (restricted) return 'Restricted Mode: Gated Memory does not index this workspace until you trust it. Click: Inspect Memory State.';
-	const lines = [`Workspace index: ${h.files.toLocaleString('en-US')} files, ${h.chunks.toLocaleString('en-US')} chunks`];
-	lines.push(h.lastRun === null ? 'Never indexed in this workspace: run "Gated Memory: Index Workspace".' : `Last updated ${ago(now - h.lastRun)}`);
+	if (restricted)
+		return 'Restricted Mode: Gated Memory does not index this workspace until you trust it. Click: Inspect Memory State.';
+	const lines = [
+		`Workspace index: ${h.files.toLocaleString('en-US')} files, ${h.chunks.toLocaleString('en-US')} chunks`,
+	];
+	lines.push(
+		h.lastRun === null
+			? 'Never indexed in this workspace: run "Gated Memory: Index Workspace".'
+			: `Last updated ${ago(now - h.lastRun)}`,
+	);
 	const skipped = Object.entries(h.skipped).filter(([, n]) => n > 0);
 	if (skipped.length) lines.push(`Skipped: ${skipped.map(([r, n]) => `${n} ${r}`).join(', ')}`);
 	if (h.lastError) lines.push(`Last error: ${h.lastError}`);

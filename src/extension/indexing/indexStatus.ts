@@ -58,7 +58,15 @@ export class IndexStatus implements vscode.Disposable {
 	/** A run or batch finished; `totals` are the counts now stored, `results` a full run's results. */
 	finished(totals: { files: number; chunks: number }, results?: readonly FolderIndexResult[]): void {
 		const skipped = results ? sumSkipped(results) : this.health.skipped;
-		this.set({ state: 'idle', percent: null, files: totals.files, chunks: totals.chunks, skipped, lastRun: Date.now(), lastError: null });
+		this.set({
+			state: 'idle',
+			percent: null,
+			files: totals.files,
+			chunks: totals.chunks,
+			skipped,
+			lastRun: Date.now(),
+			lastError: null,
+		});
 	}
 
 	/** A run was cancelled: what was written stays; the counts are refreshed by the caller. */

@@ -8,7 +8,11 @@ import { statusBarText, statusBarTooltip } from './indexHealth';
 import type { IndexStatus } from './indexStatus';
 
 /** Creates the item and keeps it in step with `status` and workspace trust. */
-export function registerIndexStatusBar(context: vscode.ExtensionContext, status: IndexStatus, inspectCommand: string): vscode.StatusBarItem {
+export function registerIndexStatusBar(
+	context: vscode.ExtensionContext,
+	status: IndexStatus,
+	inspectCommand: string,
+): vscode.StatusBarItem {
 	const item = vscode.window.createStatusBarItem('gatedMemory.indexStatus', vscode.StatusBarAlignment.Left, 50);
 	item.name = 'Gated Memory: Workspace Index';
 	item.command = inspectCommand;
@@ -17,7 +21,8 @@ export function registerIndexStatusBar(context: vscode.ExtensionContext, status:
 		const restricted = !vscode.workspace.isTrusted;
 		item.text = statusBarText(h, restricted);
 		item.tooltip = statusBarTooltip(h, restricted, Date.now());
-		item.backgroundColor = h.state === 'error' && !restricted ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+		item.backgroundColor =
+			h.state === 'error' && !restricted ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
 	};
 	render();
 	item.show();

@@ -42,10 +42,14 @@ export interface IndexWatcher extends vscode.Disposable {
 /** Starts watching; events are ignored until the workspace is trusted and indexed once. */
 export function registerIndexWatcher(context: vscode.ExtensionContext, deps: IndexWatcherDeps): IndexWatcher {
 	const { log, memory, status } = deps;
-	const makeFilter = () => new WatchFilter(deps.excludes(), vscode.workspace.getConfiguration('files').get('watcherExclude'));
+	const makeFilter = () =>
+		new WatchFilter(deps.excludes(), vscode.workspace.getConfiguration('files').get('watcherExclude'));
 	let filter = makeFilter();
 	const batcher = new PathBatcher(
-		() => ({ delayMs: deps.thresholds().index_watch_debounce_ms, maxWaitMs: deps.thresholds().index_watch_max_wait_ms }),
+		() => ({
+			delayMs: deps.thresholds().index_watch_debounce_ms,
+			maxWaitMs: deps.thresholds().index_watch_max_wait_ms,
+		}),
 		(paths) => runExclusive(() => flush(paths)),
 	);
 	const flush = async (paths: string[]) => {
@@ -55,12 +59,18 @@ export function registerIndexWatcher(context: vscode.ExtensionContext, deps: Ind
 			const r = await memory.reindexPaths(paths);
 			const changed = r.files_indexed + r.files_removed;
 			const walked = r.folders_walked ? `, ${r.folders_walked} new folder(s) walked` : '';
-			log.info(`watcher: ${paths.length} path(s) → ${r.files_indexed} indexed, ${r.files_removed} removed, ${r.files_unchanged} unchanged, ${r.chunks} chunks, ${r.embedded} embedded${walked} (${r.ms} ms)`);
+			log.info(
+				`watcher: ${paths.length} path(s) → ${r.files_indexed} indexed, ${r.files_removed} removed, ${r.files_unchanged} unchanged, ${r.chunks} chunks, ${r.embedded} embedded${walked} (${r.ms} ms)`,
+			);
 			for (const f of r.failures ?? []) log.warn(`watcher: skipped ${failureLine(f)}`);
 			const said = (r.ignore_changes ?? []).map(ignoreChangeText);
 			for (const line of said) log.info(`watcher: ${line}`);
 			if (said.length) vscode.window.setStatusBarMessage(`$(database) Gated Memory: ${said.join('; ')}`, 10_000);
-			status.finished(changed ? await currentTotals(memory, fileFolders()) : { files: status.snapshot().files, chunks: status.snapshot().chunks });
+			status.finished(
+				changed
+					? await currentTotals(memory, fileFolders())
+					: { files: status.snapshot().files, chunks: status.snapshot().chunks },
+			);
 		} catch (e) {
 			log.error(`watcher: re-indexing ${paths.length} path(s) failed: ${errorMessage(e)}`);
 			status.failed(errorMessage(e));

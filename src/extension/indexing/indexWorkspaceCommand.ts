@@ -50,13 +50,24 @@ export function fileFolders(): string[] {
 }
 
 /** Indexed files and chunks of `folders` now (opens the store: only after an index operation). */
-export async function currentTotals(memory: IndexBackend, folders: readonly string[]): Promise<{ files: number; chunks: number }> {
+export async function currentTotals(
+	memory: IndexBackend,
+	folders: readonly string[],
+): Promise<{ files: number; chunks: number }> {
 	const store = await memory.openStore();
-	return indexedTotals(store.db, folders.map((f) => workspaceId(f)));
+	return indexedTotals(
+		store.db,
+		folders.map((f) => workspaceId(f)),
+	);
 }
 
 /** Runs Index Workspace or Reindex Workspace (the trusted case; Restricted Mode is handled by the caller). */
-export async function indexWorkspace(memory: IndexBackend, log: vscode.LogOutputChannel, status?: IndexStatus, mode: 'index' | 'reindex' = 'index'): Promise<void> {
+export async function indexWorkspace(
+	memory: IndexBackend,
+	log: vscode.LogOutputChannel,
+	status?: IndexStatus,
+	mode: 'index' | 'reindex' = 'index',
+): Promise<void> {
 	if (runActive) {
 		void vscode.window.showInformationMessage('Gated Memory: the workspace is already being indexed.');
 		return;
@@ -69,7 +80,12 @@ export async function indexWorkspace(memory: IndexBackend, log: vscode.LogOutput
 	}
 }
 
-async function indexOnce(memory: IndexBackend, log: vscode.LogOutputChannel, status: IndexStatus | undefined, mode: 'index' | 'reindex'): Promise<void> {
+async function indexOnce(
+	memory: IndexBackend,
+	log: vscode.LogOutputChannel,
+	status: IndexStatus | undefined,
+	mode: 'index' | 'reindex',
+): Promise<void> {
 	const folders = fileFolders();
 	if (!folders.length) {
 		void vscode.window.showInformationMessage('Gated Memory: open a folder to index it.');
@@ -82,7 +98,11 @@ async function indexOnce(memory: IndexBackend, log: vscode.LogOutputChannel, sta
 	status?.runStarted(folders);
 	try {
 		const results = await vscode.window.withProgress(
-			{ location: vscode.ProgressLocation.Notification, title: `Gated Memory: ${verb} the workspace`, cancellable: true },
+			{
+				location: vscode.ProgressLocation.Notification,
+				title: `Gated Memory: ${verb} the workspace`,
+				cancellable: true,
+			},
 			async (progress, token) => {
 				token.onCancellationRequested(() => ac.abort());
 				let last = 0;
@@ -108,18 +128,24 @@ async function indexOnce(memory: IndexBackend, log: vscode.LogOutputChannel, sta
 		log.info(`${verb} done in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${summary}`);
 		for (const r of results) for (const f of r.failures ?? []) log.warn(`${verb}: skipped ${failureLine(f)}`);
 		status?.finished(await currentTotals(memory, folders), results);
-		void vscode.window.showInformationMessage(`Gated Memory: workspace ${mode === 'reindex' ? 'reindexed' : 'indexed'} — ${summary}.`);
+		void vscode.window.showInformationMessage(
+			`Gated Memory: workspace ${mode === 'reindex' ? 'reindexed' : 'indexed'} — ${summary}.`,
+		);
 	} catch (e) {
 		if (ac.signal.aborted || (e instanceof Error && e.name === 'AbortError')) {
 			log.info(`${verb} cancelled`);
 			status?.cancelled(await currentTotals(memory, folders).catch(() => null));
-			void vscode.window.showInformationMessage('Gated Memory: indexing cancelled. Files indexed so far stay searchable.');
+			void vscode.window.showInformationMessage(
+				'Gated Memory: indexing cancelled. Files indexed so far stay searchable.',
+			);
 			return;
 		}
 		log.error(`${verb} failed: ${errorMessage(e)}`);
 		status?.failed(errorMessage(e));
-		void vscode.window.showErrorMessage(`Gated Memory: indexing failed: ${errorMessage(e)}`, 'Open Log').then((choice) => {
-			if (choice) log.show(true);
-		});
+		void vscode.window
+			.showErrorMessage(`Gated Memory: indexing failed: ${errorMessage(e)}`, 'Open Log')
+			.then((choice) => {
+				if (choice) log.show(true);
+			});
 	}
 }

@@ -33,7 +33,13 @@ function verdict(realPath: string, folders: readonly string[]): Containment {
 
 function unresolved(e: unknown): Containment {
 	const code = (e as NodeJS.ErrnoException | null)?.code;
-	return { ok: false, reason: code === 'ENOENT' ? 'it does not exist (or is a dangling link)' : `its real path cannot be resolved (${code ?? String(e)})` };
+	return {
+		ok: false,
+		reason:
+			code === 'ENOENT'
+				? 'it does not exist (or is a dangling link)'
+				: `its real path cannot be resolved (${code ?? String(e)})`,
+	};
 }
 
 /** Resolves `file` (absolute) and `folders` with `fs.promises.realpath` and tests containment. */

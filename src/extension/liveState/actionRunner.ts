@@ -17,11 +17,17 @@ export class VsCodeActionRunner implements ActionRunner {
 	private terminal: vscode.Terminal | undefined;
 
 	async run(run: RunnableAction, proposal: ProposedAction): Promise<Result> {
-		if (!vscode.workspace.isTrusted) return { status: 'unavailable', message: 'Restricted Mode: actions are not run in an untrusted workspace.' };
+		if (!vscode.workspace.isTrusted)
+			return { status: 'unavailable', message: 'Restricted Mode: actions are not run in an untrusted workspace.' };
 		if (proposal.confirm) {
 			const go = proposal.label.replace(/…$/, '');
-			const choice = await vscode.window.showWarningMessage(proposal.confirm, { modal: true, detail: proposal.detail }, go);
-			if (choice !== go) return { status: 'declined', message: `not run: the confirmation was cancelled (${proposal.detail})` };
+			const choice = await vscode.window.showWarningMessage(
+				proposal.confirm,
+				{ modal: true, detail: proposal.detail },
+				go,
+			);
+			if (choice !== go)
+				return { status: 'declined', message: `not run: the confirmation was cancelled (${proposal.detail})` };
 		}
 		switch (run.kind) {
 			case 'terminal':
@@ -34,7 +40,8 @@ export class VsCodeActionRunner implements ActionRunner {
 	}
 
 	private runInTerminal(command: string): Result {
-		if (!this.terminal || this.terminal.exitStatus !== undefined) this.terminal = vscode.window.createTerminal({ name: 'Gated Memory' });
+		if (!this.terminal || this.terminal.exitStatus !== undefined)
+			this.terminal = vscode.window.createTerminal({ name: 'Gated Memory' });
 		this.terminal.show(true);
 		this.terminal.sendText(command, true);
 		return { status: 'ran', message: `sent \`${command}\` to the "Gated Memory" terminal` };
@@ -55,7 +62,12 @@ async function gitAction(run: Extract<RunnableAction, { kind: 'git' }>): Promise
 			await repo.clean(abs);
 			return { status: 'ran', message: `discarded the working-tree changes to ${run.paths.join(', ')}` };
 		case 'commit': {
-			const message = await vscode.window.showInputBox({ title: `Commit ${run.paths.join(', ')}`, prompt: 'Commit message', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? null : 'A commit needs a message') });
+			const message = await vscode.window.showInputBox({
+				title: `Commit ${run.paths.join(', ')}`,
+				prompt: 'Commit message',
+				ignoreFocusOut: true,
+				validateInput: (v) => (v.trim() ? null : 'A commit needs a message'),
+			});
 			if (!message?.trim()) return { status: 'declined', message: 'not committed: no message was given' };
 			await repo.add(abs);
 			await repo.commit(message.trim());
@@ -70,10 +82,17 @@ async function quickFix(path: string, line: number): Promise<Result> {
 	const uri = vscode.Uri.joinPath(folder.uri, path);
 	const diagnostic = vscode.languages.getDiagnostics(uri).find((d) => d.range.start.line === line - 1);
 	if (!diagnostic) return { status: 'unavailable', message: `the diagnostic at ${path}:${line} is gone` };
-	const actions = (await vscode.commands.executeCommand<vscode.CodeAction[] | undefined>('vscode.executeCodeActionProvider', uri, diagnostic.range, vscode.CodeActionKind.QuickFix.value)) ?? [];
+	const actions =
+		(await vscode.commands.executeCommand<vscode.CodeAction[] | undefined>(
+			'vscode.executeCodeActionProvider',
+			uri,
+			diagnostic.range,
+			vscode.CodeActionKind.QuickFix.value,
+		)) ?? [];
 	const fix = actions.find((a) => a.isPreferred) ?? actions.find((a) => a.edit || a.command);
 	if (!fix) return { status: 'unavailable', message: `the language server offers no quick fix for ${path}:${line}` };
-	if (fix.edit && !(await vscode.workspace.applyEdit(fix.edit))) return { status: 'failed', message: `the editor refused the edit "${fix.title}"` };
+	if (fix.edit && !(await vscode.workspace.applyEdit(fix.edit)))
+		return { status: 'failed', message: `the editor refused the edit "${fix.title}"` };
 	if (fix.command) await vscode.commands.executeCommand(fix.command.command, ...(fix.command.arguments ?? []));
 	return { status: 'ran', message: `applied "${fix.title}" at ${path}:${line}` };
 }

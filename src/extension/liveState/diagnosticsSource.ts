@@ -23,9 +23,28 @@ export class DiagnosticsSource implements LiveStateSource {
 			if (shown.length) files++;
 			for (const d of shown) rows.push({ path, active: uri.toString() === active, d, uri });
 		}
-		rows.sort((a, b) => Number(b.active) - Number(a.active) || a.d.severity - b.d.severity || a.path.localeCompare(b.path) || a.d.range.start.line - b.d.range.start.line);
+		rows.sort(
+			(a, b) =>
+				Number(b.active) - Number(a.active) ||
+				a.d.severity - b.d.severity ||
+				a.path.localeCompare(b.path) ||
+				a.d.range.start.line - b.d.range.start.line,
+		);
 		if (rows.length === 0) {
-			return { status: 'ok', read: 'the Problems view: no errors or warnings in workspace files', items: [{ citation: 'Problems', path: null, startLine: null, endLine: null, text: 'No errors or warnings in the Problems view for the workspace files.' }], total: 1 };
+			return {
+				status: 'ok',
+				read: 'the Problems view: no errors or warnings in workspace files',
+				items: [
+					{
+						citation: 'Problems',
+						path: null,
+						startLine: null,
+						endLine: null,
+						text: 'No errors or warnings in the Problems view for the workspace files.',
+					},
+				],
+				total: 1,
+			};
 		}
 		const items: LiveItem[] = rows.slice(0, request.maxItems).map(({ path, d, uri }) => {
 			const line = d.range.start.line + 1;
@@ -41,7 +60,12 @@ export class DiagnosticsSource implements LiveStateSource {
 			};
 		});
 		const errors = rows.filter((r) => r.d.severity === vscode.DiagnosticSeverity.Error).length;
-		return { status: 'ok', items, total: rows.length, read: `the Problems view: ${errors} error${errors === 1 ? '' : 's'}, ${rows.length - errors} warning${rows.length - errors === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}${active ? ', active file first' : ''}` };
+		return {
+			status: 'ok',
+			items,
+			total: rows.length,
+			read: `the Problems view: ${errors} error${errors === 1 ? '' : 's'}, ${rows.length - errors} warning${rows.length - errors === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}${active ? ', active file first' : ''}`,
+		};
 	}
 }
 

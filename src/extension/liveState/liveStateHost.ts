@@ -15,7 +15,13 @@ export function createLiveStateHost(context: vscode.ExtensionContext): LiveState
 	const terminal = new TerminalSource();
 	context.subscriptions.push(terminal);
 	return {
-		sources: { diagnostics: new DiagnosticsSource(), editor: new EditorSource(), git: new GitSource(), symbols: new SymbolsSource(), terminal },
+		sources: {
+			diagnostics: new DiagnosticsSource(),
+			editor: new EditorSource(),
+			git: new GitSource(),
+			symbols: new SymbolsSource(),
+			terminal,
+		},
 		scripts: workspaceScripts,
 	};
 }
@@ -32,5 +38,9 @@ async function workspaceScripts(): Promise<Record<string, string> | null> {
 	}
 	const pkg = JSON.parse(new TextDecoder().decode(raw)) as { scripts?: unknown };
 	if (!pkg.scripts || typeof pkg.scripts !== 'object') return {};
-	return Object.fromEntries(Object.entries(pkg.scripts as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
+	return Object.fromEntries(
+		Object.entries(pkg.scripts as Record<string, unknown>).filter(
+			(e): e is [string, string] => typeof e[1] === 'string',
+		),
+	);
 }

@@ -20,37 +20,70 @@ export class SymbolsSource implements LiveStateSource {
 		if (!query) return { status: 'unavailable', reason: 'the turn names no symbol' };
 		const found = await this.definition(query.name, signal);
 		checkAborted(signal);
-		if (!found) return { status: 'unavailable', reason: `no language server knows "${query.name}" (no definition or workspace symbol); the workspace index answers instead` };
+		if (!found)
+			return {
+				status: 'unavailable',
+				reason: `no language server knows "${query.name}" (no definition or workspace symbol); the workspace index answers instead`,
+			};
 		const items: LiveItem[] = [];
 		const def = await quote(found.location, `Definition: `, query.name, DEFINITION_LINES);
 		if (def) items.push(def);
 		if (query.kind === 'references') {
-			const refs = (await vscode.commands.executeCommand<vscode.Location[] | undefined>('vscode.executeReferenceProvider', found.location.uri, found.location.range.start)) ?? [];
+			const refs =
+				(await vscode.commands.executeCommand<vscode.Location[] | undefined>(
+					'vscode.executeReferenceProvider',
+					found.location.uri,
+					found.location.range.start,
+				)) ?? [];
 			checkAborted(signal);
-			const others = refs.filter((r) => !(r.uri.toString() === found.location.uri.toString() && r.range.start.line === found.location.range.start.line));
+			const others = refs.filter(
+				(r) =>
+					!(
+						r.uri.toString() === found.location.uri.toString() && r.range.start.line === found.location.range.start.line
+					),
+			);
 			for (const r of others.slice(0, request.maxItems - 1)) {
 				const item = await quote(r, 'Reference: ', null, 1);
 				if (item) items.push(item);
 			}
-			return { status: 'ok', items, via: `language server (${found.via}, then vscode.executeReferenceProvider)`, total: 1 + others.length, read: `the definition of ${query.name} and ${others.length} reference${others.length === 1 ? '' : 's'}` };
+			return {
+				status: 'ok',
+				items,
+				via: `language server (${found.via}, then vscode.executeReferenceProvider)`,
+				total: 1 + others.length,
+				read: `the definition of ${query.name} and ${others.length} reference${others.length === 1 ? '' : 's'}`,
+			};
 		}
 		return { status: 'ok', items, via: `language server (${found.via})`, read: `the definition of ${query.name}` };
 	}
 
-	private async definition(name: string, signal: AbortSignal): Promise<{ location: vscode.Location; via: string } | null> {
+	private async definition(
+		name: string,
+		signal: AbortSignal,
+	): Promise<{ location: vscode.Location; via: string } | null> {
 		const editor = vscode.window.activeTextEditor;
 		if (editor) {
 			const at = occurrence(editor.document, name);
 			if (at) {
-				const defs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[] | undefined>('vscode.executeDefinitionProvider', editor.document.uri, at);
+				const defs = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[] | undefined>(
+					'vscode.executeDefinitionProvider',
+					editor.document.uri,
+					at,
+				);
 				checkAborted(signal);
 				const first = defs?.map(toLocation).find((l) => workspacePath(l.uri) !== null);
 				if (first) return { location: first, via: 'vscode.executeDefinitionProvider' };
 			}
 		}
-		const symbols = (await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', name)) ?? [];
+		const symbols =
+			(await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>(
+				'vscode.executeWorkspaceSymbolProvider',
+				name,
+			)) ?? [];
 		checkAborted(signal);
-		const exact = symbols.filter((s) => s.name === name || s.name === `${name}()`).find((s) => workspacePath(s.location.uri) !== null);
+		const exact = symbols
+			.filter((s) => s.name === name || s.name === `${name}()`)
+			.find((s) => workspacePath(s.location.uri) !== null);
 		return exact ? { location: exact.location, via: 'vscode.executeWorkspaceSymbolProvider' } : null;
 	}
 }
@@ -69,7 +102,12 @@ function occurrence(doc: vscode.TextDocument, name: string): vscode.Position | n
 	return null;
 }
 
-async function quote(location: vscode.Location, prefix: string, name: string | null, maxLines: number): Promise<LiveItem | null> {
+async function quote(
+	location: vscode.Location,
+	prefix: string,
+	name: string | null,
+	maxLines: number,
+): Promise<LiveItem | null> {
 	const path = workspacePath(location.uri);
 	if (path === null) return null;
 	const doc = await vscode.workspace.openTextDocument(location.uri);
@@ -77,5 +115,11 @@ async function quote(location: vscode.Location, prefix: string, name: string | n
 	const end = Math.min(doc.lineCount - 1, Math.max(start, Math.min(location.range.end.line, start + maxLines - 1)));
 	const text = doc.getText(new vscode.Range(start, 0, end, doc.lineAt(end).text.length));
 	const lines = end > start ? `${start + 1}-${end + 1}` : `${start + 1}`;
-	return { citation: `${prefix}${path}:${lines}${name ? ` (${name})` : ''}`, path, startLine: start + 1, endLine: end + 1, text };
+	return {
+		citation: `${prefix}${path}:${lines}${name ? ` (${name})` : ''}`,
+		path,
+		startLine: start + 1,
+		endLine: end + 1,
+		text,
+	};
 }

@@ -27,13 +27,23 @@ export class TerminalSource implements LiveStateSource, vscode.Disposable {
 	readonly supported: boolean;
 
 	constructor() {
-		const w = vscode.window as Partial<Pick<typeof vscode.window, 'onDidStartTerminalShellExecution' | 'onDidEndTerminalShellExecution'>>;
+		const w = vscode.window as Partial<
+			Pick<typeof vscode.window, 'onDidStartTerminalShellExecution' | 'onDidEndTerminalShellExecution'>
+		>;
 		this.supported = typeof w.onDidEndTerminalShellExecution === 'function';
-		if (w.onDidStartTerminalShellExecution) this.subs.push(w.onDidStartTerminalShellExecution((e) => void this.collect(e.execution)));
+		if (w.onDidStartTerminalShellExecution)
+			this.subs.push(w.onDidStartTerminalShellExecution((e) => void this.collect(e.execution)));
 		if (w.onDidEndTerminalShellExecution) {
 			this.subs.push(
 				w.onDidEndTerminalShellExecution((e) => {
-					this.last = { command: e.execution.commandLine.value, exitCode: e.exitCode, cwd: e.execution.cwd?.fsPath ?? null, output: this.output.get(e.execution) ?? '', terminal: e.terminal.name, at: Date.now() };
+					this.last = {
+						command: e.execution.commandLine.value,
+						exitCode: e.exitCode,
+						cwd: e.execution.cwd?.fsPath ?? null,
+						output: this.output.get(e.execution) ?? '',
+						terminal: e.terminal.name,
+						at: Date.now(),
+					};
 				}),
 			);
 		}
@@ -42,10 +52,31 @@ export class TerminalSource implements LiveStateSource, vscode.Disposable {
 	async read(): Promise<LiveRead> {
 		if (!this.supported) return { status: 'unavailable', reason: 'this editor has no terminal shell-integration API' };
 		const last = this.last;
-		if (!last) return { status: 'unavailable', reason: 'no command has finished in a terminal with shell integration since the window opened' };
+		if (!last)
+			return {
+				status: 'unavailable',
+				reason: 'no command has finished in a terminal with shell integration since the window opened',
+			};
 		const exit = last.exitCode === undefined ? 'exit code unknown' : `exit code ${last.exitCode}`;
-		const text = [`$ ${last.command}`, `(${exit}, terminal "${last.terminal}"${last.cwd ? `, in ${last.cwd}` : ''})`, last.output ? `--- output (tail) ---\n${last.output}` : '(no output captured)'].join('\n');
-		return { status: 'ok', via: 'terminal shell integration', read: `the last command in terminal "${last.terminal}" (${exit})`, items: [{ citation: `Terminal: ${last.command.slice(0, 80)} (${exit})`, path: null, startLine: null, endLine: null, text }] };
+		const text = [
+			`$ ${last.command}`,
+			`(${exit}, terminal "${last.terminal}"${last.cwd ? `, in ${last.cwd}` : ''})`,
+			last.output ? `--- output (tail) ---\n${last.output}` : '(no output captured)',
+		].join('\n');
+		return {
+			status: 'ok',
+			via: 'terminal shell integration',
+			read: `the last command in terminal "${last.terminal}" (${exit})`,
+			items: [
+				{
+					citation: `Terminal: ${last.command.slice(0, 80)} (${exit})`,
+					path: null,
+					startLine: null,
+					endLine: null,
+					text,
+				},
+			],
+		};
 	}
 
 	private async collect(execution: vscode.TerminalShellExecution): Promise<void> {

@@ -14,7 +14,13 @@ export interface StdioDefinition {
 	env: Record<string, string | number | null>;
 	cwd?: unknown;
 }
-type StdioDefinitionCtor = new (label: string, command: string, args?: string[], env?: Record<string, string | number | null>, version?: string) => StdioDefinition;
+type StdioDefinitionCtor = new (
+	label: string,
+	command: string,
+	args?: string[],
+	env?: Record<string, string | number | null>,
+	version?: string,
+) => StdioDefinition;
 
 /** The part of `vscode.McpServerDefinitionProvider` we implement. */
 export interface McpProvider {
@@ -36,7 +42,11 @@ interface McpLm {
 /** The MCP provider API of the running VS Code, or null when it has none (an older release, or a host without it). */
 export function detectMcpApi(api: McpApiShape): { lm: McpLm; Definition: StdioDefinitionCtor } | null {
 	const lm = api.lm as Partial<McpLm> | undefined;
-	if (typeof lm?.registerMcpServerDefinitionProvider !== 'function' || typeof api.McpStdioServerDefinition !== 'function') return null;
+	if (
+		typeof lm?.registerMcpServerDefinitionProvider !== 'function' ||
+		typeof api.McpStdioServerDefinition !== 'function'
+	)
+		return null;
 	return { lm: lm as McpLm, Definition: api.McpStdioServerDefinition as StdioDefinitionCtor };
 }
 

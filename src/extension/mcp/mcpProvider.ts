@@ -22,7 +22,9 @@ export interface McpProviderDeps {
 export function registerMcpProvider(context: vscode.ExtensionContext, deps: McpProviderDeps): void {
 	const api = detectMcpApi(vscode as unknown as McpApiShape);
 	if (!api) {
-		deps.log.info(`MCP server for agent mode: not offered (VS Code ${vscode.version} has no registerMcpServerDefinitionProvider); run "gmem mcp" from an mcp.json instead`);
+		deps.log.info(
+			`MCP server for agent mode: not offered (VS Code ${vscode.version} has no registerMcpServerDefinitionProvider); run "gmem mcp" from an mcp.json instead`,
+		);
 		return;
 	}
 	const changed = new vscode.EventEmitter<void>();
@@ -32,7 +34,13 @@ export function registerMcpProvider(context: vscode.ExtensionContext, deps: McpP
 		provideMcpServerDefinitions: () => {
 			if (!vscode.workspace.isTrusted) return [];
 			const allowWrites = vscode.workspace.getConfiguration('gatedMemory').get<boolean>('mcp.allowWrites') === true;
-			const launch = mcpLaunch({ execPath: process.execPath, extensionPath: context.extensionPath, folder: deps.folders()[0] ?? null, location: deps.location(), allowWrites });
+			const launch = mcpLaunch({
+				execPath: process.execPath,
+				extensionPath: context.extensionPath,
+				folder: deps.folders()[0] ?? null,
+				location: deps.location(),
+				allowWrites,
+			});
 			const def = new api.Definition(launch.label, launch.command, launch.args, launch.env, version);
 			if (launch.cwd) def.cwd = vscode.Uri.file(launch.cwd);
 			return [def];
@@ -50,7 +58,9 @@ export function registerMcpProvider(context: vscode.ExtensionContext, deps: McpP
 		// VS Code checks the package.json contribution (its name changed between releases): an
 		// optional feature that fails must never fail activation.
 		changed.dispose();
-		deps.log.warn(`MCP server for agent mode: not offered (VS Code ${vscode.version} refused the provider: ${errorMessage(e)})`);
+		deps.log.warn(
+			`MCP server for agent mode: not offered (VS Code ${vscode.version} refused the provider: ${errorMessage(e)})`,
+		);
 		return;
 	}
 	context.subscriptions.push(
@@ -59,7 +69,8 @@ export function registerMcpProvider(context: vscode.ExtensionContext, deps: McpP
 		vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()),
 		vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()),
 		vscode.workspace.onDidChangeConfiguration((e) => {
-			if (['gatedMemory.mcp', 'gatedMemory.storage', 'gatedMemory.database'].some((s) => e.affectsConfiguration(s))) changed.fire();
+			if (['gatedMemory.mcp', 'gatedMemory.storage', 'gatedMemory.database'].some((s) => e.affectsConfiguration(s)))
+				changed.fire();
 		}),
 	);
 	deps.log.info(`MCP server for agent mode: offered as "${MCP_PROVIDER_ID}"`);

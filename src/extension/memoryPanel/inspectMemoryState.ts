@@ -60,7 +60,14 @@ export function registerMemoryPanel(context: vscode.ExtensionContext, w: MemoryP
 			indexHealth: w.indexHealth,
 			decayDays: w.decayDays,
 		},
-		actions: { openStore: w.openStore, workspaceIds, firstFolder: () => fileFolders()[0]?.uri, restricted, embedder: w.embedder, writeThresholds: w.writeThresholds } as ReviewDeps,
+		actions: {
+			openStore: w.openStore,
+			workspaceIds,
+			firstFolder: () => fileFolders()[0]?.uri,
+			restricted,
+			embedder: w.embedder,
+			writeThresholds: w.writeThresholds,
+		} as ReviewDeps,
 	});
 	const pathArg = (arg: unknown) => (typeof arg === 'string' && arg.trim() ? arg : undefined);
 	context.subscriptions.push(

@@ -14,7 +14,14 @@ import {
 } from '../../core/memoryPanelProtocol';
 import { makeNonce } from '../chat/chatViewProvider';
 import { errorMessage, type Logger } from '../../chat/logger';
-import { clearTierConfirmed, exportToFile, forgetItem, importFromFile, type ActionOutcome, type MemoryActionDeps } from './memoryPanelActions';
+import {
+	clearTierConfirmed,
+	exportToFile,
+	forgetItem,
+	importFromFile,
+	type ActionOutcome,
+	type MemoryActionDeps,
+} from './memoryPanelActions';
 import { renderMemoryPanelHtml } from './memoryPanelHtml';
 import { openSourceTurn, reviewStale, type ReviewDeps } from './staleReviewActions';
 import { gatherMemoryPanelState, type MemoryPanelSources } from './memoryPanelState';
@@ -66,15 +73,22 @@ export class MemoryPanel implements vscode.Disposable {
 			return;
 		}
 		const dist = vscode.Uri.joinPath(this.deps.extensionUri, 'dist');
-		const panel = vscode.window.createWebviewPanel(MEMORY_PANEL_VIEW_TYPE, MEMORY_PANEL_TITLE, vscode.ViewColumn.Active, {
-			enableScripts: true,
-			localResourceRoots: [dist],
-			retainContextWhenHidden: false,
-		});
+		const panel = vscode.window.createWebviewPanel(
+			MEMORY_PANEL_VIEW_TYPE,
+			MEMORY_PANEL_TITLE,
+			vscode.ViewColumn.Active,
+			{
+				enableScripts: true,
+				localResourceRoots: [dist],
+				retainContextWhenHidden: false,
+			},
+		);
 		panel.iconPath = vscode.Uri.joinPath(this.deps.extensionUri, 'media', 'icon.svg');
 		this.panel = panel;
-		const messenger: HostMessenger = new Messenger(panelTransport(panel.webview, this.deps.log), isMemoryPanelToHostMessage, (data) =>
-			this.deps.log.warn(`memory panel: ignored a malformed message ${JSON.stringify(data)?.slice(0, 200)}`),
+		const messenger: HostMessenger = new Messenger(
+			panelTransport(panel.webview, this.deps.log),
+			isMemoryPanelToHostMessage,
+			(data) => this.deps.log.warn(`memory panel: ignored a malformed message ${JSON.stringify(data)?.slice(0, 200)}`),
 		);
 		this.messenger = messenger;
 		this.route(messenger);
@@ -104,7 +118,11 @@ export class MemoryPanel implements vscode.Disposable {
 			(state) => {
 				if (generation === this.generation && this.messenger === messenger) messenger.send('memory/state', state);
 			},
-			(e: unknown) => messenger.send('memory/notice', { level: 'error', message: `Could not read the memory state: ${errorMessage(e)}` }),
+			(e: unknown) =>
+				messenger.send('memory/notice', {
+					level: 'error',
+					message: `Could not read the memory state: ${errorMessage(e)}`,
+				}),
 		);
 	}
 
@@ -121,11 +139,17 @@ export class MemoryPanel implements vscode.Disposable {
 		messenger.on('memory/ready', () => this.refresh());
 		messenger.on('memory/refresh', () => this.refresh());
 		messenger.on('memory/forget', (target) => void this.act('forget', () => forgetItem(this.deps.actions, target)));
-		messenger.on('memory/clearTier', ({ tier }) => void this.act('clear tier', () => clearTierConfirmed(this.deps.actions, tier)));
+		messenger.on(
+			'memory/clearTier',
+			({ tier }) => void this.act('clear tier', () => clearTierConfirmed(this.deps.actions, tier)),
+		);
 		messenger.on('memory/export', () => void this.runExport());
 		messenger.on('memory/import', () => void this.runImport());
 		messenger.on('memory/openTurn', (p) => void this.act('open turn', () => openSourceTurn(this.deps.actions, p)));
-		messenger.on('memory/reviewStale', (p) => void this.act(`review (${p.action})`, () => reviewStale(this.deps.actions as ReviewDeps, p)));
+		messenger.on(
+			'memory/reviewStale',
+			(p) => void this.act(`review (${p.action})`, () => reviewStale(this.deps.actions as ReviewDeps, p)),
+		);
 	}
 
 	/** Runs an action, reports its outcome in the panel (and log), then refreshes. */

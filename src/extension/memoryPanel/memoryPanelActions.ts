@@ -24,7 +24,10 @@ export interface MemoryActionDeps {
 /** An action's outcome, shown in the panel; null when the user cancelled. */
 export type ActionOutcome = { level: 'info' | 'error'; message: string } | null;
 
-const RESTRICTED: ActionOutcome = { level: 'error', message: 'Restricted Mode: memory is read-only here. Trust this workspace to change it.' };
+const RESTRICTED: ActionOutcome = {
+	level: 'error',
+	message: 'Restricted Mode: memory is read-only here. Trust this workspace to change it.',
+};
 
 /** Forgets one research memory, one profile key, or one indexed file (asked for when `path` is null). */
 export async function forgetItem(deps: MemoryActionDeps, target: ForgetTarget): Promise<ActionOutcome> {
@@ -43,12 +46,18 @@ export async function forgetItem(deps: MemoryActionDeps, target: ForgetTarget): 
 		target.path === null
 			? await vscode.window.showQuickPick(
 					files.map((f) => ({ label: f.path, file: f })),
-					{ title: 'Gated Memory: forget an indexed file', placeHolder: files.length ? 'File to remove from the workspace tier' : 'No indexed files' },
+					{
+						title: 'Gated Memory: forget an indexed file',
+						placeHolder: files.length ? 'File to remove from the workspace tier' : 'No indexed files',
+					},
 				)
 			: files.map((f) => ({ label: f.path, file: f })).find((f) => f.label === target.path);
 	if (!chosen) return target.path === null ? null : { level: 'error', message: `"${target.path}" is not indexed.` };
 	const counts = await forget(store.db, { kind: 'path', workspaceId: chosen.file.workspaceId, path: chosen.file.path });
-	return { level: 'info', message: `Forgot ${chosen.file.path} (${counts.chunks} chunks). Re-indexing adds it back unless it is excluded.` };
+	return {
+		level: 'info',
+		message: `Forgot ${chosen.file.path} (${counts.chunks} chunks). Re-indexing adds it back unless it is excluded.`,
+	};
 }
 
 /** Clears a tier for this window's workspaces, after a modal confirmation. */
@@ -56,7 +65,11 @@ export async function clearTierConfirmed(deps: MemoryActionDeps, tier: MemoryTie
 	if (deps.restricted()) return RESTRICTED;
 	const choice = await vscode.window.showWarningMessage(
 		`Clear the ${tier} tier of this workspace?`,
-		{ modal: true, detail: 'Every stored row of this tier for the open workspace folders is deleted. This cannot be undone (export first to keep a copy).' },
+		{
+			modal: true,
+			detail:
+				'Every stored row of this tier for the open workspace folders is deleted. This cannot be undone (export first to keep a copy).',
+		},
 		'Clear',
 	);
 	if (choice !== 'Clear') return null;
@@ -112,7 +125,10 @@ export async function importFromFile(deps: MemoryActionDeps, file?: string): Pro
 	try {
 		parsed = parseMemoryExport(new TextDecoder().decode(await vscode.workspace.fs.readFile(picked)));
 	} catch (e) {
-		return { level: 'error', message: `${name} was not imported (nothing changed): ${e instanceof Error ? e.message : String(e)}` };
+		return {
+			level: 'error',
+			message: `${name} was not imported (nothing changed): ${e instanceof Error ? e.message : String(e)}`,
+		};
 	}
 	const ids = deps.workspaceIds();
 	// A one-workspace file from another folder or machine lands in this window's one folder.
@@ -121,6 +137,9 @@ export async function importFromFile(deps: MemoryActionDeps, file?: string): Pro
 	try {
 		return { level: 'info', message: describeImport(await importMemory(store.db, parsed, { workspaceId }), name) };
 	} catch (e) {
-		return { level: 'error', message: `${name} was not imported (nothing changed): ${e instanceof Error ? e.message : String(e)}` };
+		return {
+			level: 'error',
+			message: `${name} was not imported (nothing changed): ${e instanceof Error ? e.message : String(e)}`,
+		};
 	}
 }

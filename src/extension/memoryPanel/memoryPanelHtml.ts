@@ -7,7 +7,10 @@ import { webviewPage, type WebviewAssets } from '../chat/webviewPage';
 
 /** The page for the memory panel. */
 export function renderMemoryPanelHtml(opts: WebviewAssets): string {
-	return webviewPage(opts, 'Gated Memory: Memory State', `<header>
+	return webviewPage(
+		opts,
+		'Gated Memory: Memory State',
+		`<header>
 	<h1>Memory state</h1>
 	<span id="generated" aria-live="polite"></span>
 	<span class="spacer"></span>
@@ -17,5 +20,6 @@ export function renderMemoryPanelHtml(opts: WebviewAssets): string {
 </header>
 <div id="loading" role="status"><vscode-progress-ring></vscode-progress-ring><span id="loading-text">Opening the memory store…</span></div>
 <p id="notice" class="notice" hidden></p>
-<main id="memory-root" aria-label="Memory state"></main>`);
+<main id="memory-root" aria-label="Memory state"></main>`,
+	);
 }

@@ -4,7 +4,14 @@
  * import — the host passes small functions — so it is tested without a workbench. A store that
  * cannot be opened is reported in the state, never thrown; in Restricted Mode it is not opened.
  */
-import type { DecisionItem, IndexHealthView, MemoryPanelState, PendingMemoryItem, StoreInfo, ThresholdView } from '../../core/memoryPanelProtocol';
+import type {
+	DecisionItem,
+	IndexHealthView,
+	MemoryPanelState,
+	PendingMemoryItem,
+	StoreInfo,
+	ThresholdView,
+} from '../../core/memoryPanelProtocol';
 import { proposalKind } from '../../chat/memoryProposals';
 import { pendingProposals } from '../../store/proposalRepo';
 import { anchoredDocIds, demotedMemories, memoryProvenance, staleMemories } from '../../store/anchorRepo';
@@ -47,7 +54,11 @@ export function displayLocation(where: string): string {
 }
 
 /** This session's decisions (newest first), then stored ones not already listed. */
-export function mergeDecisions(session: readonly RecentDecision[], stored: readonly DecisionItem[], limit = DECISIONS_SHOWN): DecisionItem[] {
+export function mergeDecisions(
+	session: readonly RecentDecision[],
+	stored: readonly DecisionItem[],
+	limit = DECISIONS_SHOWN,
+): DecisionItem[] {
 	const fromSession: DecisionItem[] = [...session].reverse().map((d) => ({
 		turnId: d.turnId,
 		at: d.at,
@@ -62,16 +73,42 @@ export function mergeDecisions(session: readonly RecentDecision[], stored: reado
 	return [...fromSession, ...stored.filter((d) => !seen.has(d.turnId))].slice(0, limit);
 }
 
-const EMPTY_STORED: StoredMemoryState = { tiers: [], profile: [], memories: [], corrections: [], decisions: [], indexedFiles: 0, indexedChunks: 0 };
+const EMPTY_STORED: StoredMemoryState = {
+	tiers: [],
+	profile: [],
+	memories: [],
+	corrections: [],
+	decisions: [],
+	indexedFiles: 0,
+	indexedChunks: 0,
+};
 
 async function readStore(
 	src: MemoryPanelSources,
 	ids: readonly string[],
-): Promise<{ stored: StoredMemoryState; store: StoreInfo | null; storeError: string | null; pending: PendingMemoryItem[]; stale: StaleMemoryItem[]; demoted: DemotedMemoryItem[] }> {
+): Promise<{
+	stored: StoredMemoryState;
+	store: StoreInfo | null;
+	storeError: string | null;
+	pending: PendingMemoryItem[];
+	stale: StaleMemoryItem[];
+	demoted: DemotedMemoryItem[];
+}> {
 	try {
 		const s = await src.openStore();
-		const store = { engine: s.engine, schemaVersion: s.schemaVersion, where: displayLocation(s.where), source: s.folder ? src.storeSource() : 'database URL' };
-		const pending = (await pendingProposals(s.db, ids)).map((p) => ({ id: p.id, tier: p.tier, kind: proposalKind(p.tier, p.trigger), text: p.text, at: Date.parse(p.created_at) }));
+		const store = {
+			engine: s.engine,
+			schemaVersion: s.schemaVersion,
+			where: displayLocation(s.where),
+			source: s.folder ? src.storeSource() : 'database URL',
+		};
+		const pending = (await pendingProposals(s.db, ids)).map((p) => ({
+			id: p.id,
+			tier: p.tier,
+			kind: proposalKind(p.tier, p.trigger),
+			text: p.text,
+			at: Date.parse(p.created_at),
+		}));
 		// Check every memory that cites code against the workspace now, so the list is current
 		// even for memories no turn has recalled since the code changed.
 		await checkRecalled(s.db, ids, await anchoredDocIds(s.db, ids));
@@ -83,10 +120,23 @@ async function readStore(
 			checkedAt: m.checked_at ? Date.parse(m.checked_at) : null,
 		}));
 		const days = src.decayDays?.() ?? 0;
-		const demoted = (await demotedMemories(s.db, ids, days)).map((m) => ({ workspaceId: m.workspace_id, docId: m.doc_id, content: m.content, idleDays: m.idle_days }));
+		const demoted = (await demotedMemories(s.db, ids, days)).map((m) => ({
+			workspaceId: m.workspace_id,
+			docId: m.doc_id,
+			content: m.content,
+			idleDays: m.idle_days,
+		}));
 		const stored = await memoryState(s.db, ids, { memories: 20, corrections: 10, decisions: DECISIONS_SHOWN });
 		// Each memory's source turn (why recalled → open the turn that created it).
-		const turns = new Map((await memoryProvenance(s.db, ids, stored.memories.map((m) => m.docId))).map((p) => [p.doc_id, p.source_turn]));
+		const turns = new Map(
+			(
+				await memoryProvenance(
+					s.db,
+					ids,
+					stored.memories.map((m) => m.docId),
+				)
+			).map((p) => [p.doc_id, p.source_turn]),
+		);
 		const memories = stored.memories.map((m) => ({ ...m, sourceTurn: turns.get(m.docId) ?? null }));
 		return { store, storeError: null, stored: { ...stored, memories }, pending, stale, demoted };
 	} catch (e) {

@@ -20,8 +20,10 @@ export interface ReviewDeps extends MemoryActionDeps {
 }
 
 export async function reviewStale(deps: ReviewDeps, p: ReviewStaleParams): Promise<ActionOutcome> {
-	if (deps.restricted()) return { level: 'error', message: 'Restricted Mode: memory is read-only here. Trust this workspace to change it.' };
-	if (!deps.workspaceIds().includes(p.workspaceId)) return { level: 'error', message: 'That memory belongs to a workspace not open in this window.' };
+	if (deps.restricted())
+		return { level: 'error', message: 'Restricted Mode: memory is read-only here. Trust this workspace to change it.' };
+	if (!deps.workspaceIds().includes(p.workspaceId))
+		return { level: 'error', message: 'That memory belongs to a workspace not open in this window.' };
 	if (p.action === 'forget') return forgetItem(deps, { kind: 'research', workspaceId: p.workspaceId, docId: p.docId });
 	const store = await deps.openStore();
 	if (p.action === 'restore') {
@@ -35,28 +37,56 @@ export async function reviewStale(deps: ReviewDeps, p: ReviewStaleParams): Promi
 		title: 'Update memory',
 		prompt: 'What is true now? The new text supersedes the stale memory (kept as history).',
 		value: row.content,
-		validateInput: (v) => (!v.trim() ? 'The memory cannot be empty.' : v.length > MAX_NOTE_CHARS ? `At most ${MAX_NOTE_CHARS} characters.` : null),
+		validateInput: (v) =>
+			!v.trim()
+				? 'The memory cannot be empty.'
+				: v.length > MAX_NOTE_CHARS
+					? `At most ${MAX_NOTE_CHARS} characters.`
+					: null,
 	});
 	if (text === undefined) return null;
-	const message = await updateMemory(store.db, (await deps.embedder?.()) ?? null, deps.writeThresholds?.() ?? DEFAULT_THRESHOLDS, p.workspaceId, p.docId, text);
+	const message = await updateMemory(
+		store.db,
+		(await deps.embedder?.()) ?? null,
+		deps.writeThresholds?.() ?? DEFAULT_THRESHOLDS,
+		p.workspaceId,
+		p.docId,
+		text,
+	);
 	return { level: 'info', message };
 }
 
 /** Opens the stored turn that wrote a memory: the user's message, the reply and its decision, as Markdown. */
-export async function openSourceTurn(deps: MemoryActionDeps, p: { workspaceId: string; turnId: string }): Promise<ActionOutcome> {
+export async function openSourceTurn(
+	deps: MemoryActionDeps,
+	p: { workspaceId: string; turnId: string },
+): Promise<ActionOutcome> {
 	if (deps.restricted()) return { level: 'error', message: 'Restricted Mode: stored memory is not read here.' };
-	if (!deps.workspaceIds().includes(p.workspaceId)) return { level: 'error', message: 'That turn belongs to a workspace not open in this window.' };
+	if (!deps.workspaceIds().includes(p.workspaceId))
+		return { level: 'error', message: 'That turn belongs to a workspace not open in this window.' };
 	const store = await deps.openStore();
-	const rows = await store.db.query<{ role: string; content: string; trace: { decision?: { trigger?: string; route?: string; path?: string; tiers?: string[] } } | null; at: string }>(
+	const rows = await store.db.query<{
+		role: string;
+		content: string;
+		trace: { decision?: { trigger?: string; route?: string; path?: string; tiers?: string[] } } | null;
+		at: string;
+	}>(
 		`SELECT role, content, trace, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') AS at FROM conversation_turns WHERE scope = $1 AND workspace_id = $2 AND turn_id = $3 ORDER BY role DESC`,
 		[store.scope, p.workspaceId, p.turnId],
 	);
-	if (!rows.length) return { level: 'error', message: `Turn ${p.turnId} is not in the conversation tier (written by a command, or cleared).` };
+	if (!rows.length)
+		return {
+			level: 'error',
+			message: `Turn ${p.turnId} is not in the conversation tier (written by a command, or cleared).`,
+		};
 	const parts = [`# Turn ${p.turnId}`];
 	for (const r of rows) {
 		parts.push(`## ${r.role === 'user' ? 'You' : 'Gated Memory'} (${r.at} UTC)`, r.content);
 		const d = r.trace?.decision;
-		if (d) parts.push(`Decision: trigger ${d.trigger ?? '?'}, path ${d.path ?? '?'}, tiers ${(d.tiers ?? []).join(', ') || 'none'}, route ${d.route ?? '?'}`);
+		if (d)
+			parts.push(
+				`Decision: trigger ${d.trigger ?? '?'}, path ${d.path ?? '?'}, tiers ${(d.tiers ?? []).join(', ') || 'none'}, route ${d.route ?? '?'}`,
+			);
 	}
 	const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: parts.join('\n\n') });
 	await vscode.window.showTextDocument(doc, { preview: true });

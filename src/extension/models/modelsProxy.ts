@@ -14,7 +14,10 @@ type Callback = (err: Error | null, socket?: Socket) => void;
 /** The proxy to use for `target`, or undefined for a direct connection (NO_PROXY honoured). */
 export function proxyFor(setting: string | undefined, env: NodeJS.ProcessEnv, target: string): string | undefined {
 	const host = new URL(target).hostname;
-	const noProxy = (env.NO_PROXY ?? env.no_proxy ?? '').split(',').map((s) => s.trim().replace(/^\*?\./, '')).filter(Boolean);
+	const noProxy = (env.NO_PROXY ?? env.no_proxy ?? '')
+		.split(',')
+		.map((s) => s.trim().replace(/^\*?\./, ''))
+		.filter(Boolean);
 	if (noProxy.some((n) => n === '*' || host === n || host.endsWith(`.${n}`))) return undefined;
 	return setting?.trim() || env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy || undefined;
 }
@@ -22,13 +25,27 @@ export function proxyFor(setting: string | undefined, env: NodeJS.ProcessEnv, ta
 /** An agent for requests to `target`'s protocol through `proxyUrl`; `strictSSL` checks the hub's certificate. */
 export function tunnelAgent(proxyUrl: string, target: string, strictSSL: boolean): http.Agent {
 	const proxy = new URL(proxyUrl);
-	if (proxy.protocol !== 'http:') throw new Error(`unsupported proxy ${proxy.protocol}//${proxy.host}: only http:// proxies are supported for model downloads`);
+	if (proxy.protocol !== 'http:')
+		throw new Error(
+			`unsupported proxy ${proxy.protocol}//${proxy.host}: only http:// proxies are supported for model downloads`,
+		);
 	const secure = new URL(target).protocol === 'https:';
-	const auth = proxy.username ? `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}` : undefined;
-	const connect = (options: { host?: string | null; hostname?: string | null; port?: number | string | null; servername?: string }, cb: Callback) => {
+	const auth = proxy.username
+		? `Basic ${Buffer.from(`${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`).toString('base64')}`
+		: undefined;
+	const connect = (
+		options: { host?: string | null; hostname?: string | null; port?: number | string | null; servername?: string },
+		cb: Callback,
+	) => {
 		const host = options.hostname ?? options.host ?? 'localhost';
 		const port = Number(options.port ?? (secure ? 443 : 80));
-		const req = http.request({ host: proxy.hostname, port: Number(proxy.port || 80), method: 'CONNECT', path: `${host}:${port}`, headers: { host: `${host}:${port}`, ...(auth ? { 'proxy-authorization': auth } : {}) } });
+		const req = http.request({
+			host: proxy.hostname,
+			port: Number(proxy.port || 80),
+			method: 'CONNECT',
+			path: `${host}:${port}`,
+			headers: { host: `${host}:${port}`, ...(auth ? { 'proxy-authorization': auth } : {}) },
+		});
 		req.once('connect', (res, socket) => {
 			if (res.statusCode !== 200) {
 				socket.destroy();

@@ -46,8 +46,14 @@ export function createModelsRuntime(context: vscode.ExtensionContext, log: vscod
 
 // The quantised exports are ≈23 MB each (docs/models.md); the manifests' sizes are unverified.
 function sizeLabel(models: readonly ModelManifest[]): string {
-	const bytes = models.map((m) => Object.values(m.files).reduce((n, f) => (typeof f.size === 'number' && typeof n === 'number' ? n + f.size : 'unverified'), 0 as number | 'unverified'));
-	if (bytes.every((b): b is number => typeof b === 'number')) return `${(bytes.reduce((a, b) => a + b, 0) / 1e6).toFixed(0)} MB`;
+	const bytes = models.map((m) =>
+		Object.values(m.files).reduce(
+			(n, f) => (typeof f.size === 'number' && typeof n === 'number' ? n + f.size : 'unverified'),
+			0 as number | 'unverified',
+		),
+	);
+	if (bytes.every((b): b is number => typeof b === 'number'))
+		return `${(bytes.reduce((a, b) => a + b, 0) / 1e6).toFixed(0)} MB`;
 	return `≈${23 * models.length} MB`;
 }
 
@@ -70,7 +76,9 @@ export class ModelsUi implements vscode.Disposable {
 			vscode.workspace.onDidChangeConfiguration((e) => {
 				if (!e.affectsConfiguration('gatedMemory.models')) return;
 				const s = readModelSettings();
-				this.log.info(`model settings changed: embedder "${s.embedder}", reranker "${s.reranker}"${s.localPath ? `, local folder ${s.localPath}` : ''}`);
+				this.log.info(
+					`model settings changed: embedder "${s.embedder}", reranker "${s.reranker}"${s.localPath ? `, local folder ${s.localPath}` : ''}`,
+				);
 				void this.runtime.refresh().then(() => this.reembedInBackground());
 			}),
 		);
@@ -79,18 +87,25 @@ export class ModelsUi implements vscode.Disposable {
 	/** Called when a chat turn wanted a model that is not here: ask once, never block the turn. */
 	offer(missing: readonly ModelManifest[]): void {
 		if (!vscode.workspace.isTrusted || this.downloading) return;
-		void this.consentAndDownload(missing, false).catch((e: unknown) => this.log.error(`model download: ${errorMessage(e)}`));
+		void this.consentAndDownload(missing, false).catch((e: unknown) =>
+			this.log.error(`model download: ${errorMessage(e)}`),
+		);
 	}
 
 	private async downloadCommand(): Promise<void> {
 		if (!vscode.workspace.isTrusted) {
-			void vscode.window.showInformationMessage('Gated Memory: models are not downloaded in Restricted Mode. Trust this workspace first.');
+			void vscode.window.showInformationMessage(
+				'Gated Memory: models are not downloaded in Restricted Mode. Trust this workspace first.',
+			);
 			return;
 		}
 		const missing = this.runtime.missing();
 		if (!missing.length) {
 			const s = this.runtime.settings();
-			const what = s.embedder === 'minilm' || s.reranker === 'minilm' ? 'the configured models are already here' : `nothing to download: embedder "${s.embedder}", reranker "${s.reranker}" (set gatedMemory.models.embedder or .reranker to "minilm")`;
+			const what =
+				s.embedder === 'minilm' || s.reranker === 'minilm'
+					? 'the configured models are already here'
+					: `nothing to download: embedder "${s.embedder}", reranker "${s.reranker}" (set gatedMemory.models.embedder or .reranker to "minilm")`;
 			void vscode.window.showInformationMessage(`Gated Memory: ${what}.`);
 			await this.reembedInBackground();
 			return;
@@ -125,7 +140,11 @@ export class ModelsUi implements vscode.Disposable {
 	private async downloadOne(m: ModelManifest): Promise<boolean> {
 		const ac = new AbortController();
 		const r = await vscode.window.withProgress(
-			{ location: vscode.ProgressLocation.Notification, title: `Gated Memory: downloading ${m.name}`, cancellable: true },
+			{
+				location: vscode.ProgressLocation.Notification,
+				title: `Gated Memory: downloading ${m.name}`,
+				cancellable: true,
+			},
 			(progress, token) => {
 				token.onCancellationRequested(() => ac.abort());
 				let last = 0;
@@ -133,7 +152,9 @@ export class ModelsUi implements vscode.Disposable {
 					const now = performance.now();
 					if (now - last < 150 && p.received !== p.total) return;
 					last = now;
-					progress.report({ message: `${p.file} (${p.index}/${p.count}): ${mb(p.received)}${p.total ? ` of ${mb(p.total)}` : ''}` });
+					progress.report({
+						message: `${p.file} (${p.index}/${p.count}): ${mb(p.received)}${p.total ? ` of ${mb(p.total)}` : ''}`,
+					});
 				});
 			},
 		);
@@ -142,20 +163,38 @@ export class ModelsUi implements vscode.Disposable {
 			return true;
 		}
 		if (ac.signal.aborted || r.error.code === 'cancelled') {
-			void vscode.window.showInformationMessage(`Gated Memory: download of ${m.name} cancelled; the next attempt resumes where it stopped.`);
+			void vscode.window.showInformationMessage(
+				`Gated Memory: download of ${m.name} cancelled; the next attempt resumes where it stopped.`,
+			);
 			return false;
 		}
 		this.log.error(`model download failed: ${r.error.code}: ${r.error.message}`);
-		void vscode.window.showErrorMessage(`Gated Memory: ${m.name} could not be downloaded: ${r.error.message}`, 'Open Log').then((c) => c && this.log.show(true));
+		void vscode.window
+			.showErrorMessage(`Gated Memory: ${m.name} could not be downloaded: ${r.error.message}`, 'Open Log')
+			.then((c) => c && this.log.show(true));
 		return false;
 	}
 
 	private async pickLocalFolder(): Promise<void> {
-		const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Use This Model Folder', title: 'Folder holding the model files (e.g. <folder>/Xenova/all-MiniLM-L6-v2/)' });
+		const picked = await vscode.window.showOpenDialog({
+			canSelectFolders: true,
+			canSelectFiles: false,
+			openLabel: 'Use This Model Folder',
+			title: 'Folder holding the model files (e.g. <folder>/Xenova/all-MiniLM-L6-v2/)',
+		});
 		if (!picked?.[0]) return;
-		await vscode.workspace.getConfiguration('gatedMemory.models').update('localPath', picked[0].fsPath, vscode.ConfigurationTarget.Global);
+		await vscode.workspace
+			.getConfiguration('gatedMemory.models')
+			.update('localPath', picked[0].fsPath, vscode.ConfigurationTarget.Global);
 		const still = this.runtime.missing();
-		if (still.length) void vscode.window.showWarningMessage(`Gated Memory: ${still.map((m) => m.name).join(', ')} not found in ${picked[0].fsPath} (expected <folder>/${still[0].repo}/ or <folder>/${still[0].name}/ with ${Object.values(still[0].files).map((f) => f.path).join(', ')}).`);
+		if (still.length)
+			void vscode.window.showWarningMessage(
+				`Gated Memory: ${still.map((m) => m.name).join(', ')} not found in ${picked[0].fsPath} (expected <folder>/${still[0].repo}/ or <folder>/${still[0].name}/ with ${Object.values(
+					still[0].files,
+				)
+					.map((f) => f.path)
+					.join(', ')}).`,
+			);
 	}
 
 	/** A turn saw chunks without the active embedder's vectors: re-embed, at most once a minute from turns. */
@@ -180,15 +219,28 @@ export class ModelsUi implements vscode.Disposable {
 		const ac = new AbortController();
 		try {
 			const done = await vscode.window.withProgress(
-				{ location: vscode.ProgressLocation.Notification, title: `Gated Memory: re-embedding the workspace with ${active.label}`, cancellable: true },
+				{
+					location: vscode.ProgressLocation.Notification,
+					title: `Gated Memory: re-embedding the workspace with ${active.label}`,
+					cancellable: true,
+				},
 				(progress, token) => {
 					token.onCancellationRequested(() => ac.abort());
-					return memory.reembedIfNeeded({ signal: ac.signal, onProgress: (p) => progress.report({ message: `${p.files_done}${p.files_total ? ` of ${p.files_total}` : ''} files, ${p.chunks} chunks` }) });
+					return memory.reembedIfNeeded({
+						signal: ac.signal,
+						onProgress: (p) =>
+							progress.report({
+								message: `${p.files_done}${p.files_total ? ` of ${p.files_total}` : ''} files, ${p.chunks} chunks`,
+							}),
+					});
 				},
 			);
 			if (done) this.log.info(`re-embedded with ${active.id}`);
 		} catch (e) {
-			if (ac.signal.aborted) return this.log.info('re-embedding cancelled: chunks without the active model\'s vectors are searched lexical-only');
+			if (ac.signal.aborted)
+				return this.log.info(
+					"re-embedding cancelled: chunks without the active model's vectors are searched lexical-only",
+				);
 			this.log.error(`re-embedding failed: ${errorMessage(e)}`);
 		}
 	}

@@ -18,11 +18,22 @@ export const API_KEY_SECRET = 'gatedMemory.openai.apiKey';
 const GENERATOR_KINDS = ['auto', 'lm', 'openai', 'evidence'] as const;
 
 /** Reads the generator settings (an unknown value falls back to 'auto' with a warning). */
-export function readGeneratorConfig(config: vscode.WorkspaceConfiguration, apiKey: string | null, log?: Logger): GeneratorConfig {
+export function readGeneratorConfig(
+	config: vscode.WorkspaceConfiguration,
+	apiKey: string | null,
+	log?: Logger,
+): GeneratorConfig {
 	const raw = config.get<string>('generator', 'auto');
 	const kind = (GENERATOR_KINDS as readonly string[]).includes(raw) ? (raw as GeneratorConfig['kind']) : 'auto';
 	if (kind !== raw) log?.warn(`gatedMemory.generator: unknown value ${JSON.stringify(raw)}, using "auto"`);
-	return { kind, openai: { baseUrl: config.get<string>('openai.baseUrl', '').trim(), model: config.get<string>('openai.model', '').trim(), apiKey } };
+	return {
+		kind,
+		openai: {
+			baseUrl: config.get<string>('openai.baseUrl', '').trim(),
+			model: config.get<string>('openai.model', '').trim(),
+			apiKey,
+		},
+	};
 }
 
 /** Owns the current generator; `onChange` hears each new one's info. */
@@ -38,7 +49,8 @@ export class GeneratorSettings implements vscode.Disposable {
 	) {
 		this.subscriptions.push(
 			vscode.workspace.onDidChangeConfiguration((e) => {
-				if (e.affectsConfiguration('gatedMemory.generator') || e.affectsConfiguration('gatedMemory.openai')) this.refresh('settings changed');
+				if (e.affectsConfiguration('gatedMemory.generator') || e.affectsConfiguration('gatedMemory.openai'))
+					this.refresh('settings changed');
 			}),
 			secrets.onDidChange((e) => {
 				if (e.key === API_KEY_SECRET) this.refresh('API key changed');
@@ -46,7 +58,8 @@ export class GeneratorSettings implements vscode.Disposable {
 		);
 		// Hosts without the LM API (code-server) have no model-change event.
 		const lm: Partial<typeof vscode.lm> | undefined = vscode.lm;
-		if (typeof lm?.onDidChangeChatModels === 'function') this.subscriptions.push(lm.onDidChangeChatModels(() => this.refresh('language models changed')));
+		if (typeof lm?.onDidChangeChatModels === 'function')
+			this.subscriptions.push(lm.onDidChangeChatModels(() => this.refresh('language models changed')));
 	}
 
 	/** The generator to use now (created on first use, then cached until something changes). */
@@ -69,7 +82,8 @@ export class GeneratorSettings implements vscode.Disposable {
 	async setApiKey(): Promise<void> {
 		const key = await vscode.window.showInputBox({
 			title: 'Gated Memory: API key for the OpenAI-compatible endpoint',
-			prompt: 'Stored in VS Code SecretStorage (the OS keychain), never in settings. Leave empty to keep the current key.',
+			prompt:
+				'Stored in VS Code SecretStorage (the OS keychain), never in settings. Leave empty to keep the current key.',
 			password: true,
 			ignoreFocusOut: true,
 		});

@@ -17,14 +17,18 @@ export class MemorySettings {
 	writes(): WriteMode {
 		const raw: unknown = vscode.workspace.getConfiguration(SECTION).get('memory.writes');
 		const mode = parseWriteMode(raw);
-		if (raw !== undefined && raw !== mode) this.warn(`gatedMemory.memory.writes: "${String(raw)}" is not auto, confirm or off; using auto`);
+		if (raw !== undefined && raw !== mode)
+			this.warn(`gatedMemory.memory.writes: "${String(raw)}" is not auto, confirm or off; using auto`);
 		return mode;
 	}
 
 	/** The tiers recall may read (default: all). */
 	reads(): ReadTier[] {
 		const { tiers, invalid } = parseReadTiers(vscode.workspace.getConfiguration(SECTION).get('memory.reads'));
-		if (invalid.length) this.warn(`gatedMemory.memory.reads: ignored ${invalid.map((x) => `"${x}"`).join(', ')} (allowed: research, profile, instructions)`);
+		if (invalid.length)
+			this.warn(
+				`gatedMemory.memory.reads: ignored ${invalid.map((x) => `"${x}"`).join(', ')} (allowed: research, profile, instructions)`,
+			);
 		return tiers;
 	}
 
@@ -33,7 +37,9 @@ export class MemorySettings {
 		const raw: unknown = vscode.workspace.getConfiguration(SECTION).get('memory.decayDays');
 		if (raw === undefined || raw === null) return 0;
 		if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < 0 || raw > 3650) {
-			this.warn(`gatedMemory.memory.decayDays: ${JSON.stringify(raw)} is not a whole number of days from 0 to 3650; decay is off`);
+			this.warn(
+				`gatedMemory.memory.decayDays: ${JSON.stringify(raw)} is not a whole number of days from 0 to 3650; decay is off`,
+			);
 			return 0;
 		}
 		return raw;

@@ -80,7 +80,10 @@ export class ThresholdSettings implements vscode.Disposable {
 		this.lastWarning = text;
 		this.log.warn(`gatedMemory.thresholds: ${text} — using the defaults for those entries`);
 		void vscode.window
-			.showWarningMessage(`Gated Memory: invalid thresholds setting (${text}). Using the defaults for those entries.`, 'Open Settings')
+			.showWarningMessage(
+				`Gated Memory: invalid thresholds setting (${text}). Using the defaults for those entries.`,
+				'Open Settings',
+			)
 			.then((choice) => {
 				if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.thresholds`);
 			});

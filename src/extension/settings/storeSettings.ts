@@ -64,13 +64,16 @@ export function resolveStoreSettings(v: StoreSettingValues): ResolvedStore {
 	const warnings: string[] = [];
 	const scope = v.scope?.trim() || undefined;
 	const scoped = (loc: StoreLocation): StoreLocation => (scope && !scopeNameError(scope) ? { ...loc, scope } : loc);
-	if (scope && scopeNameError(scope)) warnings.push(`gatedMemory.database.scope: ${scopeNameError(scope)}; using "local"`);
+	if (scope && scopeNameError(scope))
+		warnings.push(`gatedMemory.database.scope: ${scopeNameError(scope)}; using "local"`);
 	const url = v.databaseUrl?.trim();
 	let passwordInUrl = false;
 	if (url && isPostgresUrl(url)) {
 		passwordInUrl = urlHasPassword(url);
 		if (passwordInUrl) {
-			warnings.push('gatedMemory.database.url contains a password, which settings must not hold: it is ignored. Use "Gated Memory: Set Database Password" to keep it in the OS keychain.');
+			warnings.push(
+				'gatedMemory.database.url contains a password, which settings must not hold: it is ignored. Use "Gated Memory: Set Database Password" to keep it in the OS keychain.',
+			);
 		}
 		let bare: string;
 		try {
@@ -82,11 +85,18 @@ export function resolveStoreSettings(v: StoreSettingValues): ResolvedStore {
 		const location = scoped({ kind: 'url', url: v.password ? withPassword(bare, v.password) : bare });
 		return { location, display: redactUrl(bare), warnings, passwordInUrl };
 	}
-	if (url) warnings.push(`gatedMemory.database.url must start with postgres:// or postgresql:// (got "${redactUrl(url)}"); using the embedded store`);
+	if (url)
+		warnings.push(
+			`gatedMemory.database.url must start with postgres:// or postgresql:// (got "${redactUrl(url)}"); using the embedded store`,
+		);
 	return embedded(v, scoped, warnings);
 }
 
-function embedded(v: StoreSettingValues, scoped: (l: StoreLocation) => StoreLocation, warnings: string[]): ResolvedStore {
+function embedded(
+	v: StoreSettingValues,
+	scoped: (l: StoreLocation) => StoreLocation,
+	warnings: string[],
+): ResolvedStore {
 	const base = extensionStoreLocation(v.storagePath, v.env);
 	const location = scoped(base);
 	// $GMEM_DB may itself be a server URL: never show its password either.
@@ -97,7 +107,16 @@ function embedded(v: StoreSettingValues, scoped: (l: StoreLocation) => StoreLoca
 /** A store failure as the user should read it, and whether settings can fix it. */
 export function storeFailureAdvice(message: string): { text: string; settings: boolean; password: boolean } {
 	const password = /password authentication failed|no password|SASL|28P01/i.test(message);
-	const settings = password || /\(unreachable\)|\(no-vector\)|\(bad-scope\)|ECONNREFUSED|ENOTFOUND|cannot connect/i.test(message);
-	const hint = password ? ' Set the password with "Gated Memory: Set Database Password".' : settings ? ' Check gatedMemory.database.url.' : '';
-	return { text: `Gated Memory could not open its memory store; chat continues without stored memory. ${message}${hint}`, settings, password };
+	const settings =
+		password || /\(unreachable\)|\(no-vector\)|\(bad-scope\)|ECONNREFUSED|ENOTFOUND|cannot connect/i.test(message);
+	const hint = password
+		? ' Set the password with "Gated Memory: Set Database Password".'
+		: settings
+			? ' Check gatedMemory.database.url.'
+			: '';
+	return {
+		text: `Gated Memory could not open its memory store; chat continues without stored memory. ${message}${hint}`,
+		settings,
+		password,
+	};
 }

@@ -54,7 +54,9 @@ export class StoreSettingsUi implements vscode.Disposable {
 			password: this.password,
 			env: process.env,
 		});
-		this.log.info(`memory store: ${resolved.display}${resolved.location.scope ? ` (scope ${resolved.location.scope})` : ''}`);
+		this.log.info(
+			`memory store: ${resolved.display}${resolved.location.scope ? ` (scope ${resolved.location.scope})` : ''}`,
+		);
 		for (const w of resolved.warnings) {
 			this.log.warn(w);
 			void this.warn(w, resolved.passwordInUrl);
@@ -73,17 +75,23 @@ export class StoreSettingsUi implements vscode.Disposable {
 
 	/** Passes a retrieval reply through, reporting a store that could not be opened. */
 	watch<T extends { status: string; message?: string }>(reply: T): T {
-		if (reply.status === 'error' && reply.message && /memory store/.test(reply.message)) this.reportFailure(reply.message);
+		if (reply.status === 'error' && reply.message && /memory store/.test(reply.message))
+			this.reportFailure(reply.message);
 		return reply;
 	}
 
 	private async warn(message: string, passwordInUrl: boolean): Promise<void> {
-		const choice = await vscode.window.showWarningMessage(message, ...(passwordInUrl ? [MOVE_PASSWORD] : []), OPEN_SETTINGS);
+		const choice = await vscode.window.showWarningMessage(
+			message,
+			...(passwordInUrl ? [MOVE_PASSWORD] : []),
+			OPEN_SETTINGS,
+		);
 		await this.act(choice);
 	}
 
 	private async act(choice: string | undefined): Promise<void> {
-		if (choice === OPEN_SETTINGS) await vscode.commands.executeCommand('workbench.action.openSettings', 'gatedMemory.database');
+		if (choice === OPEN_SETTINGS)
+			await vscode.commands.executeCommand('workbench.action.openSettings', 'gatedMemory.database');
 		else if (choice === SET_PASSWORD) await this.setPassword();
 		else if (choice === MOVE_PASSWORD) await this.movePasswordToKeychain();
 	}
@@ -95,7 +103,8 @@ export class StoreSettingsUi implements vscode.Disposable {
 	private async setPassword(): Promise<void> {
 		const value = await vscode.window.showInputBox({
 			title: 'Gated Memory: database password',
-			prompt: 'Password for gatedMemory.database.url. It is kept in the OS keychain (SecretStorage), never in settings.',
+			prompt:
+				'Password for gatedMemory.database.url. It is kept in the OS keychain (SecretStorage), never in settings.',
 			password: true,
 			ignoreFocusOut: true,
 		});
@@ -117,12 +126,17 @@ export class StoreSettingsUi implements vscode.Disposable {
 		const password = decodeURIComponent(new URL(url).password);
 		await this.secrets.store(DATABASE_PASSWORD_SECRET, password);
 		await config.update('database.url', withoutPassword(url), vscode.ConfigurationTarget.Global);
-		await this.reloadHint('The database password now lives in the OS keychain; gatedMemory.database.url no longer holds it.');
+		await this.reloadHint(
+			'The database password now lives in the OS keychain; gatedMemory.database.url no longer holds it.',
+		);
 	}
 
 	// The store stays open with the location it was opened with: a new one takes a window reload.
 	private async reloadHint(message: string): Promise<void> {
-		const choice = await vscode.window.showInformationMessage(`${message} Reload the window to reconnect with it.`, 'Reload Window');
+		const choice = await vscode.window.showInformationMessage(
+			`${message} Reload the window to reconnect with it.`,
+			'Reload Window',
+		);
 		if (choice) await vscode.commands.executeCommand('workbench.action.reloadWindow');
 	}
 

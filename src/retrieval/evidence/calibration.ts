@@ -18,12 +18,26 @@ export interface CosineCalibration {
 
 /** The calibration table. Add a row when a new embedder is supported and measured. */
 export const COSINE_CALIBRATIONS: readonly CosineCalibration[] = [
-	{ embedder: 'Xenova/all-MiniLM-L6-v2', scale: 1, offset: 0, source: 'identity: the seed floors are all-MiniLM-L6-v2 cosines (seed 000)' },
-	{ embedder: 'sentence-transformers/all-MiniLM-L6-v2', scale: 1, offset: 0, source: 'same weights as the Xenova export' },
+	{
+		embedder: 'Xenova/all-MiniLM-L6-v2',
+		scale: 1,
+		offset: 0,
+		source: 'identity: the seed floors are all-MiniLM-L6-v2 cosines (seed 000)',
+	},
+	{
+		embedder: 'sentence-transformers/all-MiniLM-L6-v2',
+		scale: 1,
+		offset: 0,
+		source: 'same weights as the Xenova export',
+	},
 ];
 
 /** The floor to apply for an embedder, or null when its cosines carry no meaning (test hashing embedder). */
-export function calibratedFloor(embedder: EmbedderInfo, minilmFloor: number, table: readonly CosineCalibration[] = COSINE_CALIBRATIONS): { floor: number | null; calibrated: boolean } {
+export function calibratedFloor(
+	embedder: EmbedderInfo,
+	minilmFloor: number,
+	table: readonly CosineCalibration[] = COSINE_CALIBRATIONS,
+): { floor: number | null; calibrated: boolean } {
 	if (!embedder.semantic) return { floor: null, calibrated: false };
 	const row = table.find((c) => embedder.id === c.embedder || embedder.id.startsWith(`${c.embedder}@`));
 	if (!row) return { floor: minilmFloor, calibrated: false };

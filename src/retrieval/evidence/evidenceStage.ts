@@ -65,6 +65,8 @@ export async function runEvidenceStage(input: EvidenceStageInput): Promise<Evide
 export function pinned(candidates: readonly EvidenceCandidate[], first: readonly string[]): EvidenceCandidate[] {
 	if (!first.length) return [...candidates];
 	const at = new Map(first.map((id, i) => [id, i]));
-	const head = candidates.filter((c) => at.has(c.hit.chunk_id)).sort((a, b) => at.get(a.hit.chunk_id)! - at.get(b.hit.chunk_id)!);
+	const head = candidates
+		.filter((c) => at.has(c.hit.chunk_id))
+		.sort((a, b) => at.get(a.hit.chunk_id)! - at.get(b.hit.chunk_id)!);
 	return [...head, ...candidates.filter((c) => !at.has(c.hit.chunk_id))];
 }

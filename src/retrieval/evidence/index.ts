@@ -4,4 +4,13 @@ export { edgesFirst } from './order';
 export { runEvidenceStage, type EvidenceStageInput, type EvidenceStageResult } from './evidenceStage';
 export { rerankCandidates, type RerankOutcome } from './rerankStage';
 export { estimateTokens, selectEvidence } from './selectEvidence';
-export type { CandidateDecision, EmbedderInfo, EvidenceCandidate, EvidenceInput, EvidenceOutcome, EvidenceResult, ScoreBasis, SelectedEvidence } from './types';
+export type {
+	CandidateDecision,
+	EmbedderInfo,
+	EvidenceCandidate,
+	EvidenceInput,
+	EvidenceOutcome,
+	EvidenceResult,
+	ScoreBasis,
+	SelectedEvidence,
+} from './types';

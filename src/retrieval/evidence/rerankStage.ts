@@ -54,25 +54,54 @@ export async function rerankCandidates(
 		result = { scores: pool.map(() => null), status: 'passthrough', reason: 'no reranker configured' };
 	} else {
 		try {
-			result = await reranker.rerank(query, pool.map((c) => c.text), signal, { arms: pool.map((c) => c.hit.arms), embedderId, ...(longQueryWords === undefined ? {} : { longQueryWords }) });
+			result = await reranker.rerank(
+				query,
+				pool.map((c) => c.text),
+				signal,
+				{ arms: pool.map((c) => c.hit.arms), embedderId, ...(longQueryWords === undefined ? {} : { longQueryWords }) },
+			);
 		} catch (e) {
 			// The Reranker contract says never throw; a foreign implementation still must not break retrieval.
-			result = { scores: pool.map(() => null), status: 'passthrough', reason: `reranker failed: ${(e as Error).message}` };
+			result = {
+				scores: pool.map(() => null),
+				status: 'passthrough',
+				reason: `reranker failed: ${(e as Error).message}`,
+			};
 		}
 	}
 	const ms = result.ms ?? performance.now() - start;
 	const model = reranker ? { model: reranker.id } : {};
-	const usable = result.status === 'model' && result.scores.length === pool.length && result.scores.every((s) => typeof s === 'number');
+	const usable =
+		result.status === 'model' &&
+		result.scores.length === pool.length &&
+		result.scores.every((s) => typeof s === 'number');
 	if (!usable) {
-		const reason = result.status === 'model' ? 'reranker returned an incomplete score list' : (result.reason ?? 'passthrough');
+		const reason =
+			result.status === 'model' ? 'reranker returned an incomplete score list' : (result.reason ?? 'passthrough');
 		const passed = candidates.map((c) => withRerank(c, { score: c.hit.score, status: 'passthrough' }));
-		return { candidates: passed, reranked: false, calibrated: false, step: { kind: 'rerank', status: 'passthrough', reason, pairs: pool.length, ms, ...model } };
+		return {
+			candidates: passed,
+			reranked: false,
+			calibrated: false,
+			step: { kind: 'rerank', status: 'passthrough', reason, pairs: pool.length, ms, ...model },
+		};
 	}
-	const scored = pool.map((c, i) => ({ c: withRerank(c, { score: result.scores[i] as number, status: 'model' }), p: result.scores[i] as number, i }));
+	const scored = pool.map((c, i) => ({
+		c: withRerank(c, { score: result.scores[i] as number, status: 'model' }),
+		p: result.scores[i] as number,
+		i,
+	}));
 	// Stable: equal scores keep first-stage order.
 	scored.sort((a, b) => b.p - a.p || a.i - b.i);
 	const ordered = [...scored.map((s) => s.c), ...rest.map((c) => withRerank(c, null))];
 	const calibrated = result.calibrated !== false;
-	const step: RerankStep = { kind: 'rerank', status: 'model', pairs: pool.length, ms, ...model, ...(calibrated ? {} : { order_only: true }) };
+	const step: RerankStep = {
+		kind: 'rerank',
+		status: 'model',
+		pairs: pool.length,
+		ms,
+		...model,
+		...(calibrated ? {} : { order_only: true }),
+	};
 	return { candidates: ordered, reranked: true, calibrated, step };
 }

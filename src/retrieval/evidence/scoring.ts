@@ -18,7 +18,11 @@ export interface ScoredCandidate {
 }
 
 /** Scores and floors for every candidate, plus notes for the trace. */
-export function scoreCandidates(input: EvidenceInput): { basis: ScoreBasis; scored: ScoredCandidate[]; notes: string[] } {
+export function scoreCandidates(input: EvidenceInput): {
+	basis: ScoreBasis;
+	scored: ScoredCandidate[];
+	notes: string[];
+} {
 	const notes: string[] = [];
 	const t = input.thresholds;
 	const rerankFloor: Record<Tier, number> = {
@@ -37,8 +41,16 @@ export function scoreCandidates(input: EvidenceInput): { basis: ScoreBasis; scor
 	}
 	const emb = input.embedder;
 	if (!emb || !emb.semantic) {
-		notes.push(emb ? `embedder ${emb.id} is not semantic: no relevance floor, abstain only on an empty result` : 'lexical-only mode (no embedder): no relevance floor, abstain only on an empty result');
-		return { basis: 'lexical', scored: input.candidates.map((c, index) => ({ c, index, score: null, floor: null })), notes };
+		notes.push(
+			emb
+				? `embedder ${emb.id} is not semantic: no relevance floor, abstain only on an empty result`
+				: 'lexical-only mode (no embedder): no relevance floor, abstain only on an empty result',
+		);
+		return {
+			basis: 'lexical',
+			scored: input.candidates.map((c, index) => ({ c, index, score: null, floor: null })),
+			notes,
+		};
 	}
 	let uncalibrated = false;
 	const scored = input.candidates.map((c, index) => {
@@ -58,14 +70,22 @@ export function scoreCandidates(input: EvidenceInput): { basis: ScoreBasis; scor
  * above a crowd of slightly weaker ones is exactly the noise the rule is for. Lexical basis never
  * triggers it.
  */
-export function marginViolation(basis: ScoreBasis, candidates: readonly ScoredCandidate[], input: EvidenceInput): string | null {
+export function marginViolation(
+	basis: ScoreBasis,
+	candidates: readonly ScoredCandidate[],
+	input: EvidenceInput,
+): string | null {
 	if (basis === 'lexical') return null;
-	const scores = candidates.map((s) => s.score).filter((s): s is number => s !== null).sort((a, b) => b - a);
+	const scores = candidates
+		.map((s) => s.score)
+		.filter((s): s is number => s !== null)
+		.sort((a, b) => b - a);
 	if (scores.length < 2) return null;
 	const [s1, s2] = scores;
 	const t = input.thresholds;
 	const top = candidates.find((s) => s.score === s1);
-	const weak = basis === 'rerank' ? s1 < t.evidence_rerank_strong : s1 < (top?.floor ?? 0) + t.evidence_cosine_weak_band;
+	const weak =
+		basis === 'rerank' ? s1 < t.evidence_rerank_strong : s1 < (top?.floor ?? 0) + t.evidence_cosine_weak_band;
 	const margin = basis === 'rerank' ? t.evidence_rerank_margin : t.evidence_cosine_margin;
 	if (!weak || s1 - s2 >= margin) return null;
 	const unit = basis === 'rerank' ? 'p' : 'cos';

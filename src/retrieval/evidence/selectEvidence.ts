@@ -13,7 +13,15 @@ import type { Tier } from '../../core/types';
 import { DuplicateFinder } from './dedupe';
 import { edgesFirst } from './order';
 import { marginViolation, scoreCandidates, type ScoredCandidate } from './scoring';
-import type { CandidateDecision, EvidenceCandidate, EvidenceInput, EvidenceOutcome, EvidenceResult, ScoreBasis, SelectedEvidence } from './types';
+import type {
+	CandidateDecision,
+	EvidenceCandidate,
+	EvidenceInput,
+	EvidenceOutcome,
+	EvidenceResult,
+	ScoreBasis,
+	SelectedEvidence,
+} from './types';
 
 /** Tokens a candidate costs: the stored count, else characters / chars-per-token rounded up. */
 export function estimateTokens(c: EvidenceCandidate, charsPerToken: number): number {
@@ -24,12 +32,21 @@ const fmt = (basis: ScoreBasis, x: number) => `${basis === 'rerank' ? 'p' : 'cos
 
 /** Where nothing was found, in the user's words. */
 function notFound(tiers: readonly Tier[], why: string): string {
-	const where = tiers.includes('workspace') || tiers.length === 0 ? 'this workspace' : tiers.includes('research') ? 'research memory' : 'your profile';
+	const where =
+		tiers.includes('workspace') || tiers.length === 0
+			? 'this workspace'
+			: tiers.includes('research')
+				? 'research memory'
+				: 'your profile';
 	return `not found in ${where}: ${why}`;
 }
 
 /** Steps 1–2: exclusions and floors. Returns the eligible candidates and the best score seen. */
-function filterEligible(scored: ScoredCandidate[], basis: ScoreBasis, drop: (s: ScoredCandidate, why: string) => void): { eligible: ScoredCandidate[]; best: ScoredCandidate | null } {
+function filterEligible(
+	scored: ScoredCandidate[],
+	basis: ScoreBasis,
+	drop: (s: ScoredCandidate, why: string) => void,
+): { eligible: ScoredCandidate[]; best: ScoredCandidate | null } {
 	const eligible: ScoredCandidate[] = [];
 	let best: ScoredCandidate | null = null;
 	for (const s of scored) {
@@ -58,7 +75,12 @@ function rank(eligible: ScoredCandidate[], basis: ScoreBasis): ScoredCandidate[]
 }
 
 /** Step 5: duplicates, per-file cap, k and the token budget, in rank order. */
-function pack(ranked: ScoredCandidate[], input: EvidenceInput, keep: (s: ScoredCandidate, sel: SelectedEvidence) => void, drop: (s: ScoredCandidate, why: string) => void): void {
+function pack(
+	ranked: ScoredCandidate[],
+	input: EvidenceInput,
+	keep: (s: ScoredCandidate, sel: SelectedEvidence) => void,
+	drop: (s: ScoredCandidate, why: string) => void,
+): void {
 	const t = input.thresholds;
 	const dups = new DuplicateFinder(t.evidence_dup_jaccard, t.evidence_dup_line_overlap);
 	const perFile = new Map<string, number>();
@@ -103,17 +125,35 @@ function pack(ranked: ScoredCandidate[], input: EvidenceInput, keep: (s: ScoredC
 export function selectEvidence(input: EvidenceInput): EvidenceResult {
 	const { basis, scored, notes } = scoreCandidates(input);
 	const decisions = new Map<ScoredCandidate, CandidateDecision>();
-	const drop = (s: ScoredCandidate, reason: string) => decisions.set(s, { id: s.c.hit.chunk_id, kept: false, reason, score: s.score, basis });
+	const drop = (s: ScoredCandidate, reason: string) =>
+		decisions.set(s, { id: s.c.hit.chunk_id, kept: false, reason, score: s.score, basis });
 	const chosen: SelectedEvidence[] = [];
 	const keep = (s: ScoredCandidate, sel: SelectedEvidence) => {
 		chosen.push(sel);
-		const score = s.score === null ? (basis === 'rerank' ? 'not reranked' : basis === 'cosine' ? 'lexical match, no cosine' : 'lexical-only') : fmt(basis, s.score);
+		const score =
+			s.score === null
+				? basis === 'rerank'
+					? 'not reranked'
+					: basis === 'cosine'
+						? 'lexical match, no cosine'
+						: 'lexical-only'
+				: fmt(basis, s.score);
 		const cut = sel.truncatedToTokens !== undefined ? `, cut to ${sel.truncatedToTokens} tokens` : '';
-		decisions.set(s, { id: s.c.hit.chunk_id, kept: true, reason: `kept: rank ${sel.rank} (${score})${cut}`, score: s.score, basis });
+		decisions.set(s, {
+			id: s.c.hit.chunk_id,
+			kept: true,
+			reason: `kept: rank ${sel.rank} (${score})${cut}`,
+			score: s.score,
+			basis,
+		});
 	};
 	const { eligible, best } = filterEligible(scored, basis, drop);
 	const ranked = rank(eligible, basis);
-	const margin = marginViolation(basis, scored.filter((s) => !s.c.supersededBy && !s.c.stale), input);
+	const margin = marginViolation(
+		basis,
+		scored.filter((s) => !s.c.supersededBy && !s.c.stale),
+		input,
+	);
 	pack(ranked, input, keep, drop);
 
 	const tiers = [...new Set(input.candidates.map((c) => c.tier))];
@@ -125,17 +165,36 @@ export function selectEvidence(input: EvidenceInput): EvidenceResult {
 	} else if (chosen.length === 0) {
 		outcome = 'not_found';
 		const bestText = best?.score != null ? ` (best ${fmt(basis, best.score)} < floor ${best.floor?.toFixed(3)})` : '';
-		reason = notFound(tiers, eligible.length === 0 ? `no candidate cleared the floor${bestText}` : 'every candidate was excluded');
+		reason = notFound(
+			tiers,
+			eligible.length === 0 ? `no candidate cleared the floor${bestText}` : 'every candidate was excluded',
+		);
 	} else if (margin) {
 		outcome = 'clarify';
 		reason = margin;
 	} else {
 		reason = `${chosen.length} chunk${chosen.length === 1 ? '' : 's'} selected by ${basis}`;
 	}
-	return finish(input, outcome, reason, edgesFirst(chosen), scored.map((s) => decisions.get(s)!), basis, notes);
+	return finish(
+		input,
+		outcome,
+		reason,
+		edgesFirst(chosen),
+		scored.map((s) => decisions.get(s)!),
+		basis,
+		notes,
+	);
 }
 
-function finish(input: EvidenceInput, outcome: EvidenceOutcome, reason: string, selected: SelectedEvidence[], decisions: CandidateDecision[], basis: ScoreBasis, notes: string[]): EvidenceResult {
+function finish(
+	input: EvidenceInput,
+	outcome: EvidenceOutcome,
+	reason: string,
+	selected: SelectedEvidence[],
+	decisions: CandidateDecision[],
+	basis: ScoreBasis,
+	notes: string[],
+): EvidenceResult {
 	const tokens = selected.reduce((n, s) => n + s.tokens, 0);
 	const fullReason = notes.length ? `${reason}; ${notes.join('; ')}` : reason;
 	return {

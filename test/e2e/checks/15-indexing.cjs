@@ -31,7 +31,10 @@ async function run({ page, web, check, expect, WS_DIR, runCommand, send, lastRep
 	await check('status bar: "Gated Memory: up to date · N chunks" after the workspace was indexed', async () => {
 		await statusItem.first().waitFor({ timeout: 15000 });
 		await page.waitForFunction(
-			() => [...document.querySelectorAll('#workbench\\.parts\\.statusbar .statusbar-item')].some((e) => /Gated Memory: up to date · [\d,]+ chunks/.test(e.textContent ?? '')),
+			() =>
+				[...document.querySelectorAll('#workbench\\.parts\\.statusbar .statusbar-item')].some((e) =>
+					/Gated Memory: up to date · [\d,]+ chunks/.test(e.textContent ?? ''),
+				),
 			null,
 			{ timeout: 30000 },
 		);
@@ -39,34 +42,42 @@ async function run({ page, web, check, expect, WS_DIR, runCommand, send, lastRep
 		expect(before !== null && before > 0, `status bar: ${await statusItem.first().innerText()}`);
 	});
 
-	await check('a file written outside the editor is indexed by the watcher and a question about it cites it', async () => {
-		fs.writeFileSync(
-			path.join(WS_DIR, REL),
-			`/** Reconciles the ledger for the e2e watcher check. */\nexport function ${FN}(entries: number[]): number {\n\tlet balance = 0;\n\tfor (const e of entries) balance += e;\n\treturn balance;\n}\n`,
-		);
-		// The watcher's debounce (1 s) plus one worker batch: the status bar's count moves when it is done.
-		await page.waitForFunction(
-			(n) =>
-				[...document.querySelectorAll('#workbench\\.parts\\.statusbar .statusbar-item')].some((e) => {
-					const m = /up to date · ([\d,]+) chunks/.exec(e.textContent ?? '');
-					return m && Number(m[1].replace(/,/g, '')) > n;
-				}),
-			before ?? 0,
-			{ timeout: 20000 },
-		);
-		const text = await ask();
-		expect(cites(text), `reply does not cite ${REL}: ${text.slice(0, 300)}`);
-	});
+	await check(
+		'a file written outside the editor is indexed by the watcher and a question about it cites it',
+		async () => {
+			fs.writeFileSync(
+				path.join(WS_DIR, REL),
+				`/** Reconciles the ledger for the e2e watcher check. */\nexport function ${FN}(entries: number[]): number {\n\tlet balance = 0;\n\tfor (const e of entries) balance += e;\n\treturn balance;\n}\n`,
+			);
+			// The watcher's debounce (1 s) plus one worker batch: the status bar's count moves when it is done.
+			await page.waitForFunction(
+				(n) =>
+					[...document.querySelectorAll('#workbench\\.parts\\.statusbar .statusbar-item')].some((e) => {
+						const m = /up to date · ([\d,]+) chunks/.exec(e.textContent ?? '');
+						return m && Number(m[1].replace(/,/g, '')) > n;
+					}),
+				before ?? 0,
+				{ timeout: 20000 },
+			);
+			const text = await ask();
+			expect(cites(text), `reply does not cite ${REL}: ${text.slice(0, 300)}`);
+		},
+	);
 
 	await check('"Forget This File" on the open file removes it: the same question no longer cites it', async () => {
 		await focusEditorArea();
 		await runCommand(page, 'Go to File');
 		const input = page.locator('.quick-input-widget .quick-input-box input');
 		await input.fill(path.basename(REL));
-		await page.locator('.quick-input-widget .monaco-list-row', { hasText: path.basename(REL) }).first().click({ timeout: 10000 });
+		await page
+			.locator('.quick-input-widget .monaco-list-row', { hasText: path.basename(REL) })
+			.first()
+			.click({ timeout: 10000 });
 		await page.locator('.tabs-container .tab.active', { hasText: path.basename(REL) }).waitFor({ timeout: 10000 });
 		await runCommand(page, 'Gated Memory: Forget This File');
-		await page.locator('.notifications-toasts .notification-toast', { hasText: `forgot ${REL}` }).waitFor({ timeout: 15000 });
+		await page
+			.locator('.notifications-toasts .notification-toast', { hasText: `forgot ${REL}` })
+			.waitFor({ timeout: 15000 });
 		const text = await ask();
 		expect(!cites(text), `reply still cites ${REL}: ${text.slice(0, 300)}`);
 	});

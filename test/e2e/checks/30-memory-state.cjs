@@ -13,7 +13,13 @@ async function memoryPanel(page, timeout = 30000) {
 		const n = await page.locator(OUTER).count();
 		for (let i = 0; i < n; i++) {
 			const frame = page.frameLocator(OUTER).nth(i).frameLocator('#active-frame');
-			if ((await frame.locator('#memory-root').count().catch(() => 0)) > 0) return frame;
+			if (
+				(await frame
+					.locator('#memory-root')
+					.count()
+					.catch(() => 0)) > 0
+			)
+				return frame;
 		}
 		await page.waitForTimeout(300);
 	}
@@ -26,14 +32,21 @@ async function typePathInDialog(page, file) {
 	const input = widget.locator('.quick-input-box input');
 	await input.waitFor({ state: 'visible', timeout: 15000 });
 	// The dialog fills in its starting folder asynchronously; typing before that is overwritten.
-	await page.waitForFunction(() => document.querySelector('.quick-input-widget .quick-input-box input')?.value.startsWith('/'), null, { timeout: 15000 });
+	await page.waitForFunction(
+		() => document.querySelector('.quick-input-widget .quick-input-box input')?.value.startsWith('/'),
+		null,
+		{ timeout: 15000 },
+	);
 	await page.waitForTimeout(500);
 	await input.fill(file);
 	await page.waitForTimeout(500);
 	const typed = await input.inputValue();
 	if (typed !== file) throw new Error(`dialog path is "${typed}", not "${file}"`);
 	// The accept button carries the dialog's label ("OK" for a save, the openLabel "Import" for an open).
-	await widget.locator('.monaco-button', { hasText: /^(OK|Import|Export)$/ }).first().click();
+	await widget
+		.locator('.monaco-button', { hasText: /^(OK|Import|Export)$/ })
+		.first()
+		.click();
 	await input.waitFor({ state: 'hidden', timeout: 15000 });
 }
 
@@ -74,8 +87,14 @@ async function run({ page, check, expect, OUT, runCommand }) {
 		await typePathInDialog(page, file);
 		await panel.locator('#notice', { hasText: 'Exported' }).waitFor({ timeout: 30000 });
 		const data = JSON.parse(fs.readFileSync(file, 'utf8'));
-		expect(data.format === 'gated-memory-export' && data.version === 1 && data.vectors === false, 'not a version 1 export');
-		expect(data.documents.some((d) => d.tier === 'workspace' && d.chunks.length > 0), 'no workspace documents exported');
+		expect(
+			data.format === 'gated-memory-export' && data.version === 1 && data.vectors === false,
+			'not a version 1 export',
+		);
+		expect(
+			data.documents.some((d) => d.tier === 'workspace' && d.chunks.length > 0),
+			'no workspace documents exported',
+		);
 	});
 
 	await check('memory panel: importing the export back is idempotent', async () => {
@@ -90,7 +109,9 @@ async function run({ page, check, expect, OUT, runCommand }) {
 	await page.screenshot({ path: path.join(OUT, 'memory-state.png') });
 	// Later checks locate the chat webview by extension id: leave only that one open.
 	await runCommand(page, 'View: Close Editor');
-	await page.locator('.tabs-container .tab', { hasText: 'Memory State' }).waitFor({ state: 'detached', timeout: 15000 });
+	await page
+		.locator('.tabs-container .tab', { hasText: 'Memory State' })
+		.waitFor({ state: 'detached', timeout: 15000 });
 }
 
 module.exports = { run, memoryPanel };

@@ -33,9 +33,14 @@ async function run({ page, web, check, expect, OUT, WS_DIR, runCommand, send }) 
 		await runCommand(page, 'Gated Memory: Inspect Memory State');
 		const panel = await memoryPanel(page);
 		await panel.locator('#memories').waitFor({ timeout: 30000 });
-		const out = { memories: await panel.locator('#memories').innerText(), pending: await panel.locator('#pending').innerText() };
+		const out = {
+			memories: await panel.locator('#memories').innerText(),
+			pending: await panel.locator('#pending').innerText(),
+		};
 		await runCommand(page, 'View: Close Editor');
-		await page.locator('.tabs-container .tab', { hasText: 'Memory State' }).waitFor({ state: 'detached', timeout: 15000 });
+		await page
+			.locator('.tabs-container .tab', { hasText: 'Memory State' })
+			.waitFor({ state: 'detached', timeout: 15000 });
 		return out;
 	}
 
@@ -47,29 +52,49 @@ async function run({ page, web, check, expect, OUT, WS_DIR, runCommand, send }) 
 		// The setting is read when the reply is persisted; give the file watcher time to see it.
 		await page.waitForTimeout(2500);
 		await runCommand(page, 'Gated Memory: New Conversation');
-		await web.locator('article.msg').first().waitFor({ state: 'detached', timeout: 10000 }).catch(() => undefined);
+		await web
+			.locator('article.msg')
+			.first()
+			.waitFor({ state: 'detached', timeout: 10000 })
+			.catch(() => undefined);
 
 		let replyA;
 		await check('confirm mode: a correction shows a "Remember this?" chip with Approve / Edit / Discard', async () => {
 			replyA = await correct(A);
 			const chip = chipOf(replyA);
-			expect((await chip.getAttribute('data-state')) === 'pending', `chip state: ${await chip.getAttribute('data-state')}`);
+			expect(
+				(await chip.getAttribute('data-state')) === 'pending',
+				`chip state: ${await chip.getAttribute('data-state')}`,
+			);
 			const text = await chip.innerText();
 			expect(/Remember this\?/.test(text) && /correction → research memory/.test(text), `chip: ${text}`);
 			expect(text.includes(A), `chip text: ${text}`);
-			for (const action of ['approve', 'edit', 'discard']) expect((await chip.locator(`button[data-chip="${action}"]`).count()) === 1, `no ${action} button`);
+			for (const action of ['approve', 'edit', 'discard'])
+				expect((await chip.locator(`button[data-chip="${action}"]`).count()) === 1, `no ${action} button`);
 		});
 
-		await check('confirm mode: nothing is in research memory until Approve (Inspect Memory State lists it as awaiting approval)', async () => {
-			const before = await panelText();
-			expect(!before.memories.includes('tagged from the main branch'), `research memory already holds it: ${before.memories.slice(0, 300)}`);
-			expect(before.pending.includes('tagged from the main branch'), `not listed as awaiting approval: ${before.pending.slice(0, 300)}`);
-			await chipOf(replyA).locator('button[data-chip="approve"]').click();
-			await web.locator('div.memory-chip[data-state="approved"]').first().waitFor({ timeout: 30000 });
-			const after = await panelText();
-			expect(after.memories.includes('tagged from the main branch'), `not stored after Approve: ${after.memories.slice(0, 300)}`);
-			expect(!after.pending.includes('tagged from the main branch'), 'still listed as awaiting approval');
-		});
+		await check(
+			'confirm mode: nothing is in research memory until Approve (Inspect Memory State lists it as awaiting approval)',
+			async () => {
+				const before = await panelText();
+				expect(
+					!before.memories.includes('tagged from the main branch'),
+					`research memory already holds it: ${before.memories.slice(0, 300)}`,
+				);
+				expect(
+					before.pending.includes('tagged from the main branch'),
+					`not listed as awaiting approval: ${before.pending.slice(0, 300)}`,
+				);
+				await chipOf(replyA).locator('button[data-chip="approve"]').click();
+				await web.locator('div.memory-chip[data-state="approved"]').first().waitFor({ timeout: 30000 });
+				const after = await panelText();
+				expect(
+					after.memories.includes('tagged from the main branch'),
+					`not stored after Approve: ${after.memories.slice(0, 300)}`,
+				);
+				expect(!after.pending.includes('tagged from the main branch'), 'still listed as awaiting approval');
+			},
+		);
 
 		await check('confirm mode: Edit stores the edited text, not the proposed one', async () => {
 			const reply = await correct(B);
@@ -85,13 +110,15 @@ async function run({ page, web, check, expect, OUT, WS_DIR, runCommand, send }) 
 			expect(!after.memories.includes('the staging cluster runs in eu-west-1, not'), 'the unedited text was stored');
 		});
 
-		await check('confirm mode: Discard stores nothing, and the reply\'s trace records it', async () => {
+		await check("confirm mode: Discard stores nothing, and the reply's trace records it", async () => {
 			const reply = await correct(C);
 			await chipOf(reply).locator('button[data-chip="discard"]').click();
 			await web.locator('div.memory-chip[data-state="discarded"]').first().waitFor({ timeout: 30000 });
 			// The trace is re-sent with the decision added.
 			const last = replies.last();
-			await last.locator('vscode-collapsible.trace', { hasText: /discarded: nothing written/ }).waitFor({ state: 'attached', timeout: 15000 });
+			await last
+				.locator('vscode-collapsible.trace', { hasText: /discarded: nothing written/ })
+				.waitFor({ state: 'attached', timeout: 15000 });
 			const trace = await last.locator('vscode-collapsible.trace').textContent();
 			expect(/awaiting approval/.test(trace), 'the trace does not say the write awaited approval');
 			await page.screenshot({ path: path.join(OUT, 'memory-confirm.png') });

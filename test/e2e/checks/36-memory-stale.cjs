@@ -18,7 +18,10 @@ async function run({ page, check, expect, OUT, WS_DIR, runCommand }) {
 			const input = page.locator('.quick-input-widget .quick-input-box input');
 			await input.waitFor({ state: 'visible', timeout: 10000 });
 			await input.pressSequentially('retry.ts', { delay: 5 });
-			await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'retry.ts' }).first().click({ timeout: 10000 });
+			await page
+				.locator('.quick-input-widget .monaco-list-row', { hasText: 'retry.ts' })
+				.first()
+				.click({ timeout: 10000 });
 			await page.locator('.tabs-container .tab.active', { hasText: 'retry.ts' }).waitFor({ timeout: 10000 });
 			await page.locator('.part.editor .monaco-editor .view-lines').click();
 			await page.keyboard.press('Control+A');
@@ -28,35 +31,48 @@ async function run({ page, check, expect, OUT, WS_DIR, runCommand }) {
 			expect(/from src\/retry\.ts:1-10/.test(title), `input title: ${title}`);
 			await input.fill(NOTE);
 			await input.press('Enter');
-			await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Research memory' }).first().click({ timeout: 10000 });
-			const toast = page.locator('.notifications-toasts', { hasText: /anchored to src\/retry\.ts:\d+-\d+ \(retryWithBackoff\)/ });
+			await page
+				.locator('.quick-input-widget .monaco-list-row', { hasText: 'Research memory' })
+				.first()
+				.click({ timeout: 10000 });
+			const toast = page.locator('.notifications-toasts', {
+				hasText: /anchored to src\/retry\.ts:\d+-\d+ \(retryWithBackoff\)/,
+			});
 			await toast.waitFor({ timeout: 30000 });
 		});
 
-		await check('after the cited function changes, Inspect Memory State flags the memory as stale (Keep / Update / Forget)', async () => {
-			fs.writeFileSync(file, original.replace('100 * 2 ** i', '250 * 2 ** i'));
-			await page.waitForTimeout(4000); // the watcher's debounced re-index
-			await runCommand(page, 'View: Close All Editors');
-			await page.locator('.monaco-workbench .part.editor').click({ position: { x: 400, y: 300 } });
-			await runCommand(page, 'Gated Memory: Inspect Memory State');
-			const panel = await memoryPanel(page);
-			const stale = panel.locator('#stale');
-			await stale.waitFor({ timeout: 30000 });
-			const deadline = Date.now() + 30000;
-			let text = await stale.innerText();
-			while (!text.includes('e2e note') && Date.now() < deadline) {
-				await page.waitForTimeout(1500);
-				await panel.locator('#refresh').click();
-				await panel.locator('#loading').waitFor({ state: 'hidden', timeout: 15000 }).catch(() => undefined);
-				text = await stale.innerText();
-			}
-			expect(text.includes('e2e note'), `stale section: ${text.slice(0, 300)}`);
-			expect(/src\/retry\.ts:\d+-\d+ \(retryWithBackoff\)/.test(text), `cites: ${text.slice(0, 300)}`);
-			for (const label of ['Keep', 'Update…', 'Forget']) expect(text.includes(label), `no ${label} button`);
-			await page.screenshot({ path: path.join(OUT, 'memory-stale.png') });
-			await runCommand(page, 'View: Close Editor');
-			await page.locator('.tabs-container .tab', { hasText: 'Memory State' }).waitFor({ state: 'detached', timeout: 15000 });
-		});
+		await check(
+			'after the cited function changes, Inspect Memory State flags the memory as stale (Keep / Update / Forget)',
+			async () => {
+				fs.writeFileSync(file, original.replace('100 * 2 ** i', '250 * 2 ** i'));
+				await page.waitForTimeout(4000); // the watcher's debounced re-index
+				await runCommand(page, 'View: Close All Editors');
+				await page.locator('.monaco-workbench .part.editor').click({ position: { x: 400, y: 300 } });
+				await runCommand(page, 'Gated Memory: Inspect Memory State');
+				const panel = await memoryPanel(page);
+				const stale = panel.locator('#stale');
+				await stale.waitFor({ timeout: 30000 });
+				const deadline = Date.now() + 30000;
+				let text = await stale.innerText();
+				while (!text.includes('e2e note') && Date.now() < deadline) {
+					await page.waitForTimeout(1500);
+					await panel.locator('#refresh').click();
+					await panel
+						.locator('#loading')
+						.waitFor({ state: 'hidden', timeout: 15000 })
+						.catch(() => undefined);
+					text = await stale.innerText();
+				}
+				expect(text.includes('e2e note'), `stale section: ${text.slice(0, 300)}`);
+				expect(/src\/retry\.ts:\d+-\d+ \(retryWithBackoff\)/.test(text), `cites: ${text.slice(0, 300)}`);
+				for (const label of ['Keep', 'Update…', 'Forget']) expect(text.includes(label), `no ${label} button`);
+				await page.screenshot({ path: path.join(OUT, 'memory-stale.png') });
+				await runCommand(page, 'View: Close Editor');
+				await page
+					.locator('.tabs-container .tab', { hasText: 'Memory State' })
+					.waitFor({ state: 'detached', timeout: 15000 });
+			},
+		);
 	} finally {
 		fs.writeFileSync(file, original);
 		await page.waitForTimeout(1500);

@@ -14,11 +14,18 @@ const QUESTION = 'How does retryWithBackoff in src/retry.ts retry a failed call?
 async function run({ page, check, expect, WS_DIR, send, runCommand }) {
 	// The chat view's visible frame: other webviews of the extension (Inspect Memory State, a view
 	// hidden and shown again) may sit beside it in the DOM.
-	const web = page.locator('iframe.webview[src*="extensionId=gated-memory.gated-memory"]').filter({ visible: true }).first().contentFrame().frameLocator('#active-frame');
+	const web = page
+		.locator('iframe.webview[src*="extensionId=gated-memory.gated-memory"]')
+		.filter({ visible: true })
+		.first()
+		.contentFrame()
+		.frameLocator('#active-frame');
 	const file = path.join(WS_DIR, '.vscode', 'settings.json');
 	const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
 	const settings = before ? JSON.parse(before) : {};
-	await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(process.env.CS_URL).origin });
+	await page
+		.context()
+		.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(process.env.CS_URL).origin });
 
 	/** Sends the question and returns the decision trace JSON of its reply (via "Copy trace JSON"). */
 	const askForTrace = async () => {
@@ -48,45 +55,76 @@ async function run({ page, check, expect, WS_DIR, send, runCommand }) {
 		// Indexed (again: unchanged files are skipped) with the default embedder before the switch.
 		await runCommand(page, 'Gated Memory: Index Workspace');
 		await page.waitForTimeout(3000);
-		await check('defaults, no download: the built-in embedder feeds the vector arm and the built-in linear reranker reorders (order only)', async () => {
-			const trace = await askForTrace();
-			const retrieval = trace.steps.find((s) => s.kind === 'retrieval');
-			const rerank = trace.steps.find((s) => s.kind === 'rerank');
-			expect(notes(trace).some((m) => m.startsWith('vector arm: gmem-static-code-v2')), `notes: ${notes(trace).join(' | ')}`);
-			expect(retrieval && retrieval.hits.some((h) => h.arms.vector), 'no hit came from the vector arm');
-			expect(rerank && rerank.status === 'model' && rerank.model === 'gmem-rerank-linear-v1' && rerank.order_only === true, `rerank: ${JSON.stringify(rerank)}`);
-			const reply = web.locator('article.msg-assistant').last();
-			const panel = reply.locator('vscode-collapsible.trace');
-			await panel.evaluate((el) => (el.open = true));
-			const shown = (await panel.locator('li.step-rerank').textContent()) ?? '';
-			expect(shown.includes('gmem-rerank-linear-v1: order only; floors on cosine'), `rerank step in the panel: ${shown}`);
-		});
+		await check(
+			'defaults, no download: the built-in embedder feeds the vector arm and the built-in linear reranker reorders (order only)',
+			async () => {
+				const trace = await askForTrace();
+				const retrieval = trace.steps.find((s) => s.kind === 'retrieval');
+				const rerank = trace.steps.find((s) => s.kind === 'rerank');
+				expect(
+					notes(trace).some((m) => m.startsWith('vector arm: gmem-static-code-v2')),
+					`notes: ${notes(trace).join(' | ')}`,
+				);
+				expect(retrieval && retrieval.hits.some((h) => h.arms.vector), 'no hit came from the vector arm');
+				expect(
+					rerank && rerank.status === 'model' && rerank.model === 'gmem-rerank-linear-v1' && rerank.order_only === true,
+					`rerank: ${JSON.stringify(rerank)}`,
+				);
+				const reply = web.locator('article.msg-assistant').last();
+				const panel = reply.locator('vscode-collapsible.trace');
+				await panel.evaluate((el) => (el.open = true));
+				const shown = (await panel.locator('li.step-rerank').textContent()) ?? '';
+				expect(
+					shown.includes('gmem-rerank-linear-v1: order only; floors on cosine'),
+					`rerank step in the panel: ${shown}`,
+				);
+			},
+		);
 
 		fs.mkdirSync(path.dirname(file), { recursive: true });
-		fs.writeFileSync(file, JSON.stringify({ ...settings, 'gatedMemory.models.embedder': 'minilm', 'gatedMemory.models.reranker': 'minilm' }, null, 2));
+		fs.writeFileSync(
+			file,
+			JSON.stringify(
+				{ ...settings, 'gatedMemory.models.embedder': 'minilm', 'gatedMemory.models.reranker': 'minilm' },
+				null,
+				2,
+			),
+		);
 
-		await check('embedder + reranker "minilm" from a local folder: the trace shows the vector arm and "rerank … model"', async () => {
-			// Re-embedding runs in the background after the settings change; until it has covered every
-			// chunk the trace says so (lexical-only / "not finished"), so ask again until it has.
-			let trace;
-			let vector;
-			for (let attempt = 0; attempt < 12; attempt++) {
-				trace = await askForTrace();
-				vector = notes(trace).find((m) => m.startsWith('vector arm: Xenova/all-MiniLM-L6-v2'));
-				const full = vector && /(\d+) of \1 chunks embedded/.test(vector);
+		await check(
+			'embedder + reranker "minilm" from a local folder: the trace shows the vector arm and "rerank … model"',
+			async () => {
+				// Re-embedding runs in the background after the settings change; until it has covered every
+				// chunk the trace says so (lexical-only / "not finished"), so ask again until it has.
+				let trace;
+				let vector;
+				for (let attempt = 0; attempt < 12; attempt++) {
+					trace = await askForTrace();
+					vector = notes(trace).find((m) => m.startsWith('vector arm: Xenova/all-MiniLM-L6-v2'));
+					const full = vector && /(\d+) of \1 chunks embedded/.test(vector);
+					const rerank = trace.steps.find((s) => s.kind === 'rerank');
+					if (full && rerank && rerank.status === 'model') break;
+					await page.waitForTimeout(5000);
+				}
+				const retrieval = trace.steps.find((s) => s.kind === 'retrieval');
 				const rerank = trace.steps.find((s) => s.kind === 'rerank');
-				if (full && rerank && rerank.status === 'model') break;
-				await page.waitForTimeout(5000);
-			}
-			const retrieval = trace.steps.find((s) => s.kind === 'retrieval');
-			const rerank = trace.steps.find((s) => s.kind === 'rerank');
-			expect(!!vector && /(\d+) of \1 chunks embedded/.test(vector), `notes: ${notes(trace).join(' | ')}`);
-			expect(retrieval && retrieval.arm_mode === 'hybrid', `arm_mode: ${retrieval && retrieval.arm_mode}`);
-			expect(retrieval.hits.some((h) => h.arms.vector), 'no hit came from the vector arm');
-			expect(rerank && rerank.status === 'model' && rerank.pairs === retrieval.hits.length, `rerank: ${JSON.stringify(rerank)}`);
-			// The note names the reranker by its model id (repo@revision) since retrieveWorkspace writes it.
-			expect(notes(trace).some((m) => /^reranker: (\S+\/)?ms-marco-MiniLM-L-6-v2\b/.test(m)), `notes: ${notes(trace).join(' | ')}`);
-		});
+				expect(!!vector && /(\d+) of \1 chunks embedded/.test(vector), `notes: ${notes(trace).join(' | ')}`);
+				expect(retrieval && retrieval.arm_mode === 'hybrid', `arm_mode: ${retrieval && retrieval.arm_mode}`);
+				expect(
+					retrieval.hits.some((h) => h.arms.vector),
+					'no hit came from the vector arm',
+				);
+				expect(
+					rerank && rerank.status === 'model' && rerank.pairs === retrieval.hits.length,
+					`rerank: ${JSON.stringify(rerank)}`,
+				);
+				// The note names the reranker by its model id (repo@revision) since retrieveWorkspace writes it.
+				expect(
+					notes(trace).some((m) => /^reranker: (\S+\/)?ms-marco-MiniLM-L-6-v2\b/.test(m)),
+					`notes: ${notes(trace).join(' | ')}`,
+				);
+			},
+		);
 
 		await check('the reply panel shows the rerank step with status "model" and names the vector model', async () => {
 			const reply = web.locator('article.msg-assistant').last();
@@ -95,7 +133,10 @@ async function run({ page, check, expect, WS_DIR, send, runCommand }) {
 			const rerank = (await trace.locator('li.step-rerank .step-detail').textContent()) ?? '';
 			expect(/^model, \d+ pairs$/.test(rerank.trim()), `rerank step: ${rerank}`);
 			const stepNotes = await trace.locator('li.step-note').allTextContents();
-			expect(stepNotes.some((t) => t.includes('vector arm: Xenova/all-MiniLM-L6-v2')), `notes: ${stepNotes.join(' | ')}`);
+			expect(
+				stepNotes.some((t) => t.includes('vector arm: Xenova/all-MiniLM-L6-v2')),
+				`notes: ${stepNotes.join(' | ')}`,
+			);
 		});
 	} finally {
 		if (before === null) fs.rmSync(file, { force: true });

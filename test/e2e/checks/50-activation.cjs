@@ -21,8 +21,14 @@ async function run({ check, expect }) {
 		const file = process.env.LOGS_DIR && extensionLog(process.env.LOGS_DIR);
 		expect(!!file, `no "Gated Memory.log" under ${process.env.LOGS_DIR}`);
 		const log = fs.readFileSync(file, 'utf8');
-		expect(!/\[error\] activation failed/.test(log), log.split('\n').find((l) => /activation failed/.test(l)));
-		expect(/MCP server for agent mode: offered as "gatedMemory.mcp"/.test(log), log.split('\n').find((l) => /MCP server/.test(l)) ?? 'no MCP line in the log');
+		expect(
+			!/\[error\] activation failed/.test(log),
+			log.split('\n').find((l) => /activation failed/.test(l)),
+		);
+		expect(
+			/MCP server for agent mode: offered as "gatedMemory.mcp"/.test(log),
+			log.split('\n').find((l) => /MCP server/.test(l)) ?? 'no MCP line in the log',
+		);
 	});
 }
 

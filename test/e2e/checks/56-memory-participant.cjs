@@ -8,7 +8,14 @@ const path = require('path');
 
 async function run({ page, check, expect, OUT, runCommand }) {
 	await check('@memory answers in the Chat view through the LM API model, with its route', async () => {
-		const lines = () => (fs.existsSync(process.env.LM_LOG || '') ? fs.readFileSync(process.env.LM_LOG, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+		const lines = () =>
+			fs.existsSync(process.env.LM_LOG || '')
+				? fs
+						.readFileSync(process.env.LM_LOG, 'utf8')
+						.split('\n')
+						.filter(Boolean)
+						.map((l) => JSON.parse(l))
+				: [];
 		const before = lines().filter((r) => r.event === 'request').length;
 		await page.locator('.monaco-workbench .part.editor').click({ position: { x: 400, y: 300 } });
 		await runCommand(page, 'Chat: Open Chat');
@@ -23,7 +30,10 @@ async function run({ page, check, expect, OUT, runCommand }) {
 			const text = await response.innerText();
 			expect(/E2E Echo received [1-9]\d* evidence block/.test(text), `@memory reply: ${text.slice(0, 400)}`);
 			const req = lines().filter((r) => r.event === 'request')[before];
-			expect(req && req.extensionId === 'gated-memory.gated-memory', `provider request: ${JSON.stringify(req && req.extensionId)}`);
+			expect(
+				req && req.extensionId === 'gated-memory.gated-memory',
+				`provider request: ${JSON.stringify(req && req.extensionId)}`,
+			);
 		} finally {
 			const area = page.locator('.interactive-session').first();
 			const dump = (await area.count()) ? await area.innerText().catch((e) => String(e)) : '(no .interactive-session)';

@@ -34,7 +34,11 @@ async function run({ page, web, check, expect, OUT, WS_DIR, runCommand, send, la
 				await row.waitFor({ timeout: 10000 });
 				await row.click();
 				stage = 'see its tab active';
-				await page.waitForFunction((n) => (document.querySelector('.tabs-container .tab.active')?.textContent ?? '').includes(n), name, { timeout: 10000 });
+				await page.waitForFunction(
+					(n) => (document.querySelector('.tabs-container .tab.active')?.textContent ?? '').includes(n),
+					name,
+					{ timeout: 10000 },
+				);
 				return;
 			} catch (e) {
 				failure = `${stage}: ${e.message.split('\n')[0]}`;
@@ -58,30 +62,51 @@ async function run({ page, web, check, expect, OUT, WS_DIR, runCommand, send, la
 		return { reply, markdown, trace };
 	};
 
-	await check('live state: a TS type error in the open file → a question about current errors quotes the diagnostic with file:line', async () => {
-		fs.writeFileSync(path.join(WS_DIR, 'src', 'billing.ts'), "export const invoiceId = 'inv-1';\nexport const total: number = 'ten';\n");
-		await openFile('src/billing.ts');
-		// TypeScript's language server reports TS2322 (the squiggle is the sign the Problems view has it).
-		await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 90000 });
-		const { markdown, trace } = await ask('which errors does the Problems view show?');
-		expect(/Problems: src\/billing\.ts:2/.test(markdown), `reply: ${markdown.slice(0, 400)}`);
-		expect(/not assignable to type 'number'/.test(markdown), `reply does not quote the diagnostic: ${markdown.slice(0, 400)}`);
-		expect(/live_sources/.test(trace) && /diagnostics: the Problems view: \d+ errors?/.test(trace), `trace: ${trace.slice(0, 600)}`);
-	});
+	await check(
+		'live state: a TS type error in the open file → a question about current errors quotes the diagnostic with file:line',
+		async () => {
+			fs.writeFileSync(
+				path.join(WS_DIR, 'src', 'billing.ts'),
+				"export const invoiceId = 'inv-1';\nexport const total: number = 'ten';\n",
+			);
+			await openFile('src/billing.ts');
+			// TypeScript's language server reports TS2322 (the squiggle is the sign the Problems view has it).
+			await page.locator('.monaco-editor .squiggly-error').first().waitFor({ timeout: 90000 });
+			const { markdown, trace } = await ask('which errors does the Problems view show?');
+			expect(/Problems: src\/billing\.ts:2/.test(markdown), `reply: ${markdown.slice(0, 400)}`);
+			expect(
+				/not assignable to type 'number'/.test(markdown),
+				`reply does not quote the diagnostic: ${markdown.slice(0, 400)}`,
+			);
+			expect(
+				/live_sources/.test(trace) && /diagnostics: the Problems view: \d+ errors?/.test(trace),
+				`trace: ${trace.slice(0, 600)}`,
+			);
+		},
+	);
 
-	await check('live state: a modified tracked file → a question about uncommitted changes names the file and shows the diff lines', async () => {
-		fs.appendFileSync(path.join(WS_DIR, 'src', 'config.ts'), 'export const port = 8080;\n');
-		let last = null;
-		// The git extension sees the change through its file watcher; give it a moment, then ask (twice at most).
-		for (let attempt = 0; attempt < 2; attempt++) {
-			await page.waitForTimeout(attempt === 0 ? 2500 : 5000);
-			last = await ask('what did I modify since my last commit?');
-			if (/git diff src\/config\.ts/.test(last.markdown)) break;
-		}
-		expect(/git diff src\/config\.ts/.test(last.markdown), `reply: ${last.markdown.slice(0, 500)}`);
-		expect(/\+export const port = 8080;/.test(last.markdown), `reply has no diff line: ${last.markdown.slice(0, 500)}`);
-		expect(/git: branch \S+, \d+ changed file/.test(last.trace) && /via the git extension API/.test(last.trace), `trace: ${last.trace.slice(0, 600)}`);
-	});
+	await check(
+		'live state: a modified tracked file → a question about uncommitted changes names the file and shows the diff lines',
+		async () => {
+			fs.appendFileSync(path.join(WS_DIR, 'src', 'config.ts'), 'export const port = 8080;\n');
+			let last = null;
+			// The git extension sees the change through its file watcher; give it a moment, then ask (twice at most).
+			for (let attempt = 0; attempt < 2; attempt++) {
+				await page.waitForTimeout(attempt === 0 ? 2500 : 5000);
+				last = await ask('what did I modify since my last commit?');
+				if (/git diff src\/config\.ts/.test(last.markdown)) break;
+			}
+			expect(/git diff src\/config\.ts/.test(last.markdown), `reply: ${last.markdown.slice(0, 500)}`);
+			expect(
+				/\+export const port = 8080;/.test(last.markdown),
+				`reply has no diff line: ${last.markdown.slice(0, 500)}`,
+			);
+			expect(
+				/git: branch \S+, \d+ changed file/.test(last.trace) && /via the git extension API/.test(last.trace),
+				`trace: ${last.trace.slice(0, 600)}`,
+			);
+		},
+	);
 
 	await check('live state: a selection → a question about the highlighted code quotes the selected lines', async () => {
 		await openFile('src/retry.ts');
@@ -96,38 +121,61 @@ async function run({ page, web, check, expect, OUT, WS_DIR, runCommand, send, la
 		await page.keyboard.press('Shift+End');
 		const { markdown } = await ask('what does this highlighted code do?');
 		expect(/Selection: src\/retry\.ts:3-5/.test(markdown), `reply: ${markdown.slice(0, 400)}`);
-		expect(/try \{/.test(markdown) && /return await run\(\);/.test(markdown), `reply does not quote the selected lines: ${markdown.slice(0, 400)}`);
+		expect(
+			/try \{/.test(markdown) && /return await run\(\);/.test(markdown),
+			`reply does not quote the selected lines: ${markdown.slice(0, 400)}`,
+		);
 	});
 
-	await check('live state: "where is parseConfig defined?" is answered via the language server, and the trace says so', async () => {
-		let last = await ask('where is parseConfig defined?');
-		// A language server still indexing the project may need the second ask (its budget is live_source_budget_ms).
-		if (!/Definition: src\/config\.ts:1/.test(last.markdown)) last = await ask('where is parseConfig defined?');
-		expect(/Definition: src\/config\.ts:1/.test(last.markdown), `reply: ${last.markdown.slice(0, 400)} / trace: ${last.trace.slice(0, 600)}`);
-		expect(/export function parseConfig/.test(last.markdown), 'the definition is not quoted');
-		expect(/symbols: the definition of parseConfig .*via language server \(vscode\.execute(Workspace|Definition)/.test(last.trace), `trace: ${last.trace.slice(0, 800)}`);
-	});
+	await check(
+		'live state: "where is parseConfig defined?" is answered via the language server, and the trace says so',
+		async () => {
+			let last = await ask('where is parseConfig defined?');
+			// A language server still indexing the project may need the second ask (its budget is live_source_budget_ms).
+			if (!/Definition: src\/config\.ts:1/.test(last.markdown)) last = await ask('where is parseConfig defined?');
+			expect(
+				/Definition: src\/config\.ts:1/.test(last.markdown),
+				`reply: ${last.markdown.slice(0, 400)} / trace: ${last.trace.slice(0, 600)}`,
+			);
+			expect(/export function parseConfig/.test(last.markdown), 'the definition is not quoted');
+			expect(
+				/symbols: the definition of parseConfig .*via language server \(vscode\.execute(Workspace|Definition)/.test(
+					last.trace,
+				),
+				`trace: ${last.trace.slice(0, 800)}`,
+			);
+		},
+	);
 
-	await check('live state: "run the tests" shows a Run in Terminal control and runs nothing until it is clicked', async () => {
-		const marker = path.join(WS_DIR, 'ran-tests.txt');
-		fs.rmSync(marker, { force: true });
-		const { reply, markdown, trace } = await ask('run the tests');
-		const button = reply.locator('button.proposal-run');
-		await button.waitFor({ timeout: 10000 });
-		expect((await button.innerText()).trim() === 'Run in Terminal', `control: ${await button.innerText()}`);
-		expect((await reply.locator('.proposal-detail').innerText()).trim() === 'npm test', 'the exact command is not shown');
-		expect(/Proposed, not run/.test(markdown) && /proposed terminal action "npm test"/.test(trace), `reply/trace: ${markdown.slice(0, 300)}`);
-		await page.waitForTimeout(2000);
-		expect(!fs.existsSync(marker), 'the tests ran before the click');
-		await button.click();
-		try {
-			await reply.locator('.proposal[data-status="ran"]').waitFor({ timeout: 15000 });
-		} catch {
-			throw new Error(`no "ran" status on the control: ${await reply.locator('.msg-proposals').innerHTML()}`);
-		}
-		for (let i = 0; i < 60 && !fs.existsSync(marker); i++) await page.waitForTimeout(500);
-		expect(fs.existsSync(marker), 'clicking Run in Terminal did not run the tests');
-	});
+	await check(
+		'live state: "run the tests" shows a Run in Terminal control and runs nothing until it is clicked',
+		async () => {
+			const marker = path.join(WS_DIR, 'ran-tests.txt');
+			fs.rmSync(marker, { force: true });
+			const { reply, markdown, trace } = await ask('run the tests');
+			const button = reply.locator('button.proposal-run');
+			await button.waitFor({ timeout: 10000 });
+			expect((await button.innerText()).trim() === 'Run in Terminal', `control: ${await button.innerText()}`);
+			expect(
+				(await reply.locator('.proposal-detail').innerText()).trim() === 'npm test',
+				'the exact command is not shown',
+			);
+			expect(
+				/Proposed, not run/.test(markdown) && /proposed terminal action "npm test"/.test(trace),
+				`reply/trace: ${markdown.slice(0, 300)}`,
+			);
+			await page.waitForTimeout(2000);
+			expect(!fs.existsSync(marker), 'the tests ran before the click');
+			await button.click();
+			try {
+				await reply.locator('.proposal[data-status="ran"]').waitFor({ timeout: 15000 });
+			} catch {
+				throw new Error(`no "ran" status on the control: ${await reply.locator('.msg-proposals').innerHTML()}`);
+			}
+			for (let i = 0; i < 60 && !fs.existsSync(marker); i++) await page.waitForTimeout(500);
+			expect(fs.existsSync(marker), 'clicking Run in Terminal did not run the tests');
+		},
+	);
 
 	fs.writeFileSync(path.join(OUT, 'live-state-timings.json'), JSON.stringify(gatherMs, null, 2));
 	console.log(`live state gather per turn (ms, from the traces): ${gatherMs.map((g) => g.ms).join(', ')}`);

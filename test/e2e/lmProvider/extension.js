@@ -14,16 +14,24 @@ const fs = require('fs');
 const vscode = require('vscode');
 
 const log = (entry) => {
-	if (process.env.GMEM_E2E_LM_LOG) fs.appendFileSync(process.env.GMEM_E2E_LM_LOG, JSON.stringify({ at: Date.now(), ...entry }) + '\n');
+	if (process.env.GMEM_E2E_LM_LOG)
+		fs.appendFileSync(process.env.GMEM_E2E_LM_LOG, JSON.stringify({ at: Date.now(), ...entry }) + '\n');
 };
 
-const textOf = (m) => (typeof m.content === 'string' ? m.content : (m.content || []).map((p) => (typeof p.value === 'string' ? p.value : '')).join(''));
+const textOf = (m) =>
+	typeof m.content === 'string'
+		? m.content
+		: (m.content || []).map((p) => (typeof p.value === 'string' ? p.value : '')).join('');
 
 /** The reply: one sentence per evidence block ("[n] cites source"), or a plain line without evidence. */
 function answer(prompt) {
 	const blocks = [...prompt.matchAll(/^\[(\d+)\] (.+)$/gm)].map((m) => ({ n: m[1], source: m[2].trim() }));
 	if (!blocks.length) return 'E2E Echo received no evidence for this question.';
-	return `E2E Echo received ${blocks.length} evidence block${blocks.length === 1 ? '' : 's'}. ` + blocks.map((b) => `The evidence [${b.n}] comes from ${b.source}.`).join(' ') + ' That is all it was given.';
+	return (
+		`E2E Echo received ${blocks.length} evidence block${blocks.length === 1 ? '' : 's'}. ` +
+		blocks.map((b) => `The evidence [${b.n}] comes from ${b.source}.`).join(' ') +
+		' That is all it was given.'
+	);
 }
 
 const sleep = (ms, token) =>
@@ -48,7 +56,9 @@ function activate(context) {
 				throw new Error('E2E Echo: simulated provider outage');
 			}
 			const slow = /slowly/.test(question);
-			const words = (slow ? `${answer(last)} ${'And it goes on, one slow word at a time.'.repeat(6)}` : answer(last)).split(/(?<= )/);
+			const words = (
+				slow ? `${answer(last)} ${'And it goes on, one slow word at a time.'.repeat(6)}` : answer(last)
+			).split(/(?<= )/);
 			for (const w of words) {
 				if (token.isCancellationRequested) break;
 				progress.report({ index: 0, part: new vscode.LanguageModelTextPart(w) });

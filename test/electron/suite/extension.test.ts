@@ -21,7 +21,9 @@ describe('Gated Memory in the extension host', () => {
 
 	it('registers every contributed command', async () => {
 		const ext = vscode.extensions.getExtension(EXTENSION_ID);
-		const contributed = (ext?.packageJSON as { contributes: { commands: ContributedCommand[] } }).contributes.commands.map((c) => c.command);
+		const contributed = (
+			ext?.packageJSON as { contributes: { commands: ContributedCommand[] } }
+		).contributes.commands.map((c) => c.command);
 		const registered = new Set(await vscode.commands.getCommands(true));
 		for (const id of contributed) assert.ok(registered.has(id), `${id} is contributed but not registered`);
 	});

@@ -30,7 +30,8 @@ import { testEngines } from '../../fixtures/store_engines';
 
 const QUESTION = 'How does parseConfig in src/config.ts handle invalid JSON input?';
 const sink = { progress() {}, start() {}, delta() {} };
-const notes = (trace: DecisionTrace | null) => (trace?.steps ?? []).flatMap((s) => (s.kind === 'note' ? [`${s.level}: ${s.message}`] : []));
+const notes = (trace: DecisionTrace | null) =>
+	(trace?.steps ?? []).flatMap((s) => (s.kind === 'note' ? [`${s.level}: ${s.message}`] : []));
 
 /** The real models runtime (built-in embedder and reranker) whose reranker can be made to throw, as a broken ONNX session would. */
 class FlakyRerankerRuntime extends ModelsRuntime {
@@ -38,7 +39,11 @@ class FlakyRerankerRuntime extends ModelsRuntime {
 	override activeReranker(): ActiveReranker {
 		const real = super.activeReranker();
 		if (!this.rerankFails || real.status !== 'ready') return real;
-		return { status: 'ready', id: real.id, reranker: { id: real.id, rerank: () => Promise.reject(new Error('reranker session lost')) } };
+		return {
+			status: 'ready',
+			id: real.id,
+			reranker: { id: real.id, rerank: () => Promise.reject(new Error('reranker session lost')) },
+		};
 	}
 }
 
@@ -53,7 +58,9 @@ async function cutStore(location: StoreLocation): Promise<void> {
 	}
 	const admin = new pg.Client({ connectionString: location.url });
 	await admin.connect();
-	const cut = await admin.query<{ ok: boolean }>('SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+	const cut = await admin.query<{ ok: boolean }>(
+		'SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+	);
 	await admin.end();
 	assert.ok(cut.rows.length > 0, 'the pool held connections to cut');
 }
@@ -82,23 +89,49 @@ for (const engine of testEngines()) {
 			log: quiet,
 			retrieve: (q, r, th) => m.retrieve(q, r, th),
 			memory: storeMemory({ openStore: () => m.openStore(), embedder: () => m.embedder(), workspaceIds: ids }),
-			persist: storePersist({ openStore: () => m.openStore(), embedder: () => m.embedder(), workspaceIds: ids, thresholds: () => DEFAULT_THRESHOLDS }),
+			persist: storePersist({
+				openStore: () => m.openStore(),
+				embedder: () => m.embedder(),
+				workspaceIds: ids,
+				thresholds: () => DEFAULT_THRESHOLDS,
+			}),
 		});
-		const turn = (turnId: string, generator: Generator): PipelineTurn => pipelineTurn({ turnId, utterance: QUESTION, generator, conversationId: 'c-faults' });
+		const turn = (turnId: string, generator: Generator): PipelineTurn =>
+			pipelineTurn({ turnId, utterance: QUESTION, generator, conversationId: 'c-faults' });
 		const storedTurnRows = async (turnId: string) =>
-			(await (await memory.openStore()).db.query<{ n: number }>('SELECT count(*)::int AS n FROM conversation_turns WHERE turn_id = $1', [turnId]))[0].n;
+			(
+				await (
+					await memory.openStore()
+				).db.query<{ n: number }>('SELECT count(*)::int AS n FROM conversation_turns WHERE turn_id = $1', [turnId])
+			)[0].n;
 
 		before(async () => {
 			base = mkdtempSync(join(tmpdir(), 'gmem-turnfault-'));
 			ws = join(base, 'ws');
 			mkdirSync(join(ws, 'src'), { recursive: true });
-			writeFileSync(join(ws, 'src', 'config.ts'), 'export function parseConfig(text: string) {\n\ttry {\n\t\treturn JSON.parse(text);\n\t} catch {\n\t\treturn null; // invalid JSON input\n\t}\n}\n');
-			writeFileSync(join(ws, 'src', 'money.ts'), 'export function formatEuro(cents: number): string {\n\treturn `€${(cents / 100).toFixed(2)}`;\n}\n');
+			writeFileSync(
+				join(ws, 'src', 'config.ts'),
+				'export function parseConfig(text: string) {\n\ttry {\n\t\treturn JSON.parse(text);\n\t} catch {\n\t\treturn null; // invalid JSON input\n\t}\n}\n',
+			);
+			writeFileSync(
+				join(ws, 'src', 'money.ts'),
+				'export function formatEuro(cents: number): string {\n\treturn `€${(cents / 100).toFixed(2)}`;\n}\n',
+			);
 			const created = await engine.create();
 			dispose = created.dispose;
 			location = created.location;
-			models = new FlakyRerankerRuntime({ log: quiet, cacheDir: join(base, 'models'), settings: () => DEFAULT_MODEL_SETTINGS });
-			memory = new WorkspaceMemory({ log: quiet, location: () => location, folders: () => [ws], models, workerScript: join(__dirname, '..', '..', '..', 'src', 'indexing', 'indexWorker.ts') });
+			models = new FlakyRerankerRuntime({
+				log: quiet,
+				cacheDir: join(base, 'models'),
+				settings: () => DEFAULT_MODEL_SETTINGS,
+			});
+			memory = new WorkspaceMemory({
+				log: quiet,
+				location: () => location,
+				folders: () => [ws],
+				models,
+				workerScript: join(__dirname, '..', '..', '..', 'src', 'indexing', 'indexWorker.ts'),
+			});
 			const [r] = await memory.indexFolders([ws]);
 			assert.equal(r.files_indexed, 2);
 			stub = await startOpenAiStub({ port: 0 });
@@ -122,9 +155,15 @@ for (const engine of testEngines()) {
 			assert.equal(out.kind, 'reply', JSON.stringify(out).slice(0, 300));
 			if (out.kind !== 'reply') return;
 			const rerank = out.trace.steps.find((s) => s.kind === 'rerank');
-			assert.ok(rerank && rerank.status === 'passthrough' && /reranker failed: reranker session lost/.test(rerank.reason ?? ''), JSON.stringify(rerank));
+			assert.ok(
+				rerank && rerank.status === 'passthrough' && /reranker failed: reranker session lost/.test(rerank.reason ?? ''),
+				JSON.stringify(rerank),
+			);
 			assert.equal(out.status, 'done');
-			assert.ok(out.citations.some((c) => c.label.startsWith('src/config.ts')), `the evidence is still quoted and cited: ${JSON.stringify(out.citations)}`);
+			assert.ok(
+				out.citations.some((c) => c.label.startsWith('src/config.ts')),
+				`the evidence is still quoted and cited: ${JSON.stringify(out.citations)}`,
+			);
 		});
 
 		it('the store closed right after the decision: each store stage notes its failure, the model still answers, persisting never rejects', async () => {
@@ -134,16 +173,29 @@ for (const engine of testEngines()) {
 				const store = await fragile.openStore();
 				await store.db.query('SELECT 1');
 				await store.close();
-				const out = await runPipeline(portsOver(fragile), turn('closed-1', new OpenAiGenerator({ baseUrl: stub.url, model: 'stub-fast', apiKey: null })), sink);
+				const out = await runPipeline(
+					portsOver(fragile),
+					turn('closed-1', new OpenAiGenerator({ baseUrl: stub.url, model: 'stub-fast', apiKey: null })),
+					sink,
+				);
 				assert.equal(out.kind, 'reply', JSON.stringify(out).slice(0, 300));
 				if (out.kind !== 'reply') return;
 				const said = notes(out.trace);
-				assert.ok(said.some((n) => n.startsWith('error: ') && /pool|closed|end/i.test(n)), `the workspace search noted the failure: ${said.join(' | ')}`);
-				assert.ok(said.some((n) => /standing instructions not read/.test(n)), said.join(' | '));
+				assert.ok(
+					said.some((n) => n.startsWith('error: ') && /pool|closed|end/i.test(n)),
+					`the workspace search noted the failure: ${said.join(' | ')}`,
+				);
+				assert.ok(
+					said.some((n) => /standing instructions not read/.test(n)),
+					said.join(' | '),
+				);
 				assert.equal(out.status, 'done');
 				assert.match(out.markdown, /Searching the workspace failed/, 'the reply says the workspace was not searched');
 				const persisted = await out.persist();
-				assert.ok(notes({ ...out.trace, steps: persisted }).some((n) => /^error: not saved to memory/.test(n)), JSON.stringify(persisted));
+				assert.ok(
+					notes({ ...out.trace, steps: persisted }).some((n) => /^error: not saved to memory/.test(n)),
+					JSON.stringify(persisted),
+				);
 			} finally {
 				await fragile.dispose();
 			}
@@ -152,14 +204,23 @@ for (const engine of testEngines()) {
 		it(`every connection to the store cut while the model streams (${engine.name === 'pglite' ? 'owner killed' : 'backends terminated'}): the reply arrives with its citations and is saved after reconnecting`, async () => {
 			const model = new OpenAiGenerator({ baseUrl: stub.url, model: 'stub-cite', apiKey: null });
 			// The cut happens after retrieval answered and before persisting: the generator's turn.
-			const cutting: Generator = { info: model.info, generate: async (r) => (await cutStore(location), model.generate(r)) };
+			const cutting: Generator = {
+				info: model.info,
+				generate: async (r) => (await cutStore(location), model.generate(r)),
+			};
 			const out = await runPipeline(portsOver(memory), turn('cut-1', cutting), sink);
 			assert.equal(out.kind, 'reply', JSON.stringify(out).slice(0, 300));
 			if (out.kind !== 'reply') return;
 			assert.equal(out.status, 'done');
-			assert.ok(out.citations.some((c) => c.label.startsWith('src/config.ts')), JSON.stringify(out.citations));
+			assert.ok(
+				out.citations.some((c) => c.label.startsWith('src/config.ts')),
+				JSON.stringify(out.citations),
+			);
 			const persisted = await out.persist();
-			assert.ok(!notes({ ...out.trace, steps: persisted }).some((n) => /not saved/.test(n)), `saved after reconnecting: ${JSON.stringify(persisted)}`);
+			assert.ok(
+				!notes({ ...out.trace, steps: persisted }).some((n) => /not saved/.test(n)),
+				`saved after reconnecting: ${JSON.stringify(persisted)}`,
+			);
 			assert.equal(await storedTurnRows('cut-1'), 2, 'user and assistant rows in the conversation tier');
 		});
 	});

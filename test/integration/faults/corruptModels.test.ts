@@ -19,8 +19,16 @@ import { quietLogger } from '../../fixtures/hostDoubles';
 import { suiteStore, testEngines } from '../../fixtures/store_engines';
 
 const DOCS = [
-	{ id: 'cfg', path: 'src/config.ts', text: 'export function readJsonConfig(path: string) { return JSON.parse(readFileSync(path, "utf8")); }' },
-	{ id: 'cart', path: 'src/cart.ts', text: 'export function computeTotal(items: Item[]) { return items.reduce((s, i) => s + i.price, 0); }' },
+	{
+		id: 'cfg',
+		path: 'src/config.ts',
+		text: 'export function readJsonConfig(path: string) { return JSON.parse(readFileSync(path, "utf8")); }',
+	},
+	{
+		id: 'cart',
+		path: 'src/cart.ts',
+		text: 'export function computeTotal(items: Item[]) { return items.reduce((s, i) => s + i.price, 0); }',
+	},
 ];
 
 /** A damaged copy of the built-in model folder; `damage` gets the copy's path. */
@@ -41,11 +49,28 @@ for (const engine of testEngines()) {
 			await ingestDocuments(s.db, DOCS, { workspaceId: 'ws', tier: 'workspace' }, embedder);
 		});
 		const hits = async (e: Embedder | null) =>
-			(await hybridSearch(store().db, 'read json config', { tier: 'workspace', workspaceIds: ['ws'], k: 10, arm: e ? 'hybrid' : 'fts', embedder: e, cosineFloor: null, thresholds: DEFAULT_THRESHOLDS })).hits;
+			(
+				await hybridSearch(store().db, 'read json config', {
+					tier: 'workspace',
+					workspaceIds: ['ws'],
+					k: 10,
+					arm: e ? 'hybrid' : 'fts',
+					embedder: e,
+					cosineFloor: null,
+					thresholds: DEFAULT_THRESHOLDS,
+				})
+			).hits;
 
 		for (const [what, damage] of [
-			['reranker.json cut in half', (dir: string) => writeFileSync(join(dir, 'reranker.json'), readFileSync(join(dir, 'reranker.json'), 'utf8').slice(0, 40))],
-			['reranker.json replaced by garbage', (dir: string) => writeFileSync(join(dir, 'reranker.json'), '\u0000\u00ff not json')],
+			[
+				'reranker.json cut in half',
+				(dir: string) =>
+					writeFileSync(join(dir, 'reranker.json'), readFileSync(join(dir, 'reranker.json'), 'utf8').slice(0, 40)),
+			],
+			[
+				'reranker.json replaced by garbage',
+				(dir: string) => writeFileSync(join(dir, 'reranker.json'), '\u0000\u00ff not json'),
+			],
 		] as const) {
 			it(`${what}: the reranker passes through with a note, the evidence is still selected`, async () => {
 				const bad = damagedCopy(damage);
@@ -72,7 +97,12 @@ for (const engine of testEngines()) {
 		it('table.bin truncated: the embedder is unavailable with the reason (lexical-only), search still answers', async () => {
 			const bad = damagedCopy((dir) => truncateSync(join(dir, 'table.bin'), 1000));
 			try {
-				const runtime = new ModelsRuntime({ log: quietLogger, cacheDir: join(bad.dir, '..', 'cache'), settings: () => DEFAULT_MODEL_SETTINGS, builtinDir: bad.dir });
+				const runtime = new ModelsRuntime({
+					log: quietLogger,
+					cacheDir: join(bad.dir, '..', 'cache'),
+					settings: () => DEFAULT_MODEL_SETTINGS,
+					builtinDir: bad.dir,
+				});
 				const active = await runtime.activeEmbedder();
 				assert.equal(active.status, 'none');
 				assert.match(active.status === 'none' ? active.reason : '', /table\.bin is 1000 bytes/);

@@ -15,7 +15,13 @@ import { assemblePrompt, estimateTokens, UTTERANCE_BUDGET_CHARS } from '../../..
 const MB = 1024 * 1024;
 // Generous: the gate runs in microseconds on normal turns; this only catches a super-linear blow-up.
 const GATE_BUDGET_MS = 5_000;
-const pasted = () => Array.from({ length: Math.ceil(MB / 60) }, (_, i) => `at handler${i} (src/server/routes.ts:${i}:13) TypeError: x is undefined`).join('\n').slice(0, MB);
+const pasted = () =>
+	Array.from(
+		{ length: Math.ceil(MB / 60) },
+		(_, i) => `at handler${i} (src/server/routes.ts:${i}:13) TypeError: x is undefined`,
+	)
+		.join('\n')
+		.slice(0, MB);
 
 function timed<T>(f: () => T): { value: T; ms: number } {
 	const t0 = performance.now();
@@ -27,7 +33,11 @@ function timed<T>(f: () => T): { value: T; ms: number } {
 function longSession(turns: number): ConversationSession {
 	const s = new ConversationSession(() => 1_700_000_000_000);
 	for (let i = 0; i < turns; i++) {
-		s.addUser(`u${i}`, i === turns - 3 ? pasted() : `question ${i} about the parser and the config loader?`, 1_700_000_000_000 + i);
+		s.addUser(
+			`u${i}`,
+			i === turns - 3 ? pasted() : `question ${i} about the parser and the config loader?`,
+			1_700_000_000_000 + i,
+		);
 		s.addAssistant(`u${i}`, '', `answer ${i}: `.padEnd(3000, 'x'), null);
 	}
 	return s;
@@ -37,14 +47,22 @@ describe('faults: a 1 MB message and a 5,000-turn history through the decision c
 	this.timeout(120_000);
 
 	it('decideTurn on a 1 MB pasted message returns a decision in bounded time', () => {
-		const { value, ms } = timed(() => decideTurn({ history: [], utterance: pasted() }, { thresholds: DEFAULT_THRESHOLDS }));
+		const { value, ms } = timed(() =>
+			decideTurn({ history: [], utterance: pasted() }, { thresholds: DEFAULT_THRESHOLDS }),
+		);
 		assert.ok(value.trace, 'a decision with its trace');
 		assert.ok(ms < GATE_BUDGET_MS, `decideTurn took ${ms.toFixed(0)} ms`);
 	});
 
 	it('decideTurn on a raw 5,000-turn history (not windowed) returns in bounded time', () => {
-		const history: HistoryTurn[] = Array.from({ length: 5000 }, (_, i) => (i % 2 ? { role: 'assistant' as const, content: `answer ${i} about parseConfig` } : { role: 'user' as const, content: `question ${i} about the parser?` }));
-		const { value, ms } = timed(() => decideTurn({ history, utterance: 'and what about the second one?' }, { thresholds: DEFAULT_THRESHOLDS }));
+		const history: HistoryTurn[] = Array.from({ length: 5000 }, (_, i) =>
+			i % 2
+				? { role: 'assistant' as const, content: `answer ${i} about parseConfig` }
+				: { role: 'user' as const, content: `question ${i} about the parser?` },
+		);
+		const { value, ms } = timed(() =>
+			decideTurn({ history, utterance: 'and what about the second one?' }, { thresholds: DEFAULT_THRESHOLDS }),
+		);
 		assert.ok(value.trace);
 		assert.ok(ms < GATE_BUDGET_MS, `decideTurn took ${ms.toFixed(0)} ms`);
 	});
@@ -53,14 +71,33 @@ describe('faults: a 1 MB message and a 5,000-turn history through the decision c
 		const s = longSession(5000);
 		const history = s.history();
 		assert.ok(history.length <= HISTORY_WINDOW, `${history.length} turns to the gate`);
-		const { ms } = timed(() => decideTurn({ history, utterance: 'why does it fail there?' }, { thresholds: DEFAULT_THRESHOLDS }));
+		const { ms } = timed(() =>
+			decideTurn({ history, utterance: 'why does it fail there?' }, { thresholds: DEFAULT_THRESHOLDS }),
+		);
 		assert.ok(ms < GATE_BUDGET_MS, `decideTurn took ${ms.toFixed(0)} ms with a 1 MB turn in the window`);
 		const chat = s.chatWindow(DEFAULT_THRESHOLDS.conversation_window_turns);
 		assert.ok(chat.length <= DEFAULT_THRESHOLDS.conversation_window_turns);
-		assert.ok(chat.every((m) => m.content.length <= 4001), 'every window message is cut to 4,000 characters');
-		const evidence = Array.from({ length: 50 }, (_, i) => ({ source: 'workspace' as const, path: `src/f${i}.ts`, startLine: 1, endLine: 30, symbol: null, text: `chunk ${i} `.repeat(400) }));
+		assert.ok(
+			chat.every((m) => m.content.length <= 4001),
+			'every window message is cut to 4,000 characters',
+		);
+		const evidence = Array.from({ length: 50 }, (_, i) => ({
+			source: 'workspace' as const,
+			path: `src/f${i}.ts`,
+			startLine: 1,
+			endLine: 30,
+			symbol: null,
+			text: `chunk ${i} `.repeat(400),
+		}));
 		const budget = DEFAULT_THRESHOLDS.prompt_evidence_budget_tokens;
-		const prompt = assemblePrompt({ utterance: 'why does it fail there?', history: chat, evidence, instructions: [], budgetTokens: budget, route: 'rag' });
+		const prompt = assemblePrompt({
+			utterance: 'why does it fail there?',
+			history: chat,
+			evidence,
+			instructions: [],
+			budgetTokens: budget,
+			route: 'rag',
+		});
 		const bound = 1_000 /* system */ + DEFAULT_THRESHOLDS.conversation_window_turns * 1_001 + budget + 100;
 		assert.ok(prompt.tokens <= bound, `prompt ~${prompt.tokens} tokens, bound ${bound}`);
 	});
@@ -69,10 +106,21 @@ describe('faults: a 1 MB message and a 5,000-turn history through the decision c
 		const utterance = pasted();
 		const chat = longSession(5000).chatWindow(DEFAULT_THRESHOLDS.conversation_window_turns);
 		const budget = DEFAULT_THRESHOLDS.prompt_evidence_budget_tokens;
-		const { value: prompt, ms } = timed(() => assemblePrompt({ utterance, history: chat, evidence: [], instructions: [], budgetTokens: budget, route: 'rag' }));
-		const bound = 1_000 + DEFAULT_THRESHOLDS.conversation_window_turns * 1_001 + estimateTokens('x'.repeat(UTTERANCE_BUDGET_CHARS)) + 20;
+		const { value: prompt, ms } = timed(() =>
+			assemblePrompt({ utterance, history: chat, evidence: [], instructions: [], budgetTokens: budget, route: 'rag' }),
+		);
+		const bound =
+			1_000 +
+			DEFAULT_THRESHOLDS.conversation_window_turns * 1_001 +
+			estimateTokens('x'.repeat(UTTERANCE_BUDGET_CHARS)) +
+			20;
 		assert.ok(prompt.tokens <= bound, `prompt ~${prompt.tokens} tokens, bound ${bound}`);
-		assert.equal(prompt.utteranceCut, utterance.length - (prompt.messages.at(-1)!.content.length - /\n\[… [\d,]+ characters cut …\]\n/.exec(prompt.messages.at(-1)!.content)![0].length));
+		assert.equal(
+			prompt.utteranceCut,
+			utterance.length -
+				(prompt.messages.at(-1)!.content.length -
+					/\n\[… [\d,]+ characters cut …\]\n/.exec(prompt.messages.at(-1)!.content)![0].length),
+		);
 		assert.ok(ms < GATE_BUDGET_MS, `assemblePrompt took ${ms.toFixed(0)} ms`);
 	});
 });

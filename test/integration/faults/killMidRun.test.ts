@@ -46,7 +46,9 @@ for (const engine of testEngines()) {
 
 		// The re-run after the fault: resumes, ends with every file once and the statistics exact.
 		const rerunAndCheck = async () => {
-			const [r] = await new Indexer({ db: store.db, embedder: new HashingEmbedder(384, codeTokens) }).indexFolders([ws.root]);
+			const [r] = await new Indexer({ db: store.db, embedder: new HashingEmbedder(384, codeTokens) }).indexFolders([
+				ws.root,
+			]);
 			assert.equal(r.files_indexed + r.files_unchanged, FILES);
 			assert.deepEqual(r.skipped, {});
 			const c = await checkConsistency(store.db, workspaceId(ws.root));
@@ -62,7 +64,10 @@ for (const engine of testEngines()) {
 			assert.equal((await runner.exit).signal, 'SIGKILL');
 			const before = await checkConsistency(store.db, workspaceId(ws.root));
 			assert.deepEqual(violations(before), CONSISTENT, 'consistent right after the kill, before any repair');
-			assert.ok(before.docIds.length > 0 && before.docIds.length < FILES, `${before.docIds.length} files were written before the kill`);
+			assert.ok(
+				before.docIds.length > 0 && before.docIds.length < FILES,
+				`${before.docIds.length} files were written before the kill`,
+			);
 			const r = await rerunAndCheck();
 			assert.equal(r.files_unchanged, before.docIds.length, 'what was written before the kill is not written again');
 		});
@@ -83,11 +88,22 @@ for (const engine of testEngines()) {
 			it('every connection cut mid-run (as in a server restart): the run fails cleanly or finishes, the re-run resumes, no duplicate or orphan rows', async () => {
 				const runner = startRunner(where, ws.root);
 				await runner.atLeast(FILES / 3);
-				await store.db.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
+				await store.db.query(
+					`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+				);
 				const exit = await runner.exit;
-				process.stdout.write(`      (runner after the cut: exit ${exit.code}${exit.err ? `, ${exit.err.trim().split('\n')[0]}` : ''})\n`);
-				assert.ok(exit.code === 0 || /terminat|Connection/i.test(exit.err), `the runner ended with a connection error or finished: ${exit.code} ${exit.err}`);
-				assert.deepEqual(violations(await checkConsistency(store.db, workspaceId(ws.root))), CONSISTENT, 'consistent right after the cut');
+				process.stdout.write(
+					`      (runner after the cut: exit ${exit.code}${exit.err ? `, ${exit.err.trim().split('\n')[0]}` : ''})\n`,
+				);
+				assert.ok(
+					exit.code === 0 || /terminat|Connection/i.test(exit.err),
+					`the runner ended with a connection error or finished: ${exit.code} ${exit.err}`,
+				);
+				assert.deepEqual(
+					violations(await checkConsistency(store.db, workspaceId(ws.root))),
+					CONSISTENT,
+					'consistent right after the cut',
+				);
 				await rerunAndCheck();
 			});
 		}

@@ -30,11 +30,22 @@ for (const engine of testEngines()) {
 				assert.equal(r.files_indexed, 34);
 				assert.deepEqual(r.skipped, { nul: 1 });
 				const ids = [workspaceId(ws.root)];
-				const docs = await store().db.query<{ doc_id: string }>(`SELECT doc_id FROM documents WHERE workspace_id = $1`, ids);
+				const docs = await store().db.query<{ doc_id: string }>(
+					`SELECT doc_id FROM documents WHERE workspace_id = $1`,
+					ids,
+				);
 				assert.equal(docs.length, 34);
 				assert.ok(!docs.some((d) => d.doc_id === 'server.log'), 'the NUL file is not stored');
 				for (const i of [0, 17, 33]) {
-					const out = await hybridSearch(store().db, goodMarker(i), { tier: 'workspace', workspaceIds: ids, k: 5, arm: 'hybrid', embedder, cosineFloor: null, thresholds: DEFAULT_THRESHOLDS });
+					const out = await hybridSearch(store().db, goodMarker(i), {
+						tier: 'workspace',
+						workspaceIds: ids,
+						k: 5,
+						arm: 'hybrid',
+						embedder,
+						cosineFloor: null,
+						thresholds: DEFAULT_THRESHOLDS,
+					});
 					assert.equal(out.hits[0]?.path, `src/file${i}.ts`, goodMarker(i));
 				}
 			} finally {

@@ -35,7 +35,9 @@ describe('faults: a real PostgreSQL restart mid-index (server)', function () {
 	let url: string;
 	before(async function () {
 		if (!server) {
-			process.stdout.write('      [server restart] GMEM_TEST_PG_URL is not set: SKIPPED (needs a PostgreSQL server this machine can restart)\n');
+			process.stdout.write(
+				'      [server restart] GMEM_TEST_PG_URL is not set: SKIPPED (needs a PostgreSQL server this machine can restart)\n',
+			);
 			return this.skip();
 		}
 		const c = await serverControl(process.env.GMEM_TEST_PG_URL!);
@@ -66,20 +68,28 @@ describe('faults: a real PostgreSQL restart mid-index (server)', function () {
 		const exit = await runner.exit;
 		const done = /done (\{.*\})/.exec(exit.out)?.[1];
 		const result = done ? (JSON.parse(done) as { files_indexed: number; skipped: Record<string, number> }) : null;
-		process.stdout.write(`      (runner after the restart: exit ${exit.code}${result ? `, indexed ${result.files_indexed}, skipped ${JSON.stringify(result.skipped)}` : ''}${exit.err ? `, ${exit.err.trim().split('\n')[0]}` : ''})\n`);
+		process.stdout.write(
+			`      (runner after the restart: exit ${exit.code}${result ? `, indexed ${result.files_indexed}, skipped ${JSON.stringify(result.skipped)}` : ''}${exit.err ? `, ${exit.err.trim().split('\n')[0]}` : ''})\n`,
+		);
 		if (exit.code === 0) {
 			assert.ok(result, 'a finished run prints its result');
 			// Finished: every file is either written or reported as not written (the outage), never silently missing.
 			assert.equal(result.files_indexed + (result.skipped.write_error ?? 0), FILES, JSON.stringify(result));
 		} else {
-			assert.match(exit.err, /terminat|connect|ECONNREFUSED|ECONNRESET|EPIPE|shutting down|shut ?down|starting up|Connection/i, 'the run failed with a connection error');
+			assert.match(
+				exit.err,
+				/terminat|connect|ECONNREFUSED|ECONNRESET|EPIPE|shutting down|shut ?down|starting up|Connection/i,
+				'the run failed with a connection error',
+			);
 		}
 
 		const id = workspaceId(ws.root);
 		// The test's own pool lost its connections too; this query runs on a new one.
 		const after = await checkConsistency(store.db, id);
 		assert.deepEqual(violations(after), CONSISTENT, 'consistent right after the restart');
-		const [r] = await new Indexer({ db: store.db, embedder: new HashingEmbedder(384, codeTokens) }).indexFolders([ws.root]);
+		const [r] = await new Indexer({ db: store.db, embedder: new HashingEmbedder(384, codeTokens) }).indexFolders([
+			ws.root,
+		]);
 		assert.equal(r.files_indexed + r.files_unchanged, FILES);
 		assert.deepEqual(r.skipped, {});
 		assert.equal(r.files_unchanged, after.docIds.length, 'what was written before the restart is not written again');

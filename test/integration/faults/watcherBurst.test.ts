@@ -34,7 +34,10 @@ function checkoutOtherBranch(root: string): string[] {
 	const paths: string[] = [];
 	for (let i = 0; i < MODIFIED; i++) {
 		const p = join(root, 'src', `file${i}.ts`);
-		writeFileSync(p, `// changed on the other branch ${i}\nexport const value${i} = ${i} * 2; // branchtwomarker${goodMarker(i)}\n`);
+		writeFileSync(
+			p,
+			`// changed on the other branch ${i}\nexport const value${i} = ${i} * 2; // branchtwomarker${goodMarker(i)}\n`,
+		);
 		paths.push(p);
 	}
 	for (let i = MODIFIED; i < MODIFIED + DELETED; i++) {
@@ -50,7 +53,8 @@ function checkoutOtherBranch(root: string): string[] {
 	return paths;
 }
 
-const count = async (store: Store, sql: string, params: unknown[]) => (await store.db.query<{ n: number }>(sql, params))[0].n;
+const count = async (store: Store, sql: string, params: unknown[]) =>
+	(await store.db.query<{ n: number }>(sql, params))[0].n;
 
 for (const engine of testEngines()) {
 	describe(`faults: two windows indexing one folder during a 1,000-file watcher burst (${engine.name})`, function () {
@@ -66,7 +70,8 @@ for (const engine of testEngines()) {
 			dispose = created.dispose;
 			location = created.location;
 			store = await mustOpen(location);
-			const window = () => new IndexWorkerClient({ config: { store: location, embedder: 'hashing' }, script: workerScript });
+			const window = () =>
+				new IndexWorkerClient({ config: { store: location, embedder: 'hashing' }, script: workerScript });
 			windowA = window();
 			windowB = window();
 			ws = ordinaryWorkspace(BEFORE);
@@ -89,21 +94,32 @@ for (const engine of testEngines()) {
 			const [a, ...b] = await Promise.all([
 				windowA.reindexPaths(paths, [ws.root]),
 				// Window B's two batches run one after the other, as its watcher would hand them over.
-				windowB.reindexPaths(paths.slice(0, half), [ws.root]).then(async (r) => [r, await windowB.reindexPaths(paths.slice(half), [ws.root])]),
+				windowB
+					.reindexPaths(paths.slice(0, half), [ws.root])
+					.then(async (r) => [r, await windowB.reindexPaths(paths.slice(half), [ws.root])]),
 			]).then(([ra, rb]) => [ra, ...rb] as PathsIndexResult[]);
 			const ms = performance.now() - t0;
-			process.stdout.write(`      (burst: ${ms.toFixed(0)} ms; A indexed ${a.files_indexed} removed ${a.files_removed}; B indexed ${b[0].files_indexed + b[1].files_indexed} removed ${b[0].files_removed + b[1].files_removed})\n`);
+			process.stdout.write(
+				`      (burst: ${ms.toFixed(0)} ms; A indexed ${a.files_indexed} removed ${a.files_removed}; B indexed ${b[0].files_indexed + b[1].files_indexed} removed ${b[0].files_removed + b[1].files_removed})\n`,
+			);
 			assert.ok(ms < BURST_BUDGET_MS, `the burst took ${ms.toFixed(0)} ms`);
 			for (const r of [a, ...b]) assert.deepEqual(r.failures, [], 'no file failed in either window');
 			// Between them the windows wrote every change; which window wrote which file is a race.
-			assert.ok(a.files_indexed + a.files_unchanged === MODIFIED + CREATED, `window A saw every present file: ${JSON.stringify(a)}`);
+			assert.ok(
+				a.files_indexed + a.files_unchanged === MODIFIED + CREATED,
+				`window A saw every present file: ${JSON.stringify(a)}`,
+			);
 
 			const id = workspaceId(ws.root);
 			const c = await checkConsistency(store.db, id);
 			assert.deepEqual(violations(c), CONSISTENT);
 			assert.equal(c.docIds.length, AFTER, 'documents = the files on disk');
 			assert.ok(!c.docIds.some((d) => /^src\/file(3\d\d|4\d\d|5\d\d)\.ts$/.test(d)), 'no deleted file is still stored');
-			const text = (pattern: string) => count(store, "SELECT count(*)::int AS n FROM chunks WHERE workspace_id = $1 AND content LIKE $2", [id, pattern]);
+			const text = (pattern: string) =>
+				count(store, 'SELECT count(*)::int AS n FROM chunks WHERE workspace_id = $1 AND content LIKE $2', [
+					id,
+					pattern,
+				]);
 			assert.equal(await text('%branchtwomarker%'), MODIFIED, 'every modified file holds its new text');
 			assert.equal(await text('%ordinary file 0\n%'), 0, 'no stale copy of a modified file');
 			assert.equal(await text('%only on the other branch%'), CREATED);

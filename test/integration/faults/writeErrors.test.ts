@@ -35,9 +35,20 @@ for (const engine of testEngines()) {
 		const run = async () => (await indexer().indexFolders([ws.root]))[0];
 		const consistency = () => checkConsistency(store().db, workspaceId(ws.root));
 		const hits = async (word: string) =>
-			(await hybridSearch(store().db, word, { tier: 'workspace', workspaceIds: [workspaceId(ws.root)], k: 5, arm: 'hybrid', embedder, cosineFloor: null, thresholds: DEFAULT_THRESHOLDS })).hits;
+			(
+				await hybridSearch(store().db, word, {
+					tier: 'workspace',
+					workspaceIds: [workspaceId(ws.root)],
+					k: 5,
+					arm: 'hybrid',
+					embedder,
+					cosineFloor: null,
+					thresholds: DEFAULT_THRESHOLDS,
+				})
+			).hits;
 		const found = async (word: string) => (await hits(word))[0]?.path;
-		const writeBad = (rel = 'src/bad.ts') => writeFileSync(join(ws.root, rel), `export const bad = 1; // ${WRITE_FAULT_MARKER}\n`);
+		const writeBad = (rel = 'src/bad.ts') =>
+			writeFileSync(join(ws.root, rel), `export const bad = 1; // ${WRITE_FAULT_MARKER}\n`);
 
 		beforeEach(() => (ws = ordinaryWorkspace(N)));
 		afterEach(async () => {
@@ -80,7 +91,9 @@ for (const engine of testEngines()) {
 			} finally {
 				Object.assign(BULK_INDEX_REBUILD, saved);
 			}
-			const idx = await store().db.query(`SELECT 1 FROM pg_indexes WHERE tablename = 'chunks' AND indexname = 'chunks_embedding'`);
+			const idx = await store().db.query(
+				`SELECT 1 FROM pg_indexes WHERE tablename = 'chunks' AND indexname = 'chunks_embedding'`,
+			);
 			assert.equal(idx.length, 1, 'the vector index was rebuilt after the load');
 			assert.deepEqual(violations(await consistency()), CONSISTENT);
 		});
@@ -96,7 +109,10 @@ for (const engine of testEngines()) {
 			const c = await consistency();
 			assert.deepEqual(violations(c), CONSISTENT);
 			assert.deepEqual(c.docIds, sorted(goodIds.filter((d) => d !== 'src/file5.ts')));
-			assert.ok(!(await hits(goodMarker(5))).some((h) => h.path === 'src/file5.ts'), 'the stale version is not searchable');
+			assert.ok(
+				!(await hits(goodMarker(5))).some((h) => h.path === 'src/file5.ts'),
+				'the stale version is not searchable',
+			);
 		});
 
 		it("the watcher's batch: one transaction, the refused file rolled back alone", async () => {
@@ -105,11 +121,18 @@ for (const engine of testEngines()) {
 			writeFileSync(join(ws.root, 'src/file1.ts'), 'export const one = "batchmarkerone";\n');
 			writeFileSync(join(ws.root, 'src/new.ts'), 'export const fresh = "batchmarkernew";\n');
 			writeBad('src/file2.ts');
-			const r = await indexer().reindexPaths(['src/file1.ts', 'src/new.ts', 'src/file2.ts'].map((p) => join(ws.root, p)), undefined, [ws.root]);
+			const r = await indexer().reindexPaths(
+				['src/file1.ts', 'src/new.ts', 'src/file2.ts'].map((p) => join(ws.root, p)),
+				undefined,
+				[ws.root],
+			);
 			assert.equal(r.files_indexed, 2);
 			assert.deepEqual(r.skipped, { write_error: 1 });
 			assert.equal(r.transactions, 1);
-			assert.deepEqual(r.failures.map((f) => [f.path, f.reason]), [['src/file2.ts', 'write_error']]);
+			assert.deepEqual(
+				r.failures.map((f) => [f.path, f.reason]),
+				[['src/file2.ts', 'write_error']],
+			);
 			assert.equal(await found('batchmarkerone'), 'src/file1.ts');
 			assert.equal(await found('batchmarkernew'), 'src/new.ts');
 			const c = await consistency();

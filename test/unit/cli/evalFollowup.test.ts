@@ -38,7 +38,16 @@ describe('gmem eval followup', () => {
 	it('prints a table with every rule by default', async () => {
 		const c = capture();
 		assert.equal(await runCli(['eval', 'followup', FIXTURE], c.io), 0);
-		for (const word of ['recall', 'specificity', 'precision', 'bal.acc', 'MCC', 'gated-memory', 'every-later-turn', 'seed-000']) {
+		for (const word of [
+			'recall',
+			'specificity',
+			'precision',
+			'bal.acc',
+			'MCC',
+			'gated-memory',
+			'every-later-turn',
+			'seed-000',
+		]) {
 			assert.ok(c.out().includes(word), `table lacks ${word}`);
 		}
 		assert.match(c.out(), /5 later turns \(3 follow-ups, 2 stand-alone\)/);
@@ -70,7 +79,12 @@ describe('gmem eval followup', () => {
 	});
 
 	it('usage errors exit 1: missing file, unknown subcommand, bad --half', async () => {
-		for (const argv of [['eval', 'followup', 'no/such/file.jsonl'], ['eval', 'nonsense'], ['eval'], ['eval', 'followup', FIXTURE, '--half', 'third']]) {
+		for (const argv of [
+			['eval', 'followup', 'no/such/file.jsonl'],
+			['eval', 'nonsense'],
+			['eval'],
+			['eval', 'followup', FIXTURE, '--half', 'third'],
+		]) {
 			const c = capture();
 			assert.equal(await runCli(argv, c.io), 1, argv.join(' '));
 			assert.ok(c.err().length > 0);
@@ -91,6 +105,11 @@ describe('seedReferenceScore (the comparison row)', () => {
 	});
 });
 
-function pick(m: { tp: number; fp: number; tn: number; fn: number }): { tp: number; fp: number; tn: number; fn: number } {
+function pick(m: { tp: number; fp: number; tn: number; fn: number }): {
+	tp: number;
+	fp: number;
+	tn: number;
+	fn: number;
+} {
 	return { tp: m.tp, fp: m.fp, tn: m.tn, fn: m.fn };
 }

@@ -37,11 +37,28 @@ describe('gmem gate', () => {
 	it('prints one JSON line per input line, in the contract shape', async () => {
 		const c = capture([
 			JSON.stringify({ id: 'q1', history: [], utterance: 'Can you keep answers shorter from now on?' }),
-			JSON.stringify({ id: 'q2', history: ['how is the cache keyed?', { role: 'assistant', content: 'by hash' }], utterance: 'Where do I work and what should I not eat?' }),
+			JSON.stringify({
+				id: 'q2',
+				history: ['how is the cache keyed?', { role: 'assistant', content: 'by hash' }],
+				utterance: 'Where do I work and what should I not eat?',
+			}),
 		]);
 		assert.equal(await runCli(['gate'], c.io), 0);
 		const [a, b] = lines(c);
-		assert.deepEqual(Object.keys(a), ['id', 'followup', 'trigger', 'intent', 'mode', 'path', 'retrieve', 'tiers', 'write', 'route', 'policy', 'trace']);
+		assert.deepEqual(Object.keys(a), [
+			'id',
+			'followup',
+			'trigger',
+			'intent',
+			'mode',
+			'path',
+			'retrieve',
+			'tiers',
+			'write',
+			'route',
+			'policy',
+			'trace',
+		]);
 		assert.equal(a.id, 'q1');
 		assert.equal(a.trigger, 'instruction');
 		assert.equal(a.retrieve, false);
@@ -81,7 +98,14 @@ describe('gmem gate', () => {
 	});
 
 	it('passes context through as TurnContext', async () => {
-		const c = capture([JSON.stringify({ id: 'r', history: [], utterance: 'how does the indexer handle symlinks?', context: { restricted: true } })]);
+		const c = capture([
+			JSON.stringify({
+				id: 'r',
+				history: [],
+				utterance: 'how does the indexer handle symlinks?',
+				context: { restricted: true },
+			}),
+		]);
 		await runCli(['gate'], c.io);
 		const [r] = lines(c);
 		assert.equal(r.retrieve, false);
@@ -96,7 +120,10 @@ describe('gmem gate', () => {
 
 	it('reads --in FILE and applies --config overrides', async () => {
 		const dir = mkdtempSync(join(tmpdir(), 'gmem-gate-'));
-		writeFileSync(join(dir, 'turns.jsonl'), JSON.stringify({ id: 'w', history: [], utterance: 'where is parseConfig defined?' }) + '\n');
+		writeFileSync(
+			join(dir, 'turns.jsonl'),
+			JSON.stringify({ id: 'w', history: [], utterance: 'where is parseConfig defined?' }) + '\n',
+		);
 		writeFileSync(join(dir, 'cfg.json'), JSON.stringify({ rag_k: 7, floor_workspace_question: 0.2 }));
 		const c = capture([], dir);
 		assert.equal(await runCli(['gate', '--in', 'turns.jsonl', '--config', 'cfg.json'], c.io), 0);
@@ -114,7 +141,10 @@ describe('gmem gate', () => {
 		const c = capture();
 		assert.equal(await runCli(['gate', '--in', fixture], c.io), 0);
 		const out = lines(c);
-		assert.deepEqual(out.map((o) => o.id), ids);
+		assert.deepEqual(
+			out.map((o) => o.id),
+			ids,
+		);
 		for (const o of out) {
 			assert.equal(o.error, undefined, o.id);
 			assert.equal(o.retrieve, o.tiers.length > 0, o.id);

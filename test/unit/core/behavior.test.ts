@@ -1,20 +1,40 @@
 import * as assert from 'node:assert/strict';
-import { decideBehavior, maxRepetition, modulateVolume, turnsInWindow, type Volume } from '../../../src/core/behavior/behaviorEngine';
+import {
+	decideBehavior,
+	maxRepetition,
+	modulateVolume,
+	turnsInWindow,
+	type Volume,
+} from '../../../src/core/behavior/behaviorEngine';
 import { decideTurn } from '../../../src/core/decide';
 import { analyzeText } from '../../../src/core/text/turnText';
 import { DEFAULT_THRESHOLDS as T, resolveThresholds } from '../../../src/core/thresholds';
 import type { BehaviorMode, HistoryTurn, Intent, TurnContext } from '../../../src/core/types';
 
-function mode(utterance: string, intent: Intent = 'general', history: HistoryTurn[] = [], context?: TurnContext): BehaviorMode {
+function mode(
+	utterance: string,
+	intent: Intent = 'general',
+	history: HistoryTurn[] = [],
+	context?: TurnContext,
+): BehaviorMode {
 	return decideBehavior(analyzeText(utterance), intent, history, context, T).mode;
 }
 const user = (content: string): HistoryTurn => ({ role: 'user', content });
-const BASE: Volume = { rag_k: T.rag_k, qa_k: T.qa_k, rag_min_similarity: T.floor_general, qa_min_similarity: T.floor_research };
+const BASE: Volume = {
+	rag_k: T.rag_k,
+	qa_k: T.qa_k,
+	rag_min_similarity: T.floor_general,
+	qa_min_similarity: T.floor_research,
+};
 
 describe('behaviour engine', () => {
 	describe('modes', () => {
 		it('greeting, testing and meta intents skip retrieval', () => {
-			for (const [intent, expected] of [['greeting', 'greeting'], ['testing', 'testing_aware'], ['meta', 'meta_aware']] as const) {
+			for (const [intent, expected] of [
+				['greeting', 'greeting'],
+				['testing', 'testing_aware'],
+				['meta', 'meta_aware'],
+			] as const) {
 				const b = decideBehavior(analyzeText('x y z'), intent, [], undefined, T);
 				assert.equal(b.mode, expected);
 				assert.equal(b.skip_retrieval, true);
@@ -33,12 +53,20 @@ describe('behaviour engine', () => {
 			assert.equal(mode('Can you keep answers shorter from now on?'), 'standard');
 		});
 		it('repetition: the user repeats an earlier turn (near-)identically', () => {
-			const history = [user('how do we invalidate the embedding cache?'), { role: 'assistant', content: 'by content hash' } as HistoryTurn];
+			const history = [
+				user('how do we invalidate the embedding cache?'),
+				{ role: 'assistant', content: 'by content hash' } as HistoryTurn,
+			];
 			assert.equal(mode('How do we invalidate the embedding cache', 'general', history), 'repetition_aware');
 			assert.equal(mode('how do we warm the embedding cache?', 'general', history), 'standard');
 		});
 		it('repetition ignores assistant turns and very short turns', () => {
-			assert.equal(mode('how do we invalidate the cache?', 'general', [{ role: 'assistant', content: 'how do we invalidate the cache?' }]), 'standard');
+			assert.equal(
+				mode('how do we invalidate the cache?', 'general', [
+					{ role: 'assistant', content: 'how do we invalidate the cache?' },
+				]),
+				'standard',
+			);
 			assert.equal(mode('ok thanks', 'general', [user('ok thanks')]), 'standard');
 		});
 		it('rapid fire: enough user turns inside the window', () => {
@@ -79,7 +107,11 @@ describe('behaviour engine', () => {
 
 	describe('volume: reduce and boost really change k and floors', () => {
 		it('reduce lowers k and raises the floors by the table values', () => {
-			const v = modulateVolume(BASE, { mode: 'rapid_fire', skip_retrieval: false, reduce_retrieval: true, boost_retrieval: false, reason: '' }, T);
+			const v = modulateVolume(
+				BASE,
+				{ mode: 'rapid_fire', skip_retrieval: false, reduce_retrieval: true, boost_retrieval: false, reason: '' },
+				T,
+			);
 			assert.ok(v.rag_k < T.rag_k);
 			assert.equal(v.rag_k, Math.max(1, Math.round(T.rag_k * T.reduce_k_factor)));
 			assert.equal(v.qa_k, Math.max(1, Math.round(T.qa_k * T.reduce_k_factor)));
@@ -87,23 +119,39 @@ describe('behaviour engine', () => {
 			assert.equal(v.qa_min_similarity, Math.round((T.floor_research + T.reduce_floor_delta) * 1e4) / 1e4);
 		});
 		it('boost raises k and lowers the floors by the table values', () => {
-			const v = modulateVolume(BASE, { mode: 'exploratory', skip_retrieval: false, reduce_retrieval: false, boost_retrieval: true, reason: '' }, T);
+			const v = modulateVolume(
+				BASE,
+				{ mode: 'exploratory', skip_retrieval: false, reduce_retrieval: false, boost_retrieval: true, reason: '' },
+				T,
+			);
 			assert.ok(v.rag_k > T.rag_k);
 			assert.equal(v.rag_k, Math.round(T.rag_k * T.boost_k_factor));
 			assert.equal(v.rag_min_similarity, Math.round((T.floor_general - T.boost_floor_delta) * 1e4) / 1e4);
 		});
 		it('floors stay within 0..1 and k never drops to 0 unless configured 0', () => {
 			const low: Volume = { rag_k: 1, qa_k: 0, rag_min_similarity: 0, qa_min_similarity: 0.95 };
-			const reduced = modulateVolume(low, { mode: 'rapid_fire', skip_retrieval: false, reduce_retrieval: true, boost_retrieval: false, reason: '' }, T);
+			const reduced = modulateVolume(
+				low,
+				{ mode: 'rapid_fire', skip_retrieval: false, reduce_retrieval: true, boost_retrieval: false, reason: '' },
+				T,
+			);
 			assert.equal(reduced.rag_k, 1);
 			assert.equal(reduced.qa_k, 0);
 			assert.equal(reduced.qa_min_similarity, 1);
-			const boosted = modulateVolume(low, { mode: 'exploratory', skip_retrieval: false, reduce_retrieval: false, boost_retrieval: true, reason: '' }, T);
+			const boosted = modulateVolume(
+				low,
+				{ mode: 'exploratory', skip_retrieval: false, reduce_retrieval: false, boost_retrieval: true, reason: '' },
+				T,
+			);
 			assert.equal(boosted.rag_min_similarity, 0);
 		});
 		it('end to end: a rapid-fire turn searches fewer, stronger chunks', () => {
 			const now = 1_000_000;
-			const r = decideTurn({ history: [], utterance: 'how are embeddings batched in the indexer?', context: { now, user_turn_times: [now - 4000, now - 2000] } });
+			const r = decideTurn({
+				history: [],
+				utterance: 'how are embeddings batched in the indexer?',
+				context: { now, user_turn_times: [now - 4000, now - 2000] },
+			});
 			assert.equal(r.mode, 'rapid_fire');
 			assert.ok(r.retrieve);
 			assert.ok(r.policy.rag_k < T.rag_k);
@@ -120,7 +168,14 @@ describe('behaviour engine', () => {
 			const custom = resolveThresholds({ reduce_k_factor: 0.25, rag_k: 8 });
 			assert.ok(custom.ok);
 			const now = 1_000_000;
-			const r = decideTurn({ history: [], utterance: 'how are embeddings batched in the indexer?', context: { now, user_turn_times: [now - 1, now - 2] } }, { thresholds: custom.value });
+			const r = decideTurn(
+				{
+					history: [],
+					utterance: 'how are embeddings batched in the indexer?',
+					context: { now, user_turn_times: [now - 1, now - 2] },
+				},
+				{ thresholds: custom.value },
+			);
 			assert.equal(r.policy.rag_k, 2);
 		});
 	});

@@ -16,7 +16,9 @@ function fixtureTurns(): Array<TurnInput & { expect: Record<string, unknown>; kn
 		.filter((l) => l.trim())
 		.map((l) => {
 			const o = JSON.parse(l);
-			const history: HistoryTurn[] = o.history.map((h: string | HistoryTurn) => (typeof h === 'string' ? { role: 'user', content: h } : h));
+			const history: HistoryTurn[] = o.history.map((h: string | HistoryTurn) =>
+				typeof h === 'string' ? { role: 'user', content: h } : h,
+			);
 			return { ...o, history };
 		});
 }
@@ -24,8 +26,16 @@ function fixtureTurns(): Array<TurnInput & { expect: Record<string, unknown>; kn
 /** The contract's invariants, checked on every decision. */
 function assertContract(r: GateResult, label: string): void {
 	assert.equal(r.retrieve, r.tiers.length > 0, label);
-	assert.deepEqual(r.tiers, TIERS.filter((t) => r.tiers.includes(t)), `${label}: tiers in contract order`);
-	assert.deepEqual(r.write, WRITE_TIERS.filter((t) => r.write.includes(t)), `${label}: write in contract order`);
+	assert.deepEqual(
+		r.tiers,
+		TIERS.filter((t) => r.tiers.includes(t)),
+		`${label}: tiers in contract order`,
+	);
+	assert.deepEqual(
+		r.write,
+		WRITE_TIERS.filter((t) => r.write.includes(t)),
+		`${label}: write in contract order`,
+	);
 	assert.equal(r.policy.inject_rag, r.tiers.includes('workspace'), label);
 	assert.equal(r.policy.inject_qa_history, r.tiers.includes('research'), label);
 	assert.equal(r.policy.inject_profile, r.tiers.includes('profile'), label);
@@ -33,7 +43,8 @@ function assertContract(r: GateResult, label: string): void {
 	assert.equal(r.trace.version, TRACE_VERSION);
 	assert.deepEqual(r.trace.decision.tiers, r.tiers);
 	assert.equal(r.trace.decision.route, r.route);
-	if (r.path === 'refuse' || r.path === 'clarify' || r.path === 'direct') assert.deepEqual(r.tiers, [], `${label}: ${r.path} searches nothing`);
+	if (r.path === 'refuse' || r.path === 'clarify' || r.path === 'direct')
+		assert.deepEqual(r.tiers, [], `${label}: ${r.path} searches nothing`);
 	for (const s of r.trace.steps) if (s.kind === 'gate' || s.kind === 'hook') assert.ok(s.us >= 0, label);
 }
 
@@ -53,7 +64,13 @@ function stable(trace: DecisionTrace, withInputsFor: Set<string>) {
 			if (s.kind !== 'gate') return s.kind === 'note' ? s : { kind: s.kind };
 			// The learned heads' probabilities move with every re-fit; their presence and order are stable.
 			if (s.gate === 'features' || s.gate.startsWith('learned:')) return { kind: s.kind, gate: s.gate };
-			const base: Record<string, unknown> = { kind: s.kind, gate: s.gate, value: s.value, threshold: s.threshold, fired: s.fired };
+			const base: Record<string, unknown> = {
+				kind: s.kind,
+				gate: s.gate,
+				value: s.value,
+				threshold: s.threshold,
+				fired: s.fired,
+			};
 			if (withInputsFor.has(s.gate)) base.inputs = s.inputs;
 			return base;
 		}),
@@ -84,7 +101,9 @@ describe('decideTurn', () => {
 		assert.ok(files.length >= 3);
 		for (const f of files) {
 			const golden = JSON.parse(readFileSync(join(dir, f), 'utf8'));
-			const withInputs = new Set<string>(golden.expected.steps.filter((s: { inputs?: unknown }) => s.inputs).map((s: { gate: string }) => s.gate));
+			const withInputs = new Set<string>(
+				golden.expected.steps.filter((s: { inputs?: unknown }) => s.inputs).map((s: { gate: string }) => s.gate),
+			);
 			const r = decideTurn(golden.input);
 			assert.deepEqual(stable(r.trace, withInputs), golden.expected, f);
 		}
@@ -96,8 +115,33 @@ describe('decideTurn', () => {
 		assert.deepEqual(
 			gates.map((g) => (g.kind === 'gate' ? g.gate : '')),
 			[
-				...['followup', 'trigger', 'intent', 'behavior', 'policy', 'overlay:personal_reference', 'overlay:followup_research', 'overlay:past_reference', 'overlay:privacy', 'retrieval_gate', 'volume', 'restricted', 'path', 'path_tiers', 'write'],
-				...['refusal', 'features', 'learned:followup', 'learned:trigger', 'learned:path', 'learned:tier_workspace', 'learned:tier_research', 'learned:tier_profile'],
+				...[
+					'followup',
+					'trigger',
+					'intent',
+					'behavior',
+					'policy',
+					'overlay:personal_reference',
+					'overlay:followup_research',
+					'overlay:past_reference',
+					'overlay:privacy',
+					'retrieval_gate',
+					'volume',
+					'restricted',
+					'path',
+					'path_tiers',
+					'write',
+				],
+				...[
+					'refusal',
+					'features',
+					'learned:followup',
+					'learned:trigger',
+					'learned:path',
+					'learned:tier_workspace',
+					'learned:tier_research',
+					'learned:tier_profile',
+				],
 			],
 		);
 		for (const g of gates) {
@@ -119,19 +163,46 @@ describe('decideTurn', () => {
 	});
 
 	it('never throws on odd input', () => {
-		const odd = ['', '   ', '?', '!!!', '```', '🙂🙂', 'a'.repeat(20000), 'über naïve café?', 'NULL', '\u0000', 'remember?', 'no', 'actually?'];
-		for (const u of odd) assertContract(decideTurn({ history: [{ role: 'assistant', content: '' }], utterance: u }), JSON.stringify(u).slice(0, 30));
+		const odd = [
+			'',
+			'   ',
+			'?',
+			'!!!',
+			'```',
+			'🙂🙂',
+			'a'.repeat(20000),
+			'über naïve café?',
+			'NULL',
+			'\u0000',
+			'remember?',
+			'no',
+			'actually?',
+		];
+		for (const u of odd)
+			assertContract(
+				decideTurn({ history: [{ role: 'assistant', content: '' }], utterance: u }),
+				JSON.stringify(u).slice(0, 30),
+			);
 	});
 
 	it('rules read a bounded window of long turns: head and tail', () => {
 		const long = 'I pasted this log: ' + 'a.b-c '.repeat(3000);
 		assert.ok(analyzeText(long).raw.length <= 2005);
-		assert.equal(decideTurn({ history: [], utterance: long + ' anyway, I left Northwind last month, remember?' }).trigger, 'correction');
-		assert.equal(decideTurn({ history: [], utterance: 'from now on answer in French. ' + 'x '.repeat(5000) }).trigger, 'instruction');
+		assert.equal(
+			decideTurn({ history: [], utterance: long + ' anyway, I left Northwind last month, remember?' }).trigger,
+			'correction',
+		);
+		assert.equal(
+			decideTurn({ history: [], utterance: 'from now on answer in French. ' + 'x '.repeat(5000) }).trigger,
+			'instruction',
+		);
 	});
 
 	it('a malformed history entry from a host does not fail the turn', () => {
-		const history = [{ role: 'user', content: null }, { role: 'user', content: 'how is the cache keyed?' }] as unknown as HistoryTurn[];
+		const history = [
+			{ role: 'user', content: null },
+			{ role: 'user', content: 'how is the cache keyed?' },
+		] as unknown as HistoryTurn[];
 		const r = decideTurn({ history, utterance: 'and the tests for it?' });
 		assertContract(r, 'malformed history');
 		assert.equal(r.trigger, 'question');
@@ -143,7 +214,10 @@ describe('decideTurn', () => {
 	});
 
 	it('is deterministic apart from timings', () => {
-		const input: TurnInput = { history: ['how is the cache keyed?'].map((c) => ({ role: 'user' as const, content: c })), utterance: 'and the tests for it?' };
+		const input: TurnInput = {
+			history: ['how is the cache keyed?'].map((c) => ({ role: 'user' as const, content: c })),
+			utterance: 'and the tests for it?',
+		};
 		const a = decideTurn(input, { clock: () => 0 });
 		const b = decideTurn(input, { clock: () => 0 });
 		assert.deepEqual(a, b);
@@ -159,7 +233,10 @@ describe('decideTurn', () => {
 	it('an elliptical follow-up is a follow-up', () => {
 		// Known miss (docs/evaluation.md): the learned path head sends this short follow-up to `tool`
 		// (rapid-fire commands in training look alike); the rubric would read the workspace.
-		const r = decideTurn({ history: [{ role: 'user', content: 'how does the indexer skip binaries?' }], utterance: 'and what about symlinks?' });
+		const r = decideTurn({
+			history: [{ role: 'user', content: 'how does the indexer skip binaries?' }],
+			utterance: 'and what about symlinks?',
+		});
 		assert.equal(r.followup.is_followup, true);
 	});
 
@@ -171,15 +248,23 @@ describe('decideTurn', () => {
 		const middle = 'Then flushQueue calls renderWidget for every batch. ' + 'lorem ipsum dolor sit amet '.repeat(1900);
 		const end = ' '.repeat(500) + 'Want me to add a test for the ordering?';
 		const turn = (reply: string): TurnInput => ({
-			history: [{ role: 'user', content: 'how are background jobs scheduled?' }, { role: 'assistant', content: reply }],
+			history: [
+				{ role: 'user', content: 'how are background jobs scheduled?' },
+				{ role: 'assistant', content: reply },
+			],
 			utterance: 'does flushQueue run before renderWidget?',
 		});
 		assert.ok((head + middle + end).length > 50_000);
 		const huge = decideTurn(turn(head + middle + end));
 		const windows = decideTurn(turn(head + middle.slice(0, 200) + ' '.repeat(600) + end));
-		const strip = (r: GateResult) => ({ ...r, trace: { ...r.trace, steps: r.trace.steps.map((s) => ({ ...s, us: 0 })), timings: [], total_us: 0 } });
+		const strip = (r: GateResult) => ({
+			...r,
+			trace: { ...r.trace, steps: r.trace.steps.map((s) => ({ ...s, us: 0 })), timings: [], total_us: 0 },
+		});
 		assert.deepEqual(strip(huge), strip(windows));
-		assert.ok(huge.followup.signals.some((s) => s.name === 'new_subject'), 'the identifiers past the cap are not read');
+		assert.ok(
+			huge.followup.signals.some((s) => s.name === 'new_subject'),
+			'the identifiers past the cap are not read',
+		);
 	});
-
 });

@@ -15,7 +15,10 @@ function decide(utterance: string, history: HistoryTurn[] = []) {
 }
 
 // A thread about this project's code, and one about programming in general.
-const CODE_THREAD = [user('how does the scheduler pick the next job in jobQueue.ts?'), assistant('It pops the job with the earliest runAt from a min-heap.')];
+const CODE_THREAD = [
+	user('how does the scheduler pick the next job in jobQueue.ts?'),
+	assistant('It pops the job with the earliest runAt from a min-heap.'),
+];
 const GENERIC_THREAD = [
 	user('How do I memoize a function in Python?'),
 	assistant('Decorate it with functools.lru_cache.'),
@@ -50,23 +53,43 @@ describe('edit requests take the tool path', () => {
 	});
 
 	it('new code from scratch with nothing of the project named is not an edit', () => {
-		for (const u of ['write a function that flattens a nested list', 'create a regex for UK postcodes', 'make a list of the trade-offs']) {
+		for (const u of [
+			'write a function that flattens a nested list',
+			'create a regex for UK postcodes',
+			'make a list of the trade-offs',
+		]) {
 			assert.equal(isEditRequest(analyzeText(u)), false, u);
 		}
 		assert.equal(isEditRequest(analyzeText('write a helper for our date parsing')), true);
 	});
 
 	it('verbs that are often nouns are edits only with an object', () => {
-		for (const u of ['move semantics in C++?', 'build times are really slow', 'cache invalidation strategies?', 'format of the lockfile?']) {
+		for (const u of [
+			'move semantics in C++?',
+			'build times are really slow',
+			'cache invalidation strategies?',
+			'format of the lockfile?',
+		]) {
 			assert.equal(isEditRequest(analyzeText(u)), false, u);
 		}
-		for (const u of ['move the backoff into its own module', 'merge the two config loaders', 'split invoice.ts in two', 'document it']) {
+		for (const u of [
+			'move the backoff into its own module',
+			'merge the two config loaders',
+			'split invoice.ts in two',
+			'document it',
+		]) {
 			assert.equal(isEditRequest(analyzeText(u)), true, u);
 		}
 	});
 
 	it('"make sure" and questions about how to edit are not edit requests', () => {
-		for (const u of ['make sure the docs mention it', 'how do I rename a git branch?', 'what does the fix do?', 'change of plans: the demo moves to Friday', 'update on the release?']) {
+		for (const u of [
+			'make sure the docs mention it',
+			'how do I rename a git branch?',
+			'what does the fix do?',
+			'change of plans: the demo moves to Friday',
+			'update on the release?',
+		]) {
 			assert.equal(isEditRequest(analyzeText(u)), false, u);
 		}
 	});
@@ -99,7 +122,11 @@ describe('edit requests take the tool path', () => {
 
 describe('follow-ups in a generic thread', () => {
 	it('a follow-up about general programming knowledge searches nothing', () => {
-		for (const u of ['does it work with async functions too?', 'what about methods on a class?', 'and how do I clear it?']) {
+		for (const u of [
+			'does it work with async functions too?',
+			'what about methods on a class?',
+			'and how do I clear it?',
+		]) {
 			const r = decide(u, GENERIC_THREAD);
 			assert.equal(r.path, 'direct', u);
 			assert.equal(r.route, 'generic', u);
@@ -108,12 +135,19 @@ describe('follow-ups in a generic thread', () => {
 	});
 
 	it('retrieves as soon as the turn or the thread touches the project', () => {
-		for (const u of ['does our cache decorator use it?', 'where do we memoize the pricing call?', 'is it used in billing.py?', 'it raises a RecursionError in my code']) {
+		for (const u of [
+			'does our cache decorator use it?',
+			'where do we memoize the pricing call?',
+			'is it used in billing.py?',
+			'it raises a RecursionError in my code',
+		]) {
 			assert.ok(decide(u, GENERIC_THREAD).retrieve, u);
 		}
 		assert.ok(decide('does it work with async functions too?', CODE_THREAD).retrieve);
 		// A neutral first question is not clearly generic: retrieve on ambiguity.
-		assert.ok(decide('does it work with async functions too?', [user('the memo layer'), assistant('Which one?')]).retrieve);
+		assert.ok(
+			decide('does it work with async functions too?', [user('the memo layer'), assistant('Which one?')]).retrieve,
+		);
 	});
 
 	it('"in general" asks for general knowledge even in a code thread', () => {
@@ -135,7 +169,10 @@ describe('follow-ups in a generic thread', () => {
 	it('threadView stops at the nearest project or generic turn, within its lookback', () => {
 		assert.equal(threadView(GENERIC_THREAD, 4).generic, true);
 		assert.equal(threadView([...GENERIC_THREAD, user('and in our worker?')], 4).generic, false);
-		const long = [user('How do I sort a dict by value in Python?'), ...Array.from({ length: 5 }, (_, i) => user(`and number ${i}?`))];
+		const long = [
+			user('How do I sort a dict by value in Python?'),
+			...Array.from({ length: 5 }, (_, i) => user(`and number ${i}?`)),
+		];
 		assert.equal(threadView(long, 6).generic, true);
 		assert.equal(threadView(long, 3).generic, false, 'the generic anchor is out of reach');
 	});

@@ -5,9 +5,16 @@ import type { FollowupResult, HistoryTurn } from '../../../src/core/types';
 
 const user = (content: string): HistoryTurn => ({ role: 'user', content });
 const assistant = (content: string): HistoryTurn => ({ role: 'assistant', content });
-const HISTORY = [user('How do I parse a date string in JavaScript?'), assistant('Use `new Date(str)` or a library such as date-fns.')];
+const HISTORY = [
+	user('How do I parse a date string in JavaScript?'),
+	assistant('Use `new Date(str)` or a library such as date-fns.'),
+];
 
-function score(utterance: string, history: HistoryTurn[] = HISTORY, t: Thresholds = DEFAULT_THRESHOLDS): FollowupResult {
+function score(
+	utterance: string,
+	history: HistoryTurn[] = HISTORY,
+	t: Thresholds = DEFAULT_THRESHOLDS,
+): FollowupResult {
 	return scoreFollowup(utterance, history, t);
 }
 function names(r: FollowupResult): string[] {
@@ -84,7 +91,7 @@ describe('scoreFollowup', () => {
 		assert.ok(!names(score('How do I parse ISO week numbers?')).includes('ellipsis'));
 	});
 
-	it('topic continuity: picking up a word only the assistant\'s last reply used', () => {
+	it("topic continuity: picking up a word only the assistant's last reply used", () => {
 		const r = score('Is the date-fns parser faster?');
 		assert.equal(r.signals.find((s) => s.name === 'topic_continuity')!.match, 'date-fn');
 		const noReply = score('Is the date-fns parser faster?', [user('How do I parse a date string with date-fns?')]);
@@ -92,7 +99,10 @@ describe('scoreFollowup', () => {
 	});
 
 	it('restated subject: re-naming an earlier user turn\'s topic in full, but not under "the"', () => {
-		const restated = score('What causes throat cancer?', [user('What is throat cancer?'), user('Tell me about lung cancer.')]);
+		const restated = score('What causes throat cancer?', [
+			user('What is throat cancer?'),
+			user('Tell me about lung cancer.'),
+		]);
 		assert.equal(restated.signals.find((s) => s.name === 'restated_subject')!.match, 'throat cancer');
 		assert.ok(restated.signals.find((s) => s.name === 'restated_subject')!.weight < 0);
 		const definite = score('How would the College be abolished?', [user('What is the US Electoral College?')]);
@@ -136,7 +146,11 @@ describe('scoreFollowup', () => {
 		});
 
 		it('"andrew", "sofa" and "thence" do not open with a continuation starter', () => {
-			for (const u of ['Andrew wrote the parser, who maintains it now?', 'Sofa sizes in the catalogue?', 'Thence the error?']) {
+			for (const u of [
+				'Andrew wrote the parser, who maintains it now?',
+				'Sofa sizes in the catalogue?',
+				'Thence the error?',
+			]) {
 				const r = score(u);
 				assert.ok(!r.signals.some((s) => s.name === 'continuation'), `${u}: ${JSON.stringify(r.signals)}`);
 			}
@@ -150,7 +164,14 @@ describe('scoreFollowup', () => {
 
 	describe('greetings and pure acknowledgements', () => {
 		it('are never follow-ups, even when they say "that" or "it"', () => {
-			for (const u of ['thank you!', 'ok, that helped', 'great, it works now 👍', 'hello again', 'awesome, cheers', 'gotcha, makes sense']) {
+			for (const u of [
+				'thank you!',
+				'ok, that helped',
+				'great, it works now 👍',
+				'hello again',
+				'awesome, cheers',
+				'gotcha, makes sense',
+			]) {
 				const r = score(u);
 				assert.equal(r.is_followup, false, `${u}: ${JSON.stringify(r.signals)}`);
 				assert.equal(r.score, 0, u);
@@ -186,7 +207,11 @@ describe('scoreFollowup', () => {
 			// Beyond the cap the identifier is unseen: a new subject, not picked up from the reply.
 			assert.ok(names(r).includes('new_subject'), JSON.stringify(r.signals));
 			assert.ok(!names(r).includes('topic_continuity'), JSON.stringify(r.signals));
-			const wide = score('does renderWidget batch updates?', [user('how do we paint the dashboard?'), reply], thresholds({ followup_history_chars: 5000 }));
+			const wide = score(
+				'does renderWidget batch updates?',
+				[user('how do we paint the dashboard?'), reply],
+				thresholds({ followup_history_chars: 5000 }),
+			);
 			assert.ok(names(wide).includes('topic_continuity'), JSON.stringify(wide.signals));
 		});
 	});

@@ -66,9 +66,15 @@ describe('follow-up signals', () => {
 	});
 
 	it('pronoun: an opening clause that names its subject supplies the antecedent', () => {
-		const r = scoreFollowup('What is mortadella and where is it from?', [{ role: 'user', content: 'Tell me about Italian food.' }], DEFAULT_THRESHOLDS);
+		const r = scoreFollowup(
+			'What is mortadella and where is it from?',
+			[{ role: 'user', content: 'Tell me about Italian food.' }],
+			DEFAULT_THRESHOLDS,
+		);
 		assert.ok(!r.signals.some((s) => s.name === 'pronoun'), JSON.stringify(r.signals));
-		check(detectPronoun, { 'Tell me about feijoada and its history, is it spicy?': 'it' }, ['Tell me about feijoada and its significance.']);
+		check(detectPronoun, { 'Tell me about feijoada and its history, is it spicy?': 'it' }, [
+			'Tell me about feijoada and its significance.',
+		]);
 	});
 
 	it('continuation: turn-initial connectives and additive markers, whole words only', () => {
@@ -83,7 +89,12 @@ describe('follow-up signals', () => {
 				'Does it work on Windows too?': 'too',
 				'Now do the same for two keys.': 'now',
 			},
-			['Android builds fail on CI.', 'Sofa sizes?', 'There are too many open files.', 'Butter or margarine for baking?'],
+			[
+				'Android builds fail on CI.',
+				'Sofa sizes?',
+				'There are too many open files.',
+				'Butter or margarine for baking?',
+			],
 		);
 	});
 
@@ -98,7 +109,12 @@ describe('follow-up signals', () => {
 				'As you said, it is slow.': 'you said',
 				'Does the test still fail?': 'the test',
 			},
-			['Why does the parseConfig function fail?', 'What is the latest version of pytest?', 'What is the event loop?', 'How do I attest a release?'],
+			[
+				'Why does the parseConfig function fail?',
+				'What is the latest version of pytest?',
+				'What is the event loop?',
+				'How do I attest a release?',
+			],
 		);
 	});
 
@@ -106,22 +122,42 @@ describe('follow-up signals', () => {
 		check(
 			detectBareDefinite,
 			{ 'How reliable is the system?': 'the system', 'What are the main themes?': 'the main themes' },
-			['How reliable is the test?', 'What is the history of toilets?', 'Tell me about the Milgram experiment.', 'Is Rust popular around the world?'],
+			[
+				'How reliable is the test?',
+				'What is the history of toilets?',
+				'Tell me about the Milgram experiment.',
+				'Is Rust popular around the world?',
+			],
 		);
 	});
 
 	it('implicit argument: a relational noun whose argument is left out', () => {
 		check(
 			detectImplicitArgument,
-			{ 'What are the symptoms?': 'symptoms', 'Any downsides?': 'downsides', 'What are the pros and cons?': 'pros', 'What is the difference with real?': 'difference' },
-			['What are the symptoms of anemia?', 'What are the side effects of melatonin?', 'Add a type annotation.', 'What treatments exist for depression?'],
+			{
+				'What are the symptoms?': 'symptoms',
+				'Any downsides?': 'downsides',
+				'What are the pros and cons?': 'pros',
+				'What is the difference with real?': 'difference',
+			},
+			[
+				'What are the symptoms of anemia?',
+				'What are the side effects of melatonin?',
+				'Add a type annotation.',
+				'What treatments exist for depression?',
+			],
 		);
 	});
 
 	it('elided head: superlatives, ordinals and quantifiers with no noun', () => {
 		check(
 			detectElidedHead,
-			{ 'What is the largest ever caught?': 'the largest', 'How many can you have per acre?': 'how many', 'Which is younger and why?': 'which is', 'Who is the most powerful and why?': 'the most powerful' },
+			{
+				'What is the largest ever caught?': 'the largest',
+				'How many can you have per acre?': 'how many',
+				'Which is younger and why?': 'which is',
+				'Who is the most powerful and why?': 'the most powerful',
+			},
 			['What is the largest shark?', 'How many barrels can a ship carry?', 'Which is faster, map or forEach?'],
 		);
 	});
@@ -129,7 +165,12 @@ describe('follow-up signals', () => {
 	it('elaboration: explain, example, tell me more, a bare "why?" — only with little content of its own', () => {
 		check(
 			detectElaboration,
-			{ 'Why?': 'why', 'Give me an example.': 'an example', 'Can you elaborate on the generations?': 'elaborate', 'Tell me more.': 'tell me more' },
+			{
+				'Why?': 'why',
+				'Give me an example.': 'an example',
+				'Can you elaborate on the generations?': 'elaborate',
+				'Tell me more.': 'tell me more',
+			},
 			["Explain how Python's garbage collector handles reference cycles.", 'Why is the build slow?'],
 		);
 	});
@@ -137,13 +178,25 @@ describe('follow-up signals', () => {
 	it('subject question (against): "What is X?" / "Tell me about X" with X complete', () => {
 		assert.equal(detectSubjectQuestion(view('What is a trope?'))?.match, 'what is a trope');
 		assert.equal(detectSubjectQuestion(view('Tell me about lung cancer.'))?.match, 'tell me about lung cancer');
-		for (const no of ['What is the evidence for it?', 'Tell me about makos.', 'What are pygmies used for?', 'What is it about?']) {
+		for (const no of [
+			'What is the evidence for it?',
+			'Tell me about makos.',
+			'What are pygmies used for?',
+			'What is it about?',
+		]) {
 			assert.equal(detectSubjectQuestion(view(no)), null, no);
 		}
 	});
 
 	it('explicit argument and indefinite (against): the turn names its own subject', () => {
-		check(detectExplicitArgument, { 'What is the history of Irish stew?': 'history of irish' }, ['What is the history of it?', 'What is the history of the expedition?']);
-		check(detectIndefinite, { 'How do I create a partial index?': 'a partial' }, ['Can I get a lot of them?', 'Is there a few of them?', 'How do I install the linter?']);
+		check(detectExplicitArgument, { 'What is the history of Irish stew?': 'history of irish' }, [
+			'What is the history of it?',
+			'What is the history of the expedition?',
+		]);
+		check(detectIndefinite, { 'How do I create a partial index?': 'a partial' }, [
+			'Can I get a lot of them?',
+			'Is there a few of them?',
+			'How do I install the linter?',
+		]);
 	});
 });

@@ -25,9 +25,17 @@ describe('hooks', () => {
 			};
 			const trace = { steps: [] as TraceStep[] };
 			const out = reg.run('before_persist', payload, trace);
-			assert.deepEqual(out.records, [{ tier: 'research', kind: 'qa', question: 'a', answer: 'A', metadata: { tagged: true } }]);
+			assert.deepEqual(out.records, [
+				{ tier: 'research', kind: 'qa', question: 'a', answer: 'A', metadata: { tagged: true } },
+			]);
 			assert.equal(payload.records.length, 2, 'the input payload is not mutated');
-			assert.deepEqual(hookSteps(trace.steps).map((s) => [s.name, s.status, s.changed]), [['drop-profile', 'ok', ['records']], ['tag', 'ok', ['records']]]);
+			assert.deepEqual(
+				hookSteps(trace.steps).map((s) => [s.name, s.status, s.changed]),
+				[
+					['drop-profile', 'ok', ['records']],
+					['tag', 'ok', ['records']],
+				],
+			);
 		});
 
 		it('a throwing hook is recorded as an error and changes nothing', () => {
@@ -121,7 +129,10 @@ describe('hooks', () => {
 			hooks.register('policy_override', 'force-workspace', (p) => {
 				p.tiers = ['workspace'];
 			});
-			const r = decideTurn({ history: [], utterance: 'how does the indexer work?', context: { restricted: true } }, { hooks });
+			const r = decideTurn(
+				{ history: [], utterance: 'how does the indexer work?', context: { restricted: true } },
+				{ hooks },
+			);
 			assert.deepEqual(r.tiers, []);
 			assert.equal(r.retrieve, false);
 		});

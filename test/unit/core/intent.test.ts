@@ -73,7 +73,11 @@ describe('intent rules', () => {
 		}
 	});
 	it('built-in error and method names and product names are not identifiers of this code base', () => {
-		for (const u of ['why does this throw a TypeError?', 'explain the difference between map and flatMap in Rust', 'how do I install Node.js on GitHub Actions?']) {
+		for (const u of [
+			'why does this throw a TypeError?',
+			'explain the difference between map and flatMap in Rust',
+			'how do I install Node.js on GitHub Actions?',
+		]) {
 			assert.notEqual(intent(u), 'workspace_question', u);
 		}
 	});

@@ -48,7 +48,13 @@ describe('answer-path router (seed 001)', () => {
 	});
 
 	it('does not refuse questions about secrets as a topic', () => {
-		for (const u of ['How do I store an API key securely?', 'tell me how password hashing works', 'what is the password policy?', 'what is an API key?', 'where do we load the .env file?']) {
+		for (const u of [
+			'How do I store an API key securely?',
+			'tell me how password hashing works',
+			'what is the password policy?',
+			'what is an API key?',
+			'where do we load the .env file?',
+		]) {
 			assert.notEqual(decide(u).path, 'refuse', u);
 		}
 	});
@@ -101,7 +107,11 @@ describe('answer-path router (seed 001)', () => {
 	});
 
 	it('a problem report about a build, CI or test run is live state: tool, and nothing is written', () => {
-		for (const u of ['the type check has been failing since the rebase', 'yarn install hangs on the postinstall step', 'the e2e specs broke after bumping node']) {
+		for (const u of [
+			'the type check has been failing since the rebase',
+			'yarn install hangs on the postinstall step',
+			'the e2e specs broke after bumping node',
+		]) {
 			const r = decide(u);
 			assert.equal(r.trigger, 'question', u);
 			assert.equal(r.path, 'tool', u);
@@ -118,7 +128,12 @@ describe('answer-path router (seed 001)', () => {
 	});
 
 	it('answers generic programming help directly, without retrieval', () => {
-		for (const u of ['how do I parse JSON in Python?', 'What is a REST API?', "what's the difference between let and const in JavaScript?", 'explain the difference between map and flatMap in Rust']) {
+		for (const u of [
+			'how do I parse JSON in Python?',
+			'What is a REST API?',
+			"what's the difference between let and const in JavaScript?",
+			'explain the difference between map and flatMap in Rust',
+		]) {
 			const r = decide(u);
 			assert.equal(r.path, 'direct', u);
 			assert.equal(r.route, 'generic', u);

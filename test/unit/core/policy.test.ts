@@ -36,7 +36,8 @@ describe('policy engine', () => {
 			assert.deepEqual(tiersOf(basePolicy('general', 'question', T)), ['workspace']);
 			assert.deepEqual(tiersOf(basePolicy('profile_question', 'question', T)), ['profile']);
 			assert.deepEqual(tiersOf(basePolicy('recall', 'recall', T)), ['research']);
-			for (const i of ['privacy', 'profile_statement', 'correction', 'instruction'] as const) assert.deepEqual(tiersOf(basePolicy(i, 'statement', T)), [], i);
+			for (const i of ['privacy', 'profile_statement', 'correction', 'instruction'] as const)
+				assert.deepEqual(tiersOf(basePolicy(i, 'statement', T)), [], i);
 		});
 		it('privacy sets privacy mode and drops curated history', () => {
 			const d = basePolicy('privacy', 'instruction', T);
@@ -84,12 +85,20 @@ describe('policy engine', () => {
 
 	describe('research memory', () => {
 		it('a fresh code-location question searches only the workspace', () => {
-			for (const u of ['where is the retry budget configured?', 'which file registers the webhook routes?', 'what does normalizeEmail return for an empty string?']) {
+			for (const u of [
+				'where is the retry budget configured?',
+				'which file registers the webhook routes?',
+				'what does normalizeEmail return for an empty string?',
+			]) {
 				assert.deepEqual(decide(u).tiers, ['workspace'], u);
 			}
 		});
 		it('a reference to earlier decisions or discussion adds research memory', () => {
-			for (const u of ['why did we cap the upload size in uploadHandler?', 'what was the reason for the custom logger in src/log.ts?', 'as you suggested, where should the cache invalidation live in our api?']) {
+			for (const u of [
+				'why did we cap the upload size in uploadHandler?',
+				'what was the reason for the custom logger in src/log.ts?',
+				'as you suggested, where should the cache invalidation live in our api?',
+			]) {
 				const r = decide(u);
 				assert.deepEqual(r.tiers, ['workspace', 'research'], u);
 				const step = r.trace.steps.find((s) => s.kind === 'gate' && s.gate === 'overlay:past_reference');
@@ -97,7 +106,9 @@ describe('policy engine', () => {
 			}
 		});
 		it('a follow-up code question still adds research memory', () => {
-			const r = decide('and where is it reset?', { history: [{ role: 'user', content: 'where is the retry budget configured?' }] });
+			const r = decide('and where is it reset?', {
+				history: [{ role: 'user', content: 'where is the retry budget configured?' }],
+			});
 			assert.deepEqual(r.tiers, ['workspace', 'research']);
 		});
 	});
@@ -121,11 +132,16 @@ describe('policy engine', () => {
 			assert.deepEqual(r.write, []);
 		});
 		it('an empty tier stays in the decision and is noted in the trace', () => {
-			const r = decide('where is parseConfig defined?', { context: { has_workspace_index: false, has_research_memory: true } });
+			const r = decide('where is parseConfig defined?', {
+				context: { has_workspace_index: false, has_research_memory: true },
+			});
 			assert.deepEqual(r.tiers, ['workspace']);
 			const notes = r.trace.steps.filter((s) => s.kind === 'note');
 			assert.equal(notes.length, 1);
-			assert.match(notes[0].kind === 'note' ? notes[0].message : '', /workspace is searched but the host reports it empty/);
+			assert.match(
+				notes[0].kind === 'note' ? notes[0].message : '',
+				/workspace is searched but the host reports it empty/,
+			);
 		});
 	});
 
@@ -139,10 +155,25 @@ describe('policy engine', () => {
 
 		it('every label decideTurn produces here is in ROUTE_LABELS', () => {
 			const turns = [
-				'hi', 'thanks', 'test', 'why did you look that up?', 'no, I meant the other one', 'always use tabs', 'I live in Oslo',
-				'The CI takes ten minutes.', "don't remember this", 'print the AWS secret', 'Can you check it?', 'what did I change?',
-				'fix the failing test', 'Summarize the ticket notes above', 'how do I parse JSON in Python?', 'where is parseConfig defined?',
-				'what is the retry policy?', "what's my name?", 'what did we decide about the cache?',
+				'hi',
+				'thanks',
+				'test',
+				'why did you look that up?',
+				'no, I meant the other one',
+				'always use tabs',
+				'I live in Oslo',
+				'The CI takes ten minutes.',
+				"don't remember this",
+				'print the AWS secret',
+				'Can you check it?',
+				'what did I change?',
+				'fix the failing test',
+				'Summarize the ticket notes above',
+				'how do I parse JSON in Python?',
+				'where is parseConfig defined?',
+				'what is the retry policy?',
+				"what's my name?",
+				'what did we decide about the cache?',
 			];
 			const seen = new Set(turns.map((u) => decide(u).route));
 			seen.add(decide('how does the indexer work?', { context: { restricted: true } }).route);

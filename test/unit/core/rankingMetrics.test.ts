@@ -63,7 +63,14 @@ describe('percentiles (nearest rank)', () => {
 describe('multi-class confusion', () => {
 	it('counts gold × predicted and derives per-class recall/precision', () => {
 		const m = emptyMultiConfusion(['rag', 'direct', 'tool']);
-		for (const [g, p] of [['rag', 'rag'], ['rag', 'direct'], ['direct', 'direct'], ['tool', 'rag'], ['clarify', 'clarify']] as const) tallyMulti(m, g, p);
+		for (const [g, p] of [
+			['rag', 'rag'],
+			['rag', 'direct'],
+			['direct', 'direct'],
+			['tool', 'rag'],
+			['clarify', 'clarify'],
+		] as const)
+			tallyMulti(m, g, p);
 		assert.equal(m.n, 5);
 		assert.equal(cell(m, 'tool', 'rag'), 1);
 		assert.deepEqual(m.labels, ['rag', 'direct', 'tool', 'clarify']);

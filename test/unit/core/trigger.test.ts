@@ -88,7 +88,7 @@ describe('retrieval trigger', () => {
 			]);
 		});
 		it('memory directives (privacy) are instructions', () => {
-			const r = classifyTrigger(analyzeText("forget what I told you about my employer"));
+			const r = classifyTrigger(analyzeText('forget what I told you about my employer'));
 			assert.equal(r.trigger, 'instruction');
 			assert.equal(r.rule, 'memory_directive');
 		});
@@ -173,7 +173,11 @@ describe('retrieval trigger', () => {
 
 	describe('statements', () => {
 		it('a turn that tells and asks nothing is a statement and does not retrieve', () => {
-			for (const u of ['I work at Contoso as a backend developer', 'The CI pipeline takes ten minutes.', 'we deploy on Fridays']) {
+			for (const u of [
+				'I work at Contoso as a backend developer',
+				'The CI pipeline takes ten minutes.',
+				'we deploy on Fridays',
+			]) {
 				const r = classifyTrigger(analyzeText(u));
 				assert.equal(r.trigger, 'statement', u);
 				assert.equal(r.retrieves, false, u);
@@ -186,7 +190,11 @@ describe('retrieval trigger', () => {
 
 	describe('decisions', () => {
 		it('a decision tells: a statement written to research', () => {
-			for (const u of ["let's go with option B", 'we decided to use Postgres for the store', 'ok, we will stick with tabs']) {
+			for (const u of [
+				"let's go with option B",
+				'we decided to use Postgres for the store',
+				'ok, we will stick with tabs',
+			]) {
 				const r = classifyTrigger(analyzeText(u));
 				assert.equal(r.trigger, 'statement', u);
 				assert.equal(r.retrieves, false, u);
@@ -292,7 +300,9 @@ describe('retrieval trigger', () => {
 		});
 		it('only question and recall retrieve', () => {
 			assert.deepEqual(
-				(['correction', 'instruction', 'recall', 'question', 'statement', 'greeting', 'ack'] as const).filter(triggerRetrieves),
+				(['correction', 'instruction', 'recall', 'question', 'statement', 'greeting', 'ack'] as const).filter(
+					triggerRetrieves,
+				),
 				['recall', 'question'],
 			);
 		});

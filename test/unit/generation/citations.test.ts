@@ -4,8 +4,24 @@ import { citationsFor, stripInvalidCitations } from '../../../src/generation/cit
 import type { PromptEvidence } from '../../../src/generation/generator';
 
 const EVIDENCE: PromptEvidence[] = [
-	{ n: 1, tier: 'workspace', source: 'src/retry.ts:1-10 (retry)', path: 'src/retry.ts', startLine: 1, endLine: 10, text: '…' },
-	{ n: 2, tier: 'research', source: 'research memory, 2026-11-30', path: null, startLine: null, endLine: null, text: '…' },
+	{
+		n: 1,
+		tier: 'workspace',
+		source: 'src/retry.ts:1-10 (retry)',
+		path: 'src/retry.ts',
+		startLine: 1,
+		endLine: 10,
+		text: '…',
+	},
+	{
+		n: 2,
+		tier: 'research',
+		source: 'research memory, 2026-11-30',
+		path: null,
+		startLine: null,
+		endLine: null,
+		text: '…',
+	},
 	{ n: 3, tier: 'workspace', source: 'src/config.ts:4-9', path: 'src/config.ts', startLine: 4, endLine: 9, text: '…' },
 ];
 const toUri = (p: string) => `file:///ws/${p}`;
@@ -22,7 +38,10 @@ describe('generation: citations', () => {
 
 	it('ignores numbers with no evidence, index expressions and markers inside code', () => {
 		const text = 'Use `arr[1]` or items[2]; see [7].\n\n```ts\nconst x = ys[3];\n// [3]\n```\nDone [1].';
-		assert.deepEqual(citationsFor(text, EVIDENCE, toUri).map((c) => c.n), [1]);
+		assert.deepEqual(
+			citationsFor(text, EVIDENCE, toUri).map((c) => c.n),
+			[1],
+		);
 	});
 
 	it('a URI mapper that returns null (outside the workspace) gives an unlinked citation', () => {
@@ -30,10 +49,16 @@ describe('generation: citations', () => {
 	});
 
 	it('strips citations of evidence that does not exist, keeping valid ones in a group', () => {
-		const { text, removed } = stripInvalidCitations('It retries [1] with backoff [4]. Parsed [3, 9]. Code `a[5]` stays.', EVIDENCE);
+		const { text, removed } = stripInvalidCitations(
+			'It retries [1] with backoff [4]. Parsed [3, 9]. Code `a[5]` stays.',
+			EVIDENCE,
+		);
 		assert.equal(text, 'It retries [1] with backoff. Parsed [3]. Code `a[5]` stays.');
 		assert.deepEqual(removed, [4, 9]);
 		assert.deepEqual(stripInvalidCitations('All fine [2].', EVIDENCE), { text: 'All fine [2].', removed: [] });
-		assert.deepEqual(stripInvalidCitations('No evidence at all [1].', []), { text: 'No evidence at all.', removed: [1] });
+		assert.deepEqual(stripInvalidCitations('No evidence at all [1].', []), {
+			text: 'No evidence at all.',
+			removed: [1],
+		});
 	});
 });

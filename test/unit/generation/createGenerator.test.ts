@@ -8,7 +8,11 @@ function config(kind: GeneratorConfig['kind'], baseUrl = ''): GeneratorConfig {
 	return { kind, openai: { baseUrl, model: 'llama3', apiKey: null } };
 }
 
-const REQUEST = () => ({ prompt: { messages: [{ role: 'user' as const, content: 'q' }], evidence: [], tokens: 1, dropped: [] }, signal: new AbortController().signal, onDelta: () => undefined });
+const REQUEST = () => ({
+	prompt: { messages: [{ role: 'user' as const, content: 'q' }], evidence: [], tokens: 1, dropped: [] },
+	signal: new AbortController().signal,
+	onDelta: () => undefined,
+});
 
 describe('generation: createGenerator', () => {
 	it('auto: the LM API when it offers a model', async () => {
@@ -36,10 +40,19 @@ describe('generation: createGenerator', () => {
 	it('an explicit choice is honoured even when unusable; its first call says what is missing', async () => {
 		const lm = await createGenerator(config('lm'), {});
 		assert.equal(lm.info.kind, 'lm');
-		await assert.rejects(lm.generate(REQUEST()), (e: unknown) => e instanceof GenerationError && e.code === 'model_not_found');
+		await assert.rejects(
+			lm.generate(REQUEST()),
+			(e: unknown) => e instanceof GenerationError && e.code === 'model_not_found',
+		);
 		const openai = await createGenerator(config('openai'), { lm: new FakeLmPort() });
 		assert.equal(openai.info.kind, 'openai');
-		await assert.rejects(openai.generate(REQUEST()), (e: unknown) => e instanceof GenerationError && /No base URL is set/.test(e.message));
-		assert.equal((await createGenerator(config('evidence', 'http://h/v1'), { lm: new FakeLmPort() })).info.kind, 'evidence');
+		await assert.rejects(
+			openai.generate(REQUEST()),
+			(e: unknown) => e instanceof GenerationError && /No base URL is set/.test(e.message),
+		);
+		assert.equal(
+			(await createGenerator(config('evidence', 'http://h/v1'), { lm: new FakeLmPort() })).info.kind,
+			'evidence',
+		);
 	});
 });

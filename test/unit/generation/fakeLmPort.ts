@@ -1,7 +1,13 @@
 /** A fake `LmPort` (it stands in for a hosted model, which cannot run here): scripted models, fragments and errors. */
 import type { LmMessage, LmModel, LmPort, LmSelector } from '../../../src/generation/lmGenerator';
 
-export const GPT: LmModel = { id: 'copilot-gpt-4o', name: 'GPT-4o', vendor: 'copilot', family: 'gpt-4o', maxInputTokens: 64000 };
+export const GPT: LmModel = {
+	id: 'copilot-gpt-4o',
+	name: 'GPT-4o',
+	vendor: 'copilot',
+	family: 'gpt-4o',
+	maxInputTokens: 64000,
+};
 
 /** An error shaped like `vscode.LanguageModelError` (a message and a string `code`). */
 export function lmApiError(code: string, message: string): Error {
@@ -24,10 +30,20 @@ export class FakeLmPort implements LmPort {
 
 	async selectModels(selector: LmSelector): Promise<LmModel[]> {
 		this.selects++;
-		return this.models.filter((m) => (!selector.vendor || m.vendor === selector.vendor) && (!selector.family || m.family === selector.family) && (!selector.id || m.id === selector.id));
+		return this.models.filter(
+			(m) =>
+				(!selector.vendor || m.vendor === selector.vendor) &&
+				(!selector.family || m.family === selector.family) &&
+				(!selector.id || m.id === selector.id),
+		);
 	}
 
-	async sendRequest(model: LmModel, messages: LmMessage[], options: { justification: string }, signal: AbortSignal): Promise<AsyncIterable<string>> {
+	async sendRequest(
+		model: LmModel,
+		messages: LmMessage[],
+		options: { justification: string },
+		signal: AbortSignal,
+	): Promise<AsyncIterable<string>> {
 		this.sent.push({ model, messages, justification: options.justification });
 		if (this.error && this.failAfter === null) throw this.error;
 		signal.addEventListener('abort', () => (this.sawAbort = true), { once: true });

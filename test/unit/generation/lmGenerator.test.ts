@@ -98,7 +98,10 @@ describe('generation: LM API generator', () => {
 	it('no models, or no LM API at all → model_not_found saying how to get one', async () => {
 		const none = await failure(new LmGenerator(new FakeLmPort([]), { vendor: 'copilot' }));
 		assert.equal(none.code, 'model_not_found');
-		assert.match(none.message, /No VS Code language model matches copilot — install and sign in to a chat model provider/);
+		assert.match(
+			none.message,
+			/No VS Code language model matches copilot — install and sign in to a chat model provider/,
+		);
 		const noApi = await failure(new LmGenerator(null));
 		assert.equal(noApi.code, 'model_not_found');
 		assert.match(noApi.message, /Language Model API is not available here/);

@@ -7,7 +7,12 @@ import assert from 'node:assert/strict';
 import { DEFAULT_THRESHOLDS } from '../../../src/core/thresholds';
 import { runPipeline } from '../../../src/chat/turnPipeline';
 import { EvidenceOnlyGenerator } from '../../../src/generation/evidenceOnlyGenerator';
-import { assemblePrompt, boundUtterance, estimateTokens, UTTERANCE_BUDGET_CHARS } from '../../../src/generation/promptAssembly';
+import {
+	assemblePrompt,
+	boundUtterance,
+	estimateTokens,
+	UTTERANCE_BUDGET_CHARS,
+} from '../../../src/generation/promptAssembly';
 import { quietLogger as quiet } from '../../fixtures/hostDoubles';
 
 const MB = 1024 * 1024;
@@ -15,12 +20,27 @@ const MB = 1024 * 1024;
 function pasted(size: number): string {
 	const first = 'TypeError: Cannot read properties of undefined (reading "port") FIRSTLINEMARK\n';
 	const last = '\nwhy does loadConfig crash here? LASTLINEMARK';
-	const frames = Array.from({ length: Math.ceil(size / 30) }, (_, i) => `    at handler${i} (src/server/routes.ts:${i}:13)`).join('\n');
+	const frames = Array.from(
+		{ length: Math.ceil(size / 30) },
+		(_, i) => `    at handler${i} (src/server/routes.ts:${i}:13)`,
+	).join('\n');
 	return first + frames.slice(0, size - first.length - last.length) + last;
 }
 const lastUser = (p: ReturnType<typeof assemblePrompt>) => p.messages.at(-1)!.content;
-const base = { history: [], instructions: [], budgetTokens: DEFAULT_THRESHOLDS.prompt_evidence_budget_tokens, route: 'rag' };
-const chunk = { source: 'workspace' as const, path: 'src/config.ts', startLine: 1, endLine: 3, symbol: 'loadConfig', text: 'export function loadConfig() {\n\treturn read();\n}' };
+const base = {
+	history: [],
+	instructions: [],
+	budgetTokens: DEFAULT_THRESHOLDS.prompt_evidence_budget_tokens,
+	route: 'rag',
+};
+const chunk = {
+	source: 'workspace' as const,
+	path: 'src/config.ts',
+	startLine: 1,
+	endLine: 3,
+	symbol: 'loadConfig',
+	text: 'export function loadConfig() {\n\treturn read();\n}',
+};
 
 describe('prompt assembly: the user message is bounded', () => {
 	it('a 1 MB message keeps its first and last lines around a marker that counts what was cut', () => {
@@ -31,7 +51,11 @@ describe('prompt assembly: the user message is bounded', () => {
 		assert.ok(m, sent.slice(9_000, 10_000));
 		const cut = Number(m[1].replace(/,/g, ''));
 		assert.equal(p.utteranceCut, cut);
-		assert.equal(sent.length - m[0].length, utterance.length - cut, 'the marker replaces exactly the characters it counts');
+		assert.equal(
+			sent.length - m[0].length,
+			utterance.length - cut,
+			'the marker replaces exactly the characters it counts',
+		);
 		assert.ok(sent.length - m[0].length <= UTTERANCE_BUDGET_CHARS, `${sent.length} characters sent`);
 		assert.ok(sent.startsWith('TypeError: Cannot read properties') && sent.includes('FIRSTLINEMARK'));
 		assert.ok(sent.endsWith('why does loadConfig crash here? LASTLINEMARK'), 'the question at the end survives');
@@ -52,18 +76,40 @@ describe('prompt assembly: the user message is bounded', () => {
 		const emoji = '😀'.repeat(5_000); // 10,000 UTF-16 units, no line breaks
 		const { text, cut } = boundUtterance(emoji, 1_001);
 		assert.ok(cut > 0);
-		assert.doesNotMatch(text, /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/, 'no lone surrogate');
+		assert.doesNotMatch(
+			text,
+			/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/,
+			'no lone surrogate',
+		);
 	});
 
 	it('the turn pipeline notes the cut in the trace (an 18,000-character message: accepted by the panel, cut in the prompt)', async () => {
 		const utterance = pasted(18_000);
 		const out = await runPipeline(
 			{ log: quiet, retrieve: () => Promise.resolve({ status: 'evidence', chunks: [chunk], notes: [], steps: [] }) },
-			{ turnId: 't1', utterance, history: [], chat: [], context: { now: Date.now() }, thresholds: DEFAULT_THRESHOLDS, retrieval: 'force', generator: new EvidenceOnlyGenerator(), signal: new AbortController().signal, conversationId: 'c1' },
+			{
+				turnId: 't1',
+				utterance,
+				history: [],
+				chat: [],
+				context: { now: Date.now() },
+				thresholds: DEFAULT_THRESHOLDS,
+				retrieval: 'force',
+				generator: new EvidenceOnlyGenerator(),
+				signal: new AbortController().signal,
+				conversationId: 'c1',
+			},
 			{ progress() {}, start() {}, delta() {} },
 		);
 		assert.equal(out.kind, 'reply', JSON.stringify(out).slice(0, 300));
-		const said = (out.trace?.steps ?? []).flatMap((s) => (s.kind === 'note' && s.stage === 'prompt' ? [s.message] : []));
-		assert.ok(said.some((n) => /your message is 18,000 characters: its middle \([\d,]+ characters\) was left out of the prompt/.test(n)), said.join(' | '));
+		const said = (out.trace?.steps ?? []).flatMap((s) =>
+			s.kind === 'note' && s.stage === 'prompt' ? [s.message] : [],
+		);
+		assert.ok(
+			said.some((n) =>
+				/your message is 18,000 characters: its middle \([\d,]+ characters\) was left out of the prompt/.test(n),
+			),
+			said.join(' | '),
+		);
 	});
 });

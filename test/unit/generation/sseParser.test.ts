@@ -11,7 +11,12 @@ describe('generation: SSE parser', () => {
 		for (let cut1 = 1; cut1 < bytes.length - 1; cut1 += 3) {
 			const cut2 = Math.min(bytes.length - 1, cut1 + 5);
 			const p = new SseParser();
-			const events = [...p.push(bytes.subarray(0, cut1)), ...p.push(bytes.subarray(cut1, cut2)), ...p.push(bytes.subarray(cut2)), ...p.end()];
+			const events = [
+				...p.push(bytes.subarray(0, cut1)),
+				...p.push(bytes.subarray(cut1, cut2)),
+				...p.push(bytes.subarray(cut2)),
+				...p.end(),
+			];
 			assert.deepEqual(events, ['{"a":"café"}', 'line1\nline2', '[DONE]'], `cuts at ${cut1}/${cut2}`);
 		}
 	});

@@ -15,18 +15,63 @@ import { quietLogger as quiet } from '../../fixtures/hostDoubles';
 const sink = { progress() {}, start() {}, delta() {} };
 
 function turn(utterance: string, over: Partial<PipelineTurn> = {}): PipelineTurn {
-	return { turnId: 't1', utterance, history: [], chat: [], context: { now: Date.now() }, thresholds: DEFAULT_THRESHOLDS, retrieval: 'auto', generator: new EvidenceOnlyGenerator(), signal: new AbortController().signal, conversationId: 'c1', ...over };
+	return {
+		turnId: 't1',
+		utterance,
+		history: [],
+		chat: [],
+		context: { now: Date.now() },
+		thresholds: DEFAULT_THRESHOLDS,
+		retrieval: 'auto',
+		generator: new EvidenceOnlyGenerator(),
+		signal: new AbortController().signal,
+		conversationId: 'c1',
+		...over,
+	};
 }
 
 const host: LiveStateHost = {
 	sources: {
 		diagnostics: {
 			source: 'diagnostics',
-			read: () => Promise.resolve({ status: 'ok', read: '1 error in 1 file', items: [{ citation: 'Problems: src/billing.ts:2', path: 'src/billing.ts', startLine: 2, endLine: 2, text: "error ts 2322 at src/billing.ts:2:14: Type 'string' is not assignable to type 'number'.\n2 | export const total: number = 'ten';" }] }),
+			read: () =>
+				Promise.resolve({
+					status: 'ok',
+					read: '1 error in 1 file',
+					items: [
+						{
+							citation: 'Problems: src/billing.ts:2',
+							path: 'src/billing.ts',
+							startLine: 2,
+							endLine: 2,
+							text: "error ts 2322 at src/billing.ts:2:14: Type 'string' is not assignable to type 'number'.\n2 | export const total: number = 'ten';",
+						},
+					],
+				}),
 		},
 		git: {
 			source: 'git',
-			read: () => Promise.resolve({ status: 'ok', read: 'branch main, 1 changed file', items: [{ citation: 'git status', path: null, startLine: null, endLine: null, text: 'On branch main\nNot staged:\n  modified: src/config.ts' }, { citation: 'git diff src/config.ts', path: 'src/config.ts', startLine: null, endLine: null, text: '-export const port = 80;\n+export const port = 8080;' }] }),
+			read: () =>
+				Promise.resolve({
+					status: 'ok',
+					read: 'branch main, 1 changed file',
+					items: [
+						{
+							citation: 'git status',
+							path: null,
+							startLine: null,
+							endLine: null,
+							text: 'On branch main\nNot staged:\n  modified: src/config.ts',
+						},
+						{
+							citation: 'git diff src/config.ts',
+							path: 'src/config.ts',
+							startLine: null,
+							endLine: null,
+							text: '-export const port = 80;\n+export const port = 8080;',
+						},
+					],
+				}),
 		},
 	},
 	scripts: () => Promise.resolve({ test: 'mocha', 'test:unit': 'mocha test/unit', build: 'node esbuild.mjs' }),
@@ -62,9 +107,16 @@ describe('live state in the turn pipeline', () => {
 		const runner: ActionRunner = { run: (r) => (ran.push(r), Promise.resolve({ status: 'ran', message: 'sent' })) };
 		const out = await runPipeline({ log: quiet, live: host }, turn('run the unit tests'), sink);
 		assert.ok(out.kind === 'reply');
-		assert.deepEqual(out.actions?.map((a) => a.action), [{ id: 'run_tests-1', kind: 'terminal', label: 'Run in Terminal', detail: 'npm run test:unit', confirm: null }]);
+		assert.deepEqual(
+			out.actions?.map((a) => a.action),
+			[{ id: 'run_tests-1', kind: 'terminal', label: 'Run in Terminal', detail: 'npm run test:unit', confirm: null }],
+		);
 		assert.match(out.markdown, /\*\*Proposed, not run:\*\* `npm run test:unit` — click \*\*Run in Terminal\*\*/);
-		assert.ok(notes(out.trace.steps).some((n) => n.startsWith('action: proposed terminal action "npm run test:unit"') && n.includes('waits for the user')));
+		assert.ok(
+			notes(out.trace.steps).some(
+				(n) => n.startsWith('action: proposed terminal action "npm run test:unit"') && n.includes('waits for the user'),
+			),
+		);
 		assert.equal(ran.length, 0, 'nothing ran with the reply');
 
 		const book = new ActionBook();
@@ -75,20 +127,43 @@ describe('live state in the turn pipeline', () => {
 		const clicked = await book.run('t1', 'run_tests-1', runner, false);
 		assert.equal(clicked.status, 'ran');
 		assert.deepEqual(ran, [{ kind: 'terminal', command: 'npm run test:unit' }]);
-		assert.deepEqual(clicked.step, { kind: 'note', stage: 'action', level: 'info', message: 'the user clicked "npm run test:unit": ran — sent' });
-		assert.equal((await book.run('t1', 'run_tests-1', runner, false)).status, 'unavailable', 'a second click does not run it again');
-		assert.equal((await book.run('t1', 'forged-1', runner, false)).status, 'unavailable', 'an id the host did not propose runs nothing');
+		assert.deepEqual(clicked.step, {
+			kind: 'note',
+			stage: 'action',
+			level: 'info',
+			message: 'the user clicked "npm run test:unit": ran — sent',
+		});
+		assert.equal(
+			(await book.run('t1', 'run_tests-1', runner, false)).status,
+			'unavailable',
+			'a second click does not run it again',
+		);
+		assert.equal(
+			(await book.run('t1', 'forged-1', runner, false)).status,
+			'unavailable',
+			'an id the host did not propose runs nothing',
+		);
 		assert.equal(ran.length, 1);
 	});
 
 	it('"undo that change" proposes reverting the changed file, with a confirmation naming it', async () => {
 		const out = await runPipeline({ log: quiet, live: host }, turn('undo that change'), sink);
 		assert.ok(out.kind === 'reply');
-		assert.deepEqual(out.actions?.[0].action, { id: 'undo-1', kind: 'git', label: 'Revert', detail: 'revert the working-tree changes to src/config.ts (git restore)', confirm: 'Discard the uncommitted changes to src/config.ts? This cannot be undone.' });
+		assert.deepEqual(out.actions?.[0].action, {
+			id: 'undo-1',
+			kind: 'git',
+			label: 'Revert',
+			detail: 'revert the working-tree changes to src/config.ts (git restore)',
+			confirm: 'Discard the uncommitted changes to src/config.ts? This cannot be undone.',
+		});
 	});
 
 	it('Restricted Mode: no live state, no proposal', async () => {
-		const out = await runPipeline({ log: quiet, live: host }, turn('run the unit tests', { context: { now: Date.now(), restricted: true } }), sink);
+		const out = await runPipeline(
+			{ log: quiet, live: host },
+			turn('run the unit tests', { context: { now: Date.now(), restricted: true } }),
+			sink,
+		);
 		assert.ok(out.kind === 'reply');
 		assert.deepEqual(out.actions, []);
 		assert.ok(!out.markdown.includes('Proposed'));
@@ -99,7 +174,10 @@ describe('live state in the turn pipeline', () => {
 			const out = await runPipeline({ log: quiet }, turn(text), sink);
 			assert.equal(out.kind, 'reply', text);
 			if (out.kind !== 'reply') continue;
-			assert.ok(notes(out.trace.steps).some((n) => n.includes('no live state in the CLI')), text);
+			assert.ok(
+				notes(out.trace.steps).some((n) => n.includes('no live state in the CLI')),
+				text,
+			);
 			assert.deepEqual(out.actions, []);
 		}
 	});

@@ -5,7 +5,8 @@ import { proposeActionIntent } from '../../../src/core/liveState/actionIntents';
 import { planLiveSources } from '../../../src/core/liveState/liveSources';
 import type { AnswerPath, Tier } from '../../../src/core/types';
 
-const plan = (text: string, path: AnswerPath = 'tool', tiers: Tier[] = [], restricted = false) => planLiveSources(text, { path, tiers, restricted });
+const plan = (text: string, path: AnswerPath = 'tool', tiers: Tier[] = [], restricted = false) =>
+	planLiveSources(text, { path, tiers, restricted });
 
 describe('live state: which sources a turn needs', () => {
 	const cases: [string, AnswerPath, string[]][] = [
@@ -59,7 +60,10 @@ describe('live state: which sources a turn needs', () => {
 		const p = plan('draft release notes from this branch in the format I like');
 		assert.deepEqual(p.sources, ['git']);
 		assert.deepEqual(p.extraTiers, ['profile']);
-		assert.deepEqual(plan('draft release notes from this branch in the format I like', 'tool', ['profile']).extraTiers, []);
+		assert.deepEqual(
+			plan('draft release notes from this branch in the format I like', 'tool', ['profile']).extraTiers,
+			[],
+		);
 	});
 
 	it('a named file narrows git', () => {

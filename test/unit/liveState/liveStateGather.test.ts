@@ -4,34 +4,69 @@
  */
 import assert from 'node:assert/strict';
 import { boundForRedaction, gatherLiveState } from '../../../src/chat/liveState/gatherLiveState';
-import { HEADLESS_LIVE_STATE, type LiveItem, type LiveRead, type LiveStateHost, type LiveStateSource } from '../../../src/chat/liveState/liveStatePorts';
+import {
+	HEADLESS_LIVE_STATE,
+	type LiveItem,
+	type LiveRead,
+	type LiveStateHost,
+	type LiveStateSource,
+} from '../../../src/chat/liveState/liveStatePorts';
 import { planLiveSources, type LiveSource } from '../../../src/core/liveState/liveSources';
 import { DEFAULT_THRESHOLDS, type Thresholds } from '../../../src/core/thresholds';
 import type { TraceStep } from '../../../src/core/trace';
 
-const item = (citation: string, text: string, path: string | null = null): LiveItem => ({ citation, path, startLine: null, endLine: null, text });
+const item = (citation: string, text: string, path: string | null = null): LiveItem => ({
+	citation,
+	path,
+	startLine: null,
+	endLine: null,
+	text,
+});
 
 function source(name: LiveSource, read: LiveStateSource['read']): LiveStateSource {
 	return { source: name, read };
 }
 const ok = (items: LiveItem[], read = 'read'): Promise<LiveRead> => Promise.resolve({ status: 'ok', items, read });
-const never = (_r: unknown, signal: AbortSignal): Promise<LiveRead> => new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
+const never = (_r: unknown, signal: AbortSignal): Promise<LiveRead> =>
+	new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))));
 const notes = (steps: TraceStep[]) => steps.map((s) => (s.kind === 'note' ? s.message : '')).filter(Boolean);
 const t = (over: Partial<Thresholds> = {}): Thresholds => ({ ...DEFAULT_THRESHOLDS, ...over });
-const allSources = planLiveSources('which errors does the Problems view show, what changed since my last commit in the terminal, the selection?', { path: 'tool', tiers: [] });
+const allSources = planLiveSources(
+	'which errors does the Problems view show, what changed since my last commit in the terminal, the selection?',
+	{ path: 'tool', tiers: [] },
+);
 
 describe('live state: gathering from a host', () => {
 	it('reads every planned source and writes one note per source, with counts and time', async () => {
 		const host: LiveStateHost = {
 			sources: {
-				diagnostics: source('diagnostics', () => ok([item('Problems: src/billing.ts:2', "error TS2322: Type 'string' is not assignable to type 'number'.", 'src/billing.ts')], '1 error in 1 file')),
-				git: source('git', () => ok([item('git status', 'On branch main'), item('git diff src/config.ts', '+const x = 1;', 'src/config.ts')], 'branch main, 1 changed file')),
+				diagnostics: source('diagnostics', () =>
+					ok(
+						[
+							item(
+								'Problems: src/billing.ts:2',
+								"error TS2322: Type 'string' is not assignable to type 'number'.",
+								'src/billing.ts',
+							),
+						],
+						'1 error in 1 file',
+					),
+				),
+				git: source('git', () =>
+					ok(
+						[item('git status', 'On branch main'), item('git diff src/config.ts', '+const x = 1;', 'src/config.ts')],
+						'branch main, 1 changed file',
+					),
+				),
 				editor: source('editor', () => Promise.resolve({ status: 'unavailable', reason: 'no active editor' })),
 			},
 		};
 		const out = await gatherLiveState(host, allSources, 'q', t(), new AbortController().signal, false);
 		assert.deepEqual(allSources.sources, ['diagnostics', 'editor', 'git', 'terminal']);
-		assert.deepEqual(out.items.map((i) => i.citation), ['Problems: src/billing.ts:2', 'git status', 'git diff src/config.ts']);
+		assert.deepEqual(
+			out.items.map((i) => i.citation),
+			['Problems: src/billing.ts:2', 'git status', 'git diff src/config.ts'],
+		);
 		assert.deepEqual(out.read, ['diagnostics', 'git']);
 		const n = notes(out.steps);
 		assert.match(n[0], /^diagnostics: 1 error in 1 file · 1 item, \d+ chars, \d+ ms$/);
@@ -53,8 +88,18 @@ describe('live state: gathering from a host', () => {
 			},
 		};
 		const plan = planLiveSources('errors in the Problems view and my uncommitted changes', { path: 'tool', tiers: [] });
-		const out = await gatherLiveState(host, plan, 'q', t({ live_source_budget_ms: 30 }), new AbortController().signal, false);
-		assert.deepEqual(out.items.map((i) => i.citation), ['git status']);
+		const out = await gatherLiveState(
+			host,
+			plan,
+			'q',
+			t({ live_source_budget_ms: 30 }),
+			new AbortController().signal,
+			false,
+		);
+		assert.deepEqual(
+			out.items.map((i) => i.citation),
+			['git status'],
+		);
 		assert.ok(notes(out.steps).includes('diagnostics: not read — timed out after 30 ms (live_source_budget_ms)'));
 		assert.equal(aborted, true, 'the source is told to stop');
 	});
@@ -70,23 +115,64 @@ describe('live state: gathering from a host', () => {
 		assert.ok(notes(out.steps).includes('git: not read — the turn was stopped'));
 	});
 
-	it('a throwing source is that source\'s failure, not the turn\'s', async () => {
+	it("a throwing source is that source's failure, not the turn's", async () => {
 		const host: LiveStateHost = { sources: { git: source('git', () => Promise.reject(new Error('git exploded'))) } };
-		const out = await gatherLiveState(host, planLiveSources('git status please', { path: 'tool', tiers: [] }), 'q', t(), new AbortController().signal, false);
+		const out = await gatherLiveState(
+			host,
+			planLiveSources('git status please', { path: 'tool', tiers: [] }),
+			'q',
+			t(),
+			new AbortController().signal,
+			false,
+		);
 		const step = out.steps.find((s) => s.kind === 'note' && s.message.startsWith('git:'));
-		assert.deepEqual(step, { kind: 'note', stage: 'live', level: 'warn', message: 'git: not read — failed: git exploded' });
+		assert.deepEqual(step, {
+			kind: 'note',
+			stage: 'live',
+			level: 'warn',
+			message: 'git: not read — failed: git exploded',
+		});
 	});
 
 	it('caps items and characters, cutting a long item with a visible note', async () => {
 		const many = Array.from({ length: 30 }, (_, i) => item(`Problems: src/f${i}.ts:1`, `error ${i}`, `src/f${i}.ts`));
-		const host: LiveStateHost = { sources: { diagnostics: source('diagnostics', () => Promise.resolve({ status: 'ok', items: many, read: '30 errors', total: 57 })) } };
+		const host: LiveStateHost = {
+			sources: {
+				diagnostics: source('diagnostics', () =>
+					Promise.resolve({ status: 'ok', items: many, read: '30 errors', total: 57 }),
+				),
+			},
+		};
 		const plan = planLiveSources('what is in the Problems view?', { path: 'tool', tiers: [] });
-		const out = await gatherLiveState(host, plan, 'q', t({ live_source_max_items: 5 }), new AbortController().signal, false);
+		const out = await gatherLiveState(
+			host,
+			plan,
+			'q',
+			t({ live_source_max_items: 5 }),
+			new AbortController().signal,
+			false,
+		);
 		assert.equal(out.items.length, 5);
 		assert.match(notes(out.steps)[0], /5 of 57 items/);
 
-		const long = { sources: { diagnostics: source('diagnostics', () => ok([item('Problems: a.ts:1', `${'x'.repeat(79)}\n`.repeat(63), 'a.ts'), item('Problems: b.ts:1', `${'y'.repeat(89)}\n`.repeat(10), 'b.ts')])) } };
-		const cut = await gatherLiveState(long, plan, 'q', t({ live_item_max_chars: 1000, live_source_max_chars: 1500 }), new AbortController().signal, false);
+		const long = {
+			sources: {
+				diagnostics: source('diagnostics', () =>
+					ok([
+						item('Problems: a.ts:1', `${'x'.repeat(79)}\n`.repeat(63), 'a.ts'),
+						item('Problems: b.ts:1', `${'y'.repeat(89)}\n`.repeat(10), 'b.ts'),
+					]),
+				),
+			},
+		};
+		const cut = await gatherLiveState(
+			long,
+			plan,
+			'q',
+			t({ live_item_max_chars: 1000, live_source_max_chars: 1500 }),
+			new AbortController().signal,
+			false,
+		);
 		assert.equal(cut.items.length, 1, 'the second item does not fit the source cap');
 		assert.equal(cut.items[0].text.length, 1000);
 		assert.ok(cut.items[0].text.endsWith('[cut: live_item_max_chars]'));
@@ -96,9 +182,23 @@ describe('live state: gathering from a host', () => {
 		const key = 'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789';
 		const diff = `diff --git a/src/config.ts b/src/config.ts\n+export const apiKey = "${key}";\n+const region = "eu";`;
 		const host: LiveStateHost = {
-			sources: { git: source('git', () => ok([item('git diff src/config.ts', diff, 'src/config.ts'), item('git diff .env', 'OPENAI_API_KEY=hunter2', '.env')])) },
+			sources: {
+				git: source('git', () =>
+					ok([
+						item('git diff src/config.ts', diff, 'src/config.ts'),
+						item('git diff .env', 'OPENAI_API_KEY=hunter2', '.env'),
+					]),
+				),
+			},
 		};
-		const out = await gatherLiveState(host, planLiveSources('show my uncommitted changes', { path: 'tool', tiers: [] }), 'q', t(), new AbortController().signal, false);
+		const out = await gatherLiveState(
+			host,
+			planLiveSources('show my uncommitted changes', { path: 'tool', tiers: [] }),
+			'q',
+			t(),
+			new AbortController().signal,
+			false,
+		);
 		assert.equal(out.items.length, 1);
 		assert.ok(out.items[0].text.includes('[REDACTED]'));
 		assert.ok(!out.items[0].text.includes(key));

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { splitUnifiedDiff } from '../../../src/chat/liveState/splitDiff';
 
 describe('live state: splitting a unified diff per file', () => {
-	it("splits real git output into one piece per file, each starting at its header", () => {
+	it('splits real git output into one piece per file, each starting at its header', () => {
 		const root = mkdtempSync(join(tmpdir(), 'gmem-split-'));
 		try {
 			const git = (...a: string[]) => execFileSync('git', a, { cwd: root, encoding: 'utf8' });
@@ -20,8 +20,14 @@ describe('live state: splitting a unified diff per file', () => {
 			writeFileSync(join(root, 'src', 'a.ts'), 'export const a = 2;\n');
 			writeFileSync(join(root, 'b file.md'), '# b\nmore\n');
 			const pieces = splitUnifiedDiff(git('diff'));
-			assert.deepEqual(pieces.map((p) => p.path), ['b file.md', 'src/a.ts']);
-			assert.match(pieces[1].text, /^diff --git a\/src\/a\.ts b\/src\/a\.ts\n[\s\S]*-export const a = 1;\n\+export const a = 2;$/);
+			assert.deepEqual(
+				pieces.map((p) => p.path),
+				['b file.md', 'src/a.ts'],
+			);
+			assert.match(
+				pieces[1].text,
+				/^diff --git a\/src\/a\.ts b\/src\/a\.ts\n[\s\S]*-export const a = 1;\n\+export const a = 2;$/,
+			);
 			assert.ok(!pieces[0].text.includes('src/a.ts'));
 		} finally {
 			rmSync(root, { recursive: true, force: true });

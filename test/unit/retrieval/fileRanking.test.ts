@@ -6,19 +6,52 @@ import type { SearchHit } from '../../../src/retrieval/hybridSearch';
 import { DEFAULT_RETRIEVAL_TUNING as T, retrievalTuning } from '../../../src/retrieval/retrievalThresholds';
 
 const hit = (path: string, n: number, bm25: number | null = null): SearchHit => ({
-	id: path, chunk_id: `${path}#${n}`, path, start_line: 1, end_line: 10, symbol: null, score: 0, fused: 0,
-	arms: { fts: bm25 === null ? null : { rank: 1, score: bm25 }, vector: null }, rerank: null, content: '',
+	id: path,
+	chunk_id: `${path}#${n}`,
+	path,
+	start_line: 1,
+	end_line: 10,
+	symbol: null,
+	score: 0,
+	fused: 0,
+	arms: { fts: bm25 === null ? null : { rank: 1, score: bm25 }, vector: null },
+	rerank: null,
+	content: '',
 });
 
 describe('fileKind and turnWant', () => {
 	it('classifies paths across ecosystems', () => {
 		const kinds = Object.fromEntries(
-			['CHANGES.rst', 'docs/changelog/2.1.md', 'tests/test_helpers.py', 'pkg/flag_test.go', 'src/cart.test.ts', 'src/test/java/FooTest.java', 'README.md', 'docs/api.md', 'dist/app.min.js', 'api_pb2.py', 'src/helpers.py', 'testing.py', 'tests.py'].map((p) => [p, fileKind(p)]),
+			[
+				'CHANGES.rst',
+				'docs/changelog/2.1.md',
+				'tests/test_helpers.py',
+				'pkg/flag_test.go',
+				'src/cart.test.ts',
+				'src/test/java/FooTest.java',
+				'README.md',
+				'docs/api.md',
+				'dist/app.min.js',
+				'api_pb2.py',
+				'src/helpers.py',
+				'testing.py',
+				'tests.py',
+			].map((p) => [p, fileKind(p)]),
 		);
 		assert.deepEqual(kinds, {
-			'CHANGES.rst': 'changelog', 'docs/changelog/2.1.md': 'changelog', 'tests/test_helpers.py': 'test', 'pkg/flag_test.go': 'test', 'src/cart.test.ts': 'test',
-			'src/test/java/FooTest.java': 'test', 'README.md': 'docs', 'docs/api.md': 'docs', 'dist/app.min.js': 'generated', 'api_pb2.py': 'generated',
-			'src/helpers.py': 'implementation', 'testing.py': 'implementation', 'tests.py': 'implementation',
+			'CHANGES.rst': 'changelog',
+			'docs/changelog/2.1.md': 'changelog',
+			'tests/test_helpers.py': 'test',
+			'pkg/flag_test.go': 'test',
+			'src/cart.test.ts': 'test',
+			'src/test/java/FooTest.java': 'test',
+			'README.md': 'docs',
+			'docs/api.md': 'docs',
+			'dist/app.min.js': 'generated',
+			'api_pb2.py': 'generated',
+			'src/helpers.py': 'implementation',
+			'testing.py': 'implementation',
+			'tests.py': 'implementation',
 		});
 	});
 
@@ -42,12 +75,18 @@ describe('applyKindPriors', () => {
 		const pool = [hit('CHANGES.rst', 0), hit('src/helpers.py', 0), hit('tests/test_h.py', 0)].map((h) => ({ hit: h }));
 		assert.ok(T.prior_impl_over_other < 1);
 		const r = applyKindPriors(pool, 'code', T, 60);
-		assert.deepEqual(r.ranked.map((c) => c.hit.path), ['src/helpers.py', 'CHANGES.rst', 'tests/test_h.py']);
+		assert.deepEqual(
+			r.ranked.map((c) => c.hit.path),
+			['src/helpers.py', 'CHANGES.rst', 'tests/test_h.py'],
+		);
 		assert.deepEqual(r.touched, { changelog: 1, test: 1 });
 		const pinned = applyKindPriors(pool, 'code', T, 60, new Set(['tests/test_h.py#0']));
 		assert.equal(pinned.ranked[0].hit.path, 'tests/test_h.py');
 		const neutral = applyKindPriors(pool, 'code', retrievalTuning({ prior_impl_over_other: 1 }), 60);
-		assert.deepEqual(neutral.ranked.map((c) => c.hit.path), ['CHANGES.rst', 'src/helpers.py', 'tests/test_h.py']);
+		assert.deepEqual(
+			neutral.ranked.map((c) => c.hit.path),
+			['CHANGES.rst', 'src/helpers.py', 'tests/test_h.py'],
+		);
 	});
 });
 
@@ -59,8 +98,14 @@ describe('rankFiles', () => {
 	it('a file matched by several strong chunks outranks one lucky chunk; with weight 0 it is best chunk per file', () => {
 		// a: best chunk first, one chunk; b: second, three strong chunks (sum first); c: one chunk, sum second.
 		const ranked = [hit('a.py', 0, 10), hit('b.py', 0, 9), hit('b.py', 1, 9), hit('b.py', 2, 9), hit('c.py', 0, 11)];
-		assert.deepEqual(rankFiles(ranked, 'code', T, 60).map((f) => f.hit.path), ['b.py', 'a.py', 'c.py']);
-		assert.deepEqual(rankFiles(ranked, 'code', retrievalTuning({ file_bm25_weight: 0 }), 60).map((f) => f.hit.path), ['a.py', 'b.py', 'c.py']);
+		assert.deepEqual(
+			rankFiles(ranked, 'code', T, 60).map((f) => f.hit.path),
+			['b.py', 'a.py', 'c.py'],
+		);
+		assert.deepEqual(
+			rankFiles(ranked, 'code', retrievalTuning({ file_bm25_weight: 0 }), 60).map((f) => f.hit.path),
+			['a.py', 'b.py', 'c.py'],
+		);
 		assert.equal(rankFiles(ranked, 'code', T, 60, new Set(['c.py#0']))[0].hit.path, 'c.py');
 	});
 });

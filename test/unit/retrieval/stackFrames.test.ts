@@ -15,11 +15,14 @@ Traceback (most recent call last):
   File "/home/u/.venv/lib/python3.11/site-packages/jinja2/loaders.py", line 218, in get_source
     raise TemplateNotFound(template)
 jinja2.exceptions.TemplateNotFound: emails/welcome.html`);
-		assert.deepEqual(r.frames.map((f) => `${f.path}:${f.line}:${f.func}`), [
-			'/home/u/.venv/lib/python3.11/site-packages/jinja2/loaders.py:218:get_source',
-			'/home/u/.venv/lib/python3.11/site-packages/jinja2/environment.py:1010:get_template',
-			'/srv/app/mailer.py:27:send_welcome',
-		]);
+		assert.deepEqual(
+			r.frames.map((f) => `${f.path}:${f.line}:${f.func}`),
+			[
+				'/home/u/.venv/lib/python3.11/site-packages/jinja2/loaders.py:218:get_source',
+				'/home/u/.venv/lib/python3.11/site-packages/jinja2/environment.py:1010:get_template',
+				'/srv/app/mailer.py:27:send_welcome',
+			],
+		);
 		assert.equal(r.errorType, 'jinja2.exceptions.TemplateNotFound');
 		assert.equal(r.errorMessage, 'emails/welcome.html');
 		assert.match(r.rest, /stopped loading after the upgrade/);
@@ -36,7 +39,10 @@ _____________ test_other _____________
 src/pkg/parser.py:88: in parse
     return int(x)
 E   ValueError: invalid literal for int() with base 10: 'x'`);
-		assert.deepEqual(r.frames.map((f) => `${f.path}:${f.line}:${f.func ?? '-'}`), ['src/pkg/parser.py:88:parse', 'tests/test_parser.py:14:-']);
+		assert.deepEqual(
+			r.frames.map((f) => `${f.path}:${f.line}:${f.func ?? '-'}`),
+			['src/pkg/parser.py:88:parse', 'tests/test_parser.py:14:-'],
+		);
 		assert.equal(r.errorType, 'AssertionError');
 	});
 
@@ -51,7 +57,15 @@ Error: Route.get() requires a callback function but got a [object Undefined]
     at Object.<anonymous> (/app/src/routes/users.js:9:5)
     at Module._compile (node:internal/modules/cjs/loader:1105:14)
     at /app/src/server.js:3:1`);
-		assert.deepEqual(r.frames.map((f) => `${f.path}:${f.line}`), ['/app/node_modules/express/lib/router/route.js:211', '/app/node_modules/express/lib/application.js:499', '/app/src/routes/users.js:9', '/app/src/server.js:3']);
+		assert.deepEqual(
+			r.frames.map((f) => `${f.path}:${f.line}`),
+			[
+				'/app/node_modules/express/lib/router/route.js:211',
+				'/app/node_modules/express/lib/application.js:499',
+				'/app/src/routes/users.js:9',
+				'/app/src/server.js:3',
+			],
+		);
 		assert.equal(r.errorType, 'Error');
 		assert.match(r.errorMessage ?? '', /requires a callback function/);
 		assert.equal(functionLeaf(r.frames[0].func), 'Route');
@@ -89,15 +103,21 @@ github.com/spf13/cobra.(*Command).Execute(...)
 	/home/u/go/pkg/mod/github.com/spf13/cobra@v1.6.1/command.go:902
 main.main()
 	/src/app/main.go:12 +0x25`);
-		assert.deepEqual(r.frames.map((f) => `${f.path}:${f.line}:${functionLeaf(f.func)}`), [
-			'/home/u/go/pkg/mod/github.com/spf13/cobra@v1.6.1/command.go:918:ExecuteC',
-			'/home/u/go/pkg/mod/github.com/spf13/cobra@v1.6.1/command.go:902:Execute',
-			'/src/app/main.go:12:main',
-		]);
+		assert.deepEqual(
+			r.frames.map((f) => `${f.path}:${f.line}:${functionLeaf(f.func)}`),
+			[
+				'/home/u/go/pkg/mod/github.com/spf13/cobra@v1.6.1/command.go:918:ExecuteC',
+				'/home/u/go/pkg/mod/github.com/spf13/cobra@v1.6.1/command.go:902:Execute',
+				'/src/app/main.go:12:main',
+			],
+		);
 		assert.equal(r.errorType, 'panic');
-		assert.deepEqual(short(`--- FAIL: TestFlags (0.00s)
+		assert.deepEqual(
+			short(`--- FAIL: TestFlags (0.00s)
     flag_test.go:42: expected "x", got ""
-FAIL`), ['flag_test.go:42:-']);
+FAIL`),
+			['flag_test.go:42:-'],
+		);
 	});
 
 	it('Java and Kotlin: package path from the class, Caused by', () => {
@@ -106,19 +126,26 @@ FAIL`), ['flag_test.go:42:-']);
 	at com.acme.api.UserService.find(UserService.kt:31)
 Caused by: java.io.IOException: broken pipe
 	at com.acme.db.Conn.write(Conn.java:12)`);
-		assert.deepEqual(r.frames.map((f) => `${f.path}:${f.line}`), ['com/acme/db/Pool.java:77', 'com/acme/api/UserService.kt:31', 'com/acme/db/Conn.java:12']);
+		assert.deepEqual(
+			r.frames.map((f) => `${f.path}:${f.line}`),
+			['com/acme/db/Pool.java:77', 'com/acme/api/UserService.kt:31', 'com/acme/db/Conn.java:12'],
+		);
 		assert.equal(r.errorType, 'java.lang.IllegalStateException');
 		assert.equal(r.errorMessage, 'pool closed');
 	});
 
 	it('Rust: panic location (old and new format) and backtrace frames with their functions', () => {
-		const r = parseFailure(`thread 'main' panicked at 'cannot access key "name" in JSON array', /home/u/.cargo/registry/src/github.com-1ecc6299db9ec823/serde_json-1.0.87/src/value/index.rs:102:18
+		const r =
+			parseFailure(`thread 'main' panicked at 'cannot access key "name" in JSON array', /home/u/.cargo/registry/src/github.com-1ecc6299db9ec823/serde_json-1.0.87/src/value/index.rs:102:18
 stack backtrace:
    0: rust_begin_unwind
              at /rustc/897e37553bba8b42751c67658967889d11ecd120/library/std/src/panicking.rs:584:5
    2: <str as serde_json::value::index::Index>::index_or_insert
              at /home/u/.cargo/registry/src/github.com-1ecc6299db9ec823/serde_json-1.0.87/src/value/index.rs:102:18`);
-		assert.equal(r.frames[0].path, '/home/u/.cargo/registry/src/github.com-1ecc6299db9ec823/serde_json-1.0.87/src/value/index.rs');
+		assert.equal(
+			r.frames[0].path,
+			'/home/u/.cargo/registry/src/github.com-1ecc6299db9ec823/serde_json-1.0.87/src/value/index.rs',
+		);
 		assert.equal(r.frames[0].line, 102);
 		assert.equal(r.errorType, 'panic');
 		assert.equal(r.errorMessage, 'cannot access key "name" in JSON array');
@@ -131,7 +158,10 @@ stack backtrace:
 		const r = parseFailure(`System.NullReferenceException: Object reference not set to an instance of an object.
    at Acme.Orders.OrderService.Total(Order order) in C:\\build\\src\\Acme.Orders\\OrderService.cs:line 58
    at Acme.Api.OrdersController.Get(Int32 id) in C:\\build\\src\\Acme.Api\\OrdersController.cs:line 21`);
-		assert.deepEqual(r.frames.map((f) => `${f.path}:${f.line}:${functionLeaf(f.func)}`), ['C:/build/src/Acme.Orders/OrderService.cs:58:Total', 'C:/build/src/Acme.Api/OrdersController.cs:21:Get']);
+		assert.deepEqual(
+			r.frames.map((f) => `${f.path}:${f.line}:${functionLeaf(f.func)}`),
+			['C:/build/src/Acme.Orders/OrderService.cs:58:Total', 'C:/build/src/Acme.Api/OrdersController.cs:21:Get'],
+		);
 		assert.equal(r.errorType, 'System.NullReferenceException');
 	});
 
@@ -143,14 +173,36 @@ stack backtrace:
 });
 
 describe('matchFramePath', () => {
-	const files = ['loaders.py', 'jinja2/loaders.py', 'src/value/index.rs', 'lib/router/route.js', 'command.go', 'tests/loaders.py'];
+	const files = [
+		'loaders.py',
+		'jinja2/loaders.py',
+		'src/value/index.rs',
+		'lib/router/route.js',
+		'command.go',
+		'tests/loaders.py',
+	];
 	it('longest suffix wins; every workspace segment must match', () => {
-		assert.deepEqual(matchFramePath('/home/u/.venv/lib/python3.11/site-packages/jinja2/loaders.py', files), { path: 'jinja2/loaders.py', segments: 2 });
-		assert.deepEqual(matchFramePath('/home/u/.cargo/registry/src/x/serde_json-1.0.87/src/value/index.rs', files), { path: 'src/value/index.rs', segments: 3 });
-		assert.deepEqual(matchFramePath('/app/node_modules/express/lib/router/route.js', files), { path: 'lib/router/route.js', segments: 3 });
-		assert.deepEqual(matchFramePath('C:/go/pkg/mod/github.com/spf13/cobra@v1.6.1/command.go', files), { path: 'command.go', segments: 1 });
+		assert.deepEqual(matchFramePath('/home/u/.venv/lib/python3.11/site-packages/jinja2/loaders.py', files), {
+			path: 'jinja2/loaders.py',
+			segments: 2,
+		});
+		assert.deepEqual(matchFramePath('/home/u/.cargo/registry/src/x/serde_json-1.0.87/src/value/index.rs', files), {
+			path: 'src/value/index.rs',
+			segments: 3,
+		});
+		assert.deepEqual(matchFramePath('/app/node_modules/express/lib/router/route.js', files), {
+			path: 'lib/router/route.js',
+			segments: 3,
+		});
+		assert.deepEqual(matchFramePath('C:/go/pkg/mod/github.com/spf13/cobra@v1.6.1/command.go', files), {
+			path: 'command.go',
+			segments: 1,
+		});
 		assert.equal(matchFramePath('/srv/app/mailer.py', files), null);
 		assert.equal(matchFramePath('/x/src/other/index.rs', files), null);
-		assert.deepEqual(matchFramePath('/venv/site-packages/webapp/helpers.py', ['src/webapp/helpers.py', 'helpers.py']), { path: 'src/webapp/helpers.py', segments: 2 });
+		assert.deepEqual(matchFramePath('/venv/site-packages/webapp/helpers.py', ['src/webapp/helpers.py', 'helpers.py']), {
+			path: 'src/webapp/helpers.py',
+			segments: 2,
+		});
 	});
 });
