@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decideTurn } from '../src/core/decide';
 import { DEFAULT_THRESHOLDS } from '../src/core/thresholds';
-import { formatConfusion, scoreGate } from '../src/cli/evalGate';
+import { formatConfusion, predictionOf, scoreGate } from '../src/cli/evalGate';
 import { readLabelledTurns, type LabelledTurn } from '../src/cli/evalShared';
 import type { CliIo } from '../src/cli/cliTypes';
 import { fitGate } from './fitGate';
@@ -107,17 +107,7 @@ async function main() {
 			}
 			const s = scoreGate(turns, {
 				name: 'cv',
-				predict: (t) => {
-					const r = decided.get(t)!;
-					return {
-						retrieve: r.retrieve,
-						tiers: r.tiers,
-						path: r.path,
-						trigger: r.trigger,
-						is_followup: r.followup.is_followup,
-						write: r.write,
-					};
-				},
+				predict: (t) => predictionOf(decided.get(t)!),
 			});
 			if (process.env.CV_DETAIL) {
 				console.log(formatConfusion('path', s.confusion.path));

@@ -7,7 +7,7 @@
  */
 import { decideTurn } from '../src/core/decide';
 import { DEFAULT_THRESHOLDS } from '../src/core/thresholds';
-import { scoreGate, type GateScore } from '../src/cli/evalGate';
+import { predictionOf, scoreGate, type GateScore } from '../src/cli/evalGate';
 import { readLabelledTurns } from '../src/cli/evalShared';
 import type { CliIo } from '../src/cli/cliTypes';
 import { fitGate } from './fitGate';
@@ -57,14 +57,7 @@ async function main() {
 					{ history: t.history, utterance: t.utterance },
 					{ thresholds: { ...DEFAULT_THRESHOLDS, ...JSON.parse(process.env.GATE_TH ?? '{}') }, gateWeights: w },
 				);
-				return {
-					retrieve: r.retrieve,
-					tiers: r.tiers,
-					path: r.path,
-					trigger: r.trigger,
-					is_followup: r.followup.is_followup,
-					write: r.write,
-				};
+				return predictionOf(r);
 			},
 		});
 	console.log(`rules only          ${row(score({ version: 'none', heads: {} }, 'rules'))}`);

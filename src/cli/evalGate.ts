@@ -13,7 +13,7 @@ import {
 } from '../core/metrics/binaryMetrics';
 import { cell, emptyMultiConfusion, multiMetrics, tallyMulti, type MultiConfusion } from '../core/metrics/confusion';
 import type { Thresholds } from '../core/thresholds';
-import { ANSWER_PATHS, TRIGGERS } from '../core/types';
+import { ANSWER_PATHS, TRIGGERS, type GateResult } from '../core/types';
 import { parseCommandArgs } from './args';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { loadConfig } from './commands/gateCommand';
@@ -212,21 +212,24 @@ export function scoreGate(turns: readonly LabelledTurn[], predictor: Predictor):
 	};
 }
 
+/** The fields of a decision the gate evaluation scores. */
+export function predictionOf(r: GateResult): TurnPrediction {
+	return {
+		retrieve: r.retrieve,
+		tiers: r.tiers,
+		path: r.path,
+		trigger: r.trigger,
+		is_followup: r.followup.is_followup,
+		write: r.write,
+	};
+}
+
 /** The product's decision core as a predictor. */
 export function gatedPredictor(thresholds: Thresholds): Predictor {
 	return {
 		name: 'gated-memory',
-		predict: (turn) => {
-			const r = decideTurn({ id: turn.id, history: turn.history, utterance: turn.utterance }, { thresholds });
-			return {
-				retrieve: r.retrieve,
-				tiers: r.tiers,
-				path: r.path,
-				trigger: r.trigger,
-				is_followup: r.followup.is_followup,
-				write: r.write,
-			};
-		},
+		predict: (turn) =>
+			predictionOf(decideTurn({ id: turn.id, history: turn.history, utterance: turn.utterance }, { thresholds })),
 	};
 }
 
