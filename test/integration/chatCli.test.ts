@@ -6,7 +6,7 @@
  * memory. Real parts throughout: the built-in embedder and reranker, the store, the write path.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT_OK, EXIT_STORE, EXIT_USAGE } from '../../src/cli/cliTypes';
 import { runCli } from '../../src/cli/main';
@@ -16,6 +16,7 @@ import { openStore } from '../../src/store/openStore';
 import { workspaceId } from '../../src/store/location';
 import { captureIo } from '../fixtures/captureIo';
 import { testEngines, tempStoreDir } from '../fixtures/store_engines';
+import { writeDemoSources } from '../fixtures/demoWorkspace';
 
 type Step = { kind: string; message?: string; stage?: string; tier?: string };
 type Turn = {
@@ -52,15 +53,7 @@ for (const engine of testEngines()) {
 		let first: Turn[];
 
 		before(async () => {
-			mkdirSync(join(ws, 'src'), { recursive: true });
-			writeFileSync(
-				join(ws, 'src', 'config.ts'),
-				'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}\n',
-			);
-			writeFileSync(
-				join(ws, 'src', 'money.ts'),
-				'export function formatEuro(cents: number): string {\n\treturn `€${(cents / 100).toFixed(2)}`;\n}\n',
-			);
+			writeDemoSources(ws);
 			const created = await engine.create();
 			dispose = created.dispose;
 			db = created.location.kind === 'url' ? created.location.url : created.location.dir;

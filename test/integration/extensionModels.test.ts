@@ -17,6 +17,7 @@ import type { ModelManifest } from '../../src/models/manifests';
 import { mustOpen, testEngines } from '../fixtures/store_engines';
 import { tempDir, tinyManifest, writeTinyModel } from '../fixtures/models/tinyModels';
 import { quietLogger as quiet } from '../fixtures/hostDoubles';
+import { writeDemoSources } from '../fixtures/demoWorkspace';
 
 const QUESTION = 'How does parseConfig in src/config.ts handle invalid JSON input?';
 const notes = (steps: TraceStep[]) => steps.filter((s): s is NoteStep => s.kind === 'note').map((s) => s.message);
@@ -64,15 +65,7 @@ for (const engine of testEngines()) {
 		before(async () => {
 			tmp = tempDir('extmodels');
 			ws = join(tmp.dir, 'ws');
-			mkdirSync(join(ws, 'src'), { recursive: true });
-			writeFileSync(
-				join(ws, 'src', 'config.ts'),
-				'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}\n',
-			);
-			writeFileSync(
-				join(ws, 'src', 'money.ts'),
-				'export function formatEuro(cents: number): string {\n\treturn `€${(cents / 100).toFixed(2)}`;\n}\n',
-			);
+			writeDemoSources(ws);
 			const local = join(tmp.dir, 'models');
 			writeTinyModel(join(local, 'test', 'tiny-embedder'), 'embedder');
 			writeTinyModel(join(local, 'test', 'tiny-reranker'), 'reranker');

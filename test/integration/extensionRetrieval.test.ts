@@ -4,7 +4,7 @@
  * ChatController turn searches it, runs the evidence stage and replies with cited chunks.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveThresholds, type Thresholds } from '../../src/core/thresholds';
@@ -14,6 +14,7 @@ import { ChatController } from '../../src/chat/chatController';
 import { WorkspaceMemory } from '../../src/chat/workspaceMemory';
 import { testEngines } from '../fixtures/store_engines';
 import { quietLogger as quiet } from '../fixtures/hostDoubles';
+import { writeDemoSources } from '../fixtures/demoWorkspace';
 
 const [pglite] = testEngines();
 
@@ -30,15 +31,7 @@ describe('extension: workspace retrieval in a chat turn (PGlite)', function () {
 	before(async () => {
 		base = mkdtempSync(join(tmpdir(), 'gmem-ext-'));
 		ws = join(base, 'ws');
-		mkdirSync(join(ws, 'src'), { recursive: true });
-		writeFileSync(
-			join(ws, 'src', 'config.ts'),
-			'export function parseConfig(text: string) {\n\treturn JSON.parse(text);\n}\n',
-		);
-		writeFileSync(
-			join(ws, 'src', 'money.ts'),
-			'export function formatEuro(cents: number): string {\n\treturn `€${(cents / 100).toFixed(2)}`;\n}\n',
-		);
+		writeDemoSources(ws);
 		const created = await pglite.create();
 		dispose = created.dispose;
 		const t = resolveThresholds({});
