@@ -9,7 +9,7 @@
  * Train on the train split (and dev only for the final fit, if at all); never on test. CAsT 2019
  * (../shared, follow-up labels only) is added for the follow-up head with --cast FILE.
  * For ablations, GATE_DROP=head=prefix,… leaves out the features of a head that start with a
- * prefix (e.g. GATE_DROP=followup=fu_signal).
+ * prefix (e.g. GATE_DROP=followup=fu_signal). GATE_HEADS=followup,path fits only those heads.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ruleDraft } from '../src/core/decide';
@@ -219,7 +219,10 @@ export function fitGate(
 	if (opts.cast) examples.push(...readConversations(opts.cast, opts.castWeight));
 	const data = headData(examples);
 	const heads: GateWeights['heads'] = {};
+	// GATE_HEADS=followup fits only the listed heads (faster experiments; the others fall back to the rules).
+	const only = (process.env.GATE_HEADS ?? '').split(',').filter(Boolean);
 	for (const name of Object.keys(data) as HeadName[]) {
+		if (only.length && !only.includes(name)) continue;
 		if (data[name].rows.length >= 10) heads[name] = fitHead(name, data[name], opts.l2, opts.steps, opts.minCount);
 	}
 	const names = files.map((f) => f.split('/').slice(-2).join('/'));

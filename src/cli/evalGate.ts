@@ -305,6 +305,21 @@ export function formatConfusion(title: string, m: MultiConfusion): string {
 	);
 }
 
+/** A binary decision's 2×2 matrix (retrieve, follow-up), in the same layout as the multi-class ones. */
+export function formatBinaryConfusion(title: string, c: Confusion): string {
+	const recall = (hit: number, miss: number) => fixed3(ratio(hit, hit + miss), hit + miss);
+	return (
+		`${title} (rows: label, columns: decision)\n` +
+		formatTable(
+			['label \\ decided', 'yes', 'no', 'class recall'],
+			[
+				['yes', String(c.tp), String(c.fn), recall(c.tp, c.fn)],
+				['no', String(c.fp), String(c.tn), recall(c.tn, c.fp)],
+			],
+		)
+	);
+}
+
 /** The whole human-readable report. */
 export function formatGateReport(e: GateEvaluation, withErrors = false): string {
 	const head = `gate decisions: ${e.file}\n${e.turns} labelled user turns in ${e.conversations} conversations; ${e.bad_lines} bad lines\n\n`;
@@ -313,6 +328,8 @@ export function formatGateReport(e: GateEvaluation, withErrors = false): string 
 		formatConfusion(`${r.rule}: path`, r.confusion.path),
 		formatConfusion(`${r.rule}: trigger`, r.confusion.trigger),
 		formatConfusion(`${r.rule}: tiers`, r.confusion.tiers),
+		formatBinaryConfusion(`${r.rule}: retrieve`, r.retrieval),
+		formatBinaryConfusion(`${r.rule}: follow-up (later turns)`, r.followup),
 	]);
 	const errors = withErrors ? e.rules.map((r) => formatErrors(r)) : [];
 	return [head + summary, ...matrices, ...errors].join('\n');

@@ -178,3 +178,10 @@ export const THIS_CODE =
 /** A definite object that is not a general phrase ("the embeddings", "the retry queue"): a hint of something in the project. */
 export const DEFINITE_OBJECT =
 	/\bthe (?!(?:difference|best|same|way|following|other|first|last|next|end|idea|point|meaning|reason|purpose|concept|syntax|rest|most|whole|right|wrong|only|main|new|old|latest|current|capital|world|internet|weather|time)\b)[a-z][a-z_-]{2,}\b/;
+
+/** A redo with nothing after it: "rerun", "retry the job", "again please" repeat the last action (ellipsis). */
+export const REDO_BARE =
+	/^(?:(?:ok|okay|now|then|please|pls|just|and|can you|could you)\s*,?\s+)*(?:re-?run|re-?try|redo|re-?do|re-?build|re-?deploy|re-?start|try again|again|one more time)(?:\s+(?:it|that|them|the (?:job|build|tests?|specs?|step|command|pipeline|workflow|check)))?(?:\s+(?:please|pls|now|again))*\s*[.!?]*$/;
+/** "that change", "those two files", "these numbers" — a demonstrative determiner, anywhere in the turn. */
+export const DEMONSTRATIVE_NP =
+	/\b(?:that|those|these)\s+(?!(?:is|was|are|were|will|would|could|should|can|did|does|do|has|have|had|it|i|we|you|they|he|she|the|a|an|my|our|your|way|much|many|one|ones|far|long)\b)[a-z_][\w-]{2,}/;

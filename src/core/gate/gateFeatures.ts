@@ -191,8 +191,8 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 		const lastAsst = lastOf(history, 'assistant');
 		const asstHead = lastAsst ? normalizeText(lastAsst.content.slice(0, WINDOW)) : '';
 		const asstCode = lastAsst !== undefined && (lastAsst.content.includes('```') || /\n {2,}\S/.test(lastAsst.content));
+		const tail = lastAsst ? normalizeText(lastAsst.content.slice(-WINDOW)) : '';
 		if (lastAsst) {
-			const tail = normalizeText(lastAsst.content.slice(-WINDOW));
 			add('last_asst_code', asstCode);
 			add('last_asst_offer', C.OFFER.test(tail));
 			add('last_asst_question', tail.endsWith('?'));
@@ -220,6 +220,24 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 			add('last_user_trace', C.TRACE_LINE.test(lastUser.content.slice(0, WINDOW)));
 			const ov = overlap(contentSet(text.slice(0, WINDOW)), contentSet(u + ' ' + asstHead));
 			f.push(`overlap:${ov === 0 ? '0' : ov < 0.34 ? 'low' : ov < 0.67 ? 'mid' : 'high'}`);
+		}
+		// Structural follow-up shapes (no word lists of one author's style): a fragment answering the
+		// reply's question or offer; a redo verb with no object ("rerun", "retry"); a command or live
+		// check that names its own target; a demonstrative noun phrase anywhere in the turn.
+		const asked = C.OFFER.test(tail) || tail.endsWith('?');
+		add('fragment_after_question', asked && words <= 3);
+		add('redo_no_object', C.REDO_BARE.test(core));
+		add('command_self_contained', live && !anaphora && !C.REDO_BARE.test(core));
+		add('demonstrative_np', C.DEMONSTRATIVE_NP.test(text));
+		// A short turn that picks a word out of the last reply ("tests" after "run the tests or the specs?")
+		// leans on it; one whose words the reply never used names something new.
+		if (words <= 4 && lastAsst) {
+			const reply = contentSet(asstHead + ' ' + tail);
+			let echo = false;
+			for (const w of contentSet(text))
+				if (reply.has(w) || reply.has(w.replace(/s$/, '')) || reply.has(`${w}s`)) echo = true;
+			add('short_echoes_reply', echo);
+			add('short_new_no_anaphora', !echo && !anaphora && !leaning);
 		}
 		// A turn that names its own target in full (several content words, a file or an identifier).
 		add('restated_topic', words >= 8 && (pathLike || identifier) && !leaning);

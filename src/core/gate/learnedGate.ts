@@ -159,7 +159,17 @@ export function applyLearnedGate(
 	const fu = head(g, 'followup', rows, rec, th.gate_followup_p, String(c.followup.is_followup));
 	if (fu && history.length > 0) {
 		const p = pOf(g, 'followup', fu);
-		followup = { ...c.followup, score: Math.round(p * 1000) / 1000, is_followup: p >= th.gate_followup_p };
+		// Rubric invariant: after a history of greetings and thanks only there is nothing to lean on
+		// (a bare answer to the reply's own question still leans on it).
+		const nothingToLeanOn = active.includes('history_greeting_only') && !active.includes('bare_answer');
+		followup = {
+			...c.followup,
+			score: Math.round(p * 1000) / 1000,
+			is_followup: p >= th.gate_followup_p && !nothingToLeanOn,
+			signals: nothingToLeanOn
+				? [...c.followup.signals, { name: 'greeting_only_history', weight: 0 }]
+				: c.followup.signals,
+		};
 	} else if (history.length === 0) followup = { ...c.followup, is_followup: false };
 	if (refuseBy) return refused({ ...c, followup }, d, refuseBy.rule, refuseBy.match);
 

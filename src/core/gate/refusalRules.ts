@@ -53,7 +53,9 @@ const COMMIT_TARGET =
 
 // A secret, by name ("api key", "password"), by file (".env.production", "id_rsa") or by variable (STRIPE_SECRET_KEY).
 const SECRET_WORDS =
-	/^(?:secrets?|passwords?|passwd|pwd|passphrases?|credentials?|creds|tokens?|apikeys?|api[_-]?keys?|private[_-]?keys?|keys?|dsn|cookies?|otp|totp|2fa|mfa|kubeconfig|keystore|keyfile|pat|user\/pass(?:word)?|username\/password|login\/password|plaintext|pw|logins?|contraseñas?|contrasena|senhas?|passwort|passwörter|kennwort|zugangsdaten|credenciales|credenciais|identifiants|hasło|haslo|hasła|klucz|kluczem|klucza|clave|claves|chave|clé|cle|schlüssel|recovery|backup-codes|authorization|bearer)$/;
+	/^(?:secrets?|passwords?|passwd|pwd|passphrases?|credentials?|creds|tokens?|apikeys?|api[_-]?keys?|private[_-]?keys?|keys?|dsn|cookies?|otp|totp|2fa|mfa|kubeconfig|keystore|keyfile|pat|user\/pass(?:word)?|username\/password|login\/password|plaintext|pw|logins?|contraseñas?|contrasena|senhas?|passwort|passwörter|kennwort|zugangsdaten|credenciales|credenciais|identifiants|hasło|haslo|hasła|klucz|kluczem|klucza|clave|claves|chave|clé|cle|schlüssel|backup-codes|authorization|bearer)$/;
+/** "recovery" names a secret only as recovery codes / phrase / key ("a 30-day recovery window" is not one). */
+const RECOVERY_SECRET = /^(?:codes?|phrases?|keys?|words|seed)$/;
 const SECRET_FILE =
 	/^(?:\.env(?:\.(?!example$|sample$|template$|dist$|defaults$)[\w-]+)?|[\w-]+\.env|keystore\.properties|google-services\.json|\.npmrc|\.pypirc|\.netrc|\.pgpass|\.databrickscfg|credentials(?:\.json|\.ya?ml|\.csv)?|secrets?\.(?:ya?ml|json|toml|txt|env)|service[-_]?account[\w.-]*|[\w-]*\.(?:pem|p12|pfx|jks|keystore|p8|ppk)|[\w-]+\.key|id_(?:rsa|ed25519|ecdsa|dsa)|master\.key|appsettings\.production\.json|kubeconfig[\w.-]*|terraform\.tfstate(?:\.backup)?|[\w-]*\.tfstate|firebase-adminsdk[\w-]*\.json|\.git-credentials|\.dockercfg|htpasswd|\.htpasswd)$/;
 const SECRET_VAR =
@@ -74,7 +76,7 @@ const PLACEHOLDER_SENTENCE =
 // Questions about where, how or why — ordinary workspace questions, never refused. For secrets only
 // the location and mechanism shapes exempt ("is there a way to see the prod password?" is a request).
 const SECRET_ORDINARY =
-	/^(?:(?:ok|okay|so|hey|hi|hmm|quick question|question|also|and|but|btw)[,:]?\s+)*(?:where|how (?:does|do|is|are|can i (?:safely|securely|properly)|should|would (?:i|we) (?:safely|securely|properly))|which (?:file|env|module|service|class|config|variable|var|secret manager|vault|path|key name)|why (?:does|is|are|did|do|can't|won't|isn't|doesn't)|when (?:does|do|is|are|should)|what happens|explain (?:how|where|why|what)|walk me through (?:how|why|where|adding|setting up|configuring|wiring|creating|storing|rotating|revoking|removing|scrubbing)|what (?:would|will|does|do)\b(?![^?!]{0,40}\b(?:have|has|say|says|contain|contains|hold|holds|store|stores) (?:for|as|in)\b)|is (?:the |this |that |it |`)|(?:can|could) you (?:tell|show) me (?:where|how|which|why|whether|if)|tell me (?:where|how|which|why|whether|if)|show me (?:where|how|which)|list (?:the |all )?(?:env(?:ironment)? ?var(?:iable)?s?|names|places|files))\b/;
+	/^(?:(?:ok|okay|so|hey|hi|hmm|quick question|question|also|and|but|btw)[,:]?\s+)*(?:where|how (?:does|do|is|are|can i (?:safely|securely|properly)|should|would (?:i|we) (?:safely|securely|properly))|which (?:file|env|module|service|class|config|variable|var|secret manager|vault|path|key name)|why (?:does|is|are|did|do|can't|won't|isn't|doesn't)|when (?:does|do|is|are|should)|what happens|is there (?:a|an|any) (?:rule|policy|guideline|convention|standard|doc)|explain (?:how|where|why|what)|walk me through (?:how|why|where|adding|setting up|configuring|wiring|creating|storing|rotating|revoking|removing|scrubbing)|what (?:would|will|does|do)\b(?![^?!]{0,40}\b(?:have|has|say|says|contain|contains|hold|holds|store|stores) (?:for|as|in)\b)|is (?:the |this |that |it |`)|(?:can|could) you (?:tell|show) me (?:where|how|which|why|whether|if)|tell me (?:where|how|which|why|whether|if)|show me (?:where|how|which)|list (?:the |all )?(?:env(?:ironment)? ?var(?:iable)?s?|names|places|files))\b/;
 const ORDINARY_QUESTION =
 	/^(?:(?:ok|okay|so|hey|hi|hmm|quick question|question|also|and|but|btw)[,:]?\s+)*(?:where|how|which|why|when|does|do (?:we|you|i|they)|is (?:there|it|the|our)|are (?:there|the|our|we)|should|could (?:we|i) safely|can (?:we|i) safely|what (?:would|will|happens|would happen|does|do|is the (?:best|safest|right|recommended)|are the (?:risks|steps))|explain|walk me through (?:how|why|what)|(?:can|could) you (?:tell|show) me (?:where|how|which|why|whether|if)|tell me (?:where|how|which|why|whether|if)|show me (?:where|how|which)|is it (?:safe|ok|okay|possible)|list (?:the |all )?(?:env(?:ironment)? ?var(?:iable)?s?|names|places|files))\b/;
 
@@ -84,7 +86,7 @@ const DESTROY = new Set(
 	),
 );
 const DESTROY_PHRASES =
-	/\b(?:tear down|force[- ]push|push (?:--force(?:-with-lease)?|-f)|reset --hard|scale (?:\w+ )?(?:down )?to (?:zero|0)|rm -rf|delete from|turn off|switch off|shut off|helm uninstall|kubectl delete|terraform destroy|pulumi destroy|cdk destroy|sls remove|serverless remove|dropdb|reset (?:the )?(?:[\w-]+ ){0,3}(?:offsets?|database|db|data|cluster|tables?)|(?:migrate|db):rollback|migrate down|down[- ]migrations?|restore [^.?!\n]{0,40}(?:over|onto|into) (?:the )?(?:prod|production)|scale [^.?!\n]{0,60}(?:to )?(?:zero|0)\b|s3 rm [^\n]*--recursive|-x ?delete\b|update \w+ set\b(?![^;\n]*\bwhere\b)|pg_restore [^\n]*--clean|gsutil (?:-m )?rm -r|az group delete|gcloud [\w ]{0,40} delete)\b/g;
+	/\b(?:tear down|force[- ]push|push (?:--force(?:-with-lease)?|-f)|reset --hard|scale (?:\w+ )?(?:down )?to (?:zero|0)|rm -rf|delete from|turn off|switch off|shut off|helm uninstall|kubectl delete|terraform destroy|pulumi destroy|cdk destroy|sls remove|serverless remove|dropdb|reset (?:the )?(?:[\w-]+ ){0,3}(?:offsets?|database|db|data|cluster|tables?)|(?:migrate|db):rollback|migrate down|down[- ]migrations?|restore [^.?!\n]{0,40}(?:over|onto|into) (?:the )?(?:prod|production)|scale [^.?!\n]{0,60}(?:to )?(?:zero|0)\b|s3 rm [^\n]*--recursive|-x ?delete\b|update \w+ set\b(?![^;\n]*\bwhere\b)|pg_restore [^\n]*--clean|gsutil (?:-m )?rm -r|az group delete|gcloud [\w ]{0,40} delete|vacuum\b[^.?!\n]{0,60}\bretain 0 hours?)\b/g;
 const PROD_WORDS =
 	/^(?:prod|production|prd|live|customers?|producción|produccion|produção|producao|produktion|produkcja|produkcji|(?:[\w-]+[-_])?(?:prod|production|prd)(?:[-_][\w-]+)?)$/;
 const BRANCH_WORDS = /^(?:(?:origin|upstream)\/)?(?:main|master|trunk|release(?:\/[\w.-]+)?|develop)$/;
@@ -94,7 +96,7 @@ const NOT_PROD_WORDS =
 // Writing about a destructive step is not running it.
 // "disable deletion protection on prod-db", "skip the plan", "we've never needed it" are not drafting.
 const DRAFTING =
-	/\b(?:runbook|checklist|(?:write|draft|make|review|prepare|create|need) (?:a |the |an |our )?(?:[\w-]+ )?plan|plan (?:for|out|how)|procedure|document|docs?|draft|review|explain|describe|rollback plan|plan -{1,2}destroy|what-if|never (?:\w+ ){0,2}(?:run|do|execute|apply|drop|delete|truncate|wipe|destroy|touch|allow|let|happens?)|prevent\w*|protect(?:s|ed|ing)? (?:against|from|it|them|prod|production|the)|(?:add|enable|turn on|set up|keep)\b[^.?!\n]{0,30}\bprotection|make sure|avoid|by accident|accidental\w*|safeguard|(?:do not|don't|dont) (?:run|execute|apply|do))\b/;
+	/\b(?:runbook|checklist|(?:write|draft|make|review|prepare|create|need) (?:a |the |an |our )?(?:[\w-]+ )?plan|plan (?:for|out|how)|procedure|document|docs?|draft|review|explain|describe|rollback plan|plan -{1,2}destroy|what-if|never (?:\w+ ){0,2}(?:run|do|execute|apply|drop|delete|truncate|wipe|destroy|touch|allow|let|happens?)|prevent\w*|protect(?:s|ed|ing)? (?:against|from|it|them|prod|production|the)|(?:add|enable|turn on|set up|keep)\b[^.?!\n]{0,30}\bprotection|make sure|avoid|by accident|accidental\w*|safeguard|(?:do not|don't|dont) (?:run|execute|apply|do)|write (?:me )?(?:the |a |an )?(?:[\w-]+ )?(?:query|sql|script|statement) (?:that|to) (?:counts?|lists?|shows?|finds?|selects?|checks?|returns?)|(?:i'll|i will|let me) (?:run|do|execute|apply) (?:it|that|this|them) (?:myself|manually|by hand))\b/;
 
 // Sentences end at . ? ! before a space, or at a line break — not inside ".env.production" or at
 // the ';' of SQL in backticks.
@@ -144,7 +146,11 @@ function secretPositions(tokens: readonly string[]): number[] {
 			/^seeds?$/.test(t) &&
 			(/^(?:phrase|phrases|words)$/.test(tokens[i + 1] ?? '') ||
 				/^(?:wallet|mnemonic|recovery)$/.test(tokens[i - 1] ?? ''));
-		let named = seed || SECRET_WORDS.test(t) || (t === 'connection' && tokens[i + 1]?.startsWith('string'));
+		let named =
+			seed ||
+			SECRET_WORDS.test(t) ||
+			(t === 'recovery' && RECOVERY_SECRET.test(tokens[i + 1] ?? '')) ||
+			(t === 'connection' && tokens[i + 1]?.startsWith('string'));
 		if (!named && FILEISH.test(t)) {
 			const base = t.replace(/\/+$/, '').split('/').pop() ?? t;
 			named =
@@ -213,13 +219,16 @@ function secretRule(sentence: string, core: string, earlierSecret: boolean): Ref
 	if (earlierSecret)
 		for (let i = 0; i < tokens.length; i++) {
 			// "that" as a pronoun ("push that to origin"), not a determiner ("that event listener").
+			// "got it, show me that file": "got it" acknowledges, it names nothing.
 			if (
-				/^(?:it|them)$/.test(tokens[i]) ||
+				(/^(?:it|them)$/.test(tokens[i]) && tokens[i - 1] !== 'got') ||
 				(tokens[i] === 'that' && /^(?:to|into|here|now|please|and|in|on|for|up|over|again)?$/.test(tokens[i + 1] ?? ''))
 			)
 				pronouns.push(i);
 			else if (
-				/^(?:value|values|contents?|output|plaintext)$/.test(tokens[i]) ||
+				/^(?:value|values|contents?|plaintext)$/.test(tokens[i]) ||
+				// "the output" stands for the secret; "my terminal output" does not.
+				(tokens[i] === 'output' && /^(?:the|its|their|full|raw|decrypted)$/.test(tokens[i - 1] ?? '')) ||
 				(tokens[i] === 'one' && /^(?:prod|production|real|live|actual)$/.test(tokens[i - 1] ?? ''))
 			)
 				mentioned.push(i);
@@ -246,7 +255,8 @@ function secretRule(sentence: string, core: string, earlierSecret: boolean): Ref
 		return { rule: 'secret', cue: 'ask_secret_value', match: sentence };
 	if (!objects.length) return null;
 	// Committing a secret file or value: whatever else the sentence says.
-	const commit = tokens.flatMap((t, i) => (COMMIT.has(verbOf(t)) ? [i] : []));
+	// "before I commit to it" decides; "commit it to the repo" commits.
+	const commit = tokens.flatMap((t, i) => (COMMIT.has(verbOf(t)) && tokens[i + 1] !== 'to' ? [i] : []));
 	commit.push(...phrasePositions(sentence, tokens, starts, COMMIT_PHRASES));
 	const c = near(commit, secrets, COMMIT_SPAN) ?? near(commit, pronouns, PRONOUN_SPAN);
 	if (c && COMMIT_TARGET.test(sentence))
@@ -283,7 +293,13 @@ function destructiveRule(sentence: string, core: string, earlierDestroy: boolean
 	// "ok, same thing but against production" after a destructive request.
 	if (earlierDestroy && !STATEMENT_START.test(core))
 		for (let i = 0; i < tokens.length; i++)
-			if (/^(?:same|it|that|again|too|also|this)$/.test(tokens[i])) destroy.push(i);
+			// "that" only as a pronoun ("run that on prod"), not a relative ("the query that counts").
+			if (
+				/^(?:same|it|again|too|also|this)$/.test(tokens[i]) ||
+				(tokens[i] === 'that' &&
+					/^(?:to|on|in|against|for|now|please|again|and|too|also|over)?$/.test(tokens[i + 1] ?? ''))
+			)
+				destroy.push(i);
 	const phrases = phrasePositions(sentence, tokens, starts, DESTROY_PHRASES);
 	destroy.push(...phrases);
 	// Force-pushing over a shared branch destroys its history whatever the environment (checked before
@@ -329,7 +345,7 @@ const LEAD =
 	/^(?:(?:ok|okay|so|now|then|also|and|but|btw|please|pls|just|hey|hi|whatever|fine|alright|great|cool|right|quick one|one more thing)[,:]?\s+)+/;
 
 const GO_AHEAD =
-	/^(?:(?:ok|okay|yes|yeah|yep|sure|fine|great|cool|alright|right)[,.!]?\s*)*(?:(?:just |please |pls )?(?:do it|go ahead|proceed|run it|ship it|send it|push it|do that|yes please|please do|go for it|commit and push|commit it|push|confirm(?:ed)?|apply it|apply|execute it|run that)\b|(?:yes|yep|yeah|ok|okay|sure)\s*[.!]*$)/;
+	/^(?:(?:ok|okay|yes|yeah|yep|sure|fine|great|cool|alright|right)[,.!]?\s*)*(?:(?:just |please |pls )?(?:do it|go ahead|proceed|run it|ship it|send it|push it|do that|yes please|please do|go for it|commit and push|commit it|push|confirm(?:ed)?|apply it|apply|(?:execute|run|do|apply) (?:it|that|this)(?: now)?)\b|(?:yes|yep|yeah|ok|okay|sure)\s*[.!]*$)/;
 
 /** What the last turns said: a secret named, a destructive step on production, a refused request. */
 export interface RefusalContext {
@@ -340,6 +356,10 @@ export interface RefusalContext {
 	refusedLast: boolean;
 	/** The last reply offered something ("want me to push to a branch instead?"): a "yes" accepts that. */
 	offered: boolean;
+	/** Production was named somewhere in the window ("the real cluster is prod-us-east"). */
+	prodNamed: boolean;
+	/** The last reply, lower-cased (its numbered options are what "the second one" picks). */
+	lastReply: string;
 }
 
 /** How many earlier messages the refusal context reads (a destructive ask two turns back still counts). */
@@ -350,7 +370,21 @@ const NO_CONTEXT: RefusalContext = {
 	destroyProd: false,
 	refusedLast: false,
 	offered: false,
+	prodNamed: false,
+	lastReply: '',
 };
+
+// A destructive step in an earlier message: proposed, described or asked for. Past forms count for
+// "now same on prod" after a step done elsewhere ("1,284 jobs were removed" locally).
+const HISTORY_DESTROY =
+	/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|destroys|delete|deletemany|deleteall|dropdatabase|terminate|rm -rf|force[- ]push|tear down|prune|cleared|removed|deleted|dropped|wiped|purged|truncated|pruned|destroyed)\b/;
+// The strict subset that makes a go-ahead a go-ahead for destruction ("Plan: 14 to destroy" → "apply it").
+const HISTORY_DESTROY_STRICT =
+	/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|destroys|delete|deletemany|deleteall|dropdatabase|terminate|rm -rf|force[- ]push|tear down|prune)\b/;
+// "0 to destroy", "nothing will be deleted": a plan that destroys nothing.
+const NOTHING_DESTROYED =
+	/\b(?:0|no|zero|nothing) to (?:destroy|delete)\b|\bno (?:resources? )?(?:will be |are |get )?(?:destroyed|deleted)\b|\bnothing (?:will be |is |gets )?(?:destroyed|deleted|dropped)\b/g;
+const PROD_MENTION = /\b(?:prod|production|prd|live)\b|[\w-]+-prod\b|\bprod-[\w-]+/;
 
 /** Reads the last user turn and the last reply (short windows) for the refusal context. */
 export function refusalContext(
@@ -367,18 +401,21 @@ export function refusalContext(
 		read++;
 		const text = h.content.slice(0, 600).toLowerCase();
 		for (const part of text.split(SENTENCE_BREAK)) if (secretPositions(tokenize(part).tokens).length) ctx.secret = true;
-		if (
-			/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|delete|terminate|rm -rf|force[- ]push|tear down)\b/.test(text)
-		) {
+		// "prune_pvcs.sh" names its verb too.
+		const words = text.replace(/_/g, ' ').replace(NOTHING_DESTROYED, ' ');
+		const prod = PROD_MENTION.test(text);
+		if (prod) ctx.prodNamed = true;
+		if (HISTORY_DESTROY.test(words)) {
 			ctx.destroy = true;
 			// A go-ahead runs what was proposed: the user's own destructive ask, or the reply offering to run one.
-			if (/\b(?:prod|production|prd|live)\b|[\w-]+-prod\b|\bprod-[\w-]+/.test(text)) ctx.destroyProd = true;
+			if (prod && HISTORY_DESTROY_STRICT.test(words)) ctx.destroyProd = true;
 		}
 		if (h.role === 'user') {
 			if (!seenUser && needRefused) ctx.refusedLast = checkTurn(text, NO_CONTEXT) !== null;
 			seenUser = true;
 		} else if (!seenAssistant) {
 			seenAssistant = true;
+			ctx.lastReply = h.content.slice(0, 1200).toLowerCase();
 			// The last reply offered something safe ("I won't force-push; want me to open a PR instead?").
 			const offers =
 				/\b(?:want me to|shall i|should i|would you like|instead\b|i can (?:also )?(?:push|open|create|write|draft|show|run))/.test(
@@ -390,15 +427,72 @@ export function refusalContext(
 				offers && (!destructive || /\b(?:won't|will not|can't|cannot|instead|rather|not going to)\b/.test(text));
 		}
 	}
+	// "terraform plan for prod" → "Plan: 14 to destroy": the reply describes destruction of the production
+	// target the user named just before, unless it names a non-production one itself.
+	const reply = ctx.lastReply.replace(/_/g, ' ').replace(NOTHING_DESTROYED, ' ');
+	if (ctx.prodNamed && HISTORY_DESTROY_STRICT.test(reply) && !NOT_PROD_ANYWHERE.test(reply)) ctx.destroyProd = true;
 	return ctx;
 }
+
+// "the second one", "option 2", "#1": a bare pick among the last reply's numbered options.
+const OPTION_PICK =
+	/^(?:(?:ok|okay|yes|yeah|yep|sure|fine|let's do|let's go with|go with|do|i'll take|take|pick)[,]?\s+)*(?:the )?(?:(first|second|third|1st|2nd|3rd)(?: one| option)?|option (one|two|three|[1-3a-c])|#?([1-3]))(?:\s*(?:one|option|please|then|pls))*\s*[.!]*$/;
+const ORDINAL: Record<string, number> = {
+	first: 1,
+	'1st': 1,
+	one: 1,
+	a: 1,
+	second: 2,
+	'2nd': 2,
+	two: 2,
+	b: 2,
+	third: 3,
+	'3rd': 3,
+	three: 3,
+	c: 3,
+};
+
+/** The text of option n (1-based) in a reply listing "1) … 2) …" or "option 1: …", or null. */
+function optionText(reply: string, n: number): string | null {
+	const marks = [...reply.matchAll(/(?:^|[\s(])(?:option )?([1-3a-c])[.):]\s+/g)];
+	const at = marks.filter((m) => (ORDINAL[m[1]] ?? Number(m[1])) === n);
+	if (at.length !== 1) return null;
+	const start = at[0].index! + at[0][0].length;
+	const next = marks.find((m) => m.index! > start);
+	return reply.slice(start, next ? next.index : undefined);
+}
+
+/** The picked option runs a destructive step against production (named in it, or in the window). */
+function pickDestroysProd(core: string, ctx: RefusalContext): string | null {
+	const m = OPTION_PICK.exec(core);
+	if (!m || !ctx.lastReply) return null;
+	const n = ORDINAL[m[1] ?? m[2] ?? ''] ?? Number(m[3] ?? m[2]);
+	const opt = n ? optionText(ctx.lastReply, n) : null;
+	if (!opt || DRAFTING.test(opt) || NOT_PROD_ANYWHERE.test(opt)) return null;
+	const { tokens } = tokenize(opt);
+	const destroys = tokens.some((t) => parts(t).some((p) => DESTROY.has(p) || DESTROY.has(verbOf(p))));
+	const prod = ctx.prodNamed || tokens.some((t) => parts(t).some((p) => PROD_WORDS.test(p)));
+	return destroys && prod ? opt.trim().slice(0, 120) : null;
+}
+
+// "just the first half of it then": part of a secret is still the secret (rubric: reveal).
+const PARTIAL_SECRET =
+	/\b(?:(?:first|last|second) half of (?:it|them|the (?:key|token|secret|password|value))|(?:first|last|second) half\b(?=[^.?!\n]{0,20}$)|(?:part|portion|prefix|suffix|beginning|some) of (?:it|them|the (?:key|token|secret|password|value|values))|partially|masked except|all but the last)\b/;
+// "the first 6 characters": a slice of a value, a request for it whenever a secret is in the window.
+const SECRET_SLICE = /\b(?:first|last) (?:few |\d+ )(?:chars|characters|digits|letters|bytes)\b/;
+// "run the migration on prod", "run it against the real cluster this time": the window's destructive
+// step, now aimed at production. "the real cluster" is production when the window named production.
+const RUN_BACK_REF =
+	/\b(?:run|execute|apply|do|kick off|fire)\b (?:it|that|this|them|those|the (?:migration|script|query|command|statement|sql|job|plan|change|cleanup|prune|purge))\b/;
+const REAL_TARGET =
+	/\b(?:(?:the )?(?:real|actual) (?:cluster|db|database|server|environment|env|instance|one|thing|data)|for real|without (?:the )?-*dry[- ]run|not (?:a )?-*dry[- ]run)\b/;
 
 // Cheap scans that rule most turns out before any sentence is tokenised.
 const MAY_NAME_SECRET =
 	/secret|passw|pwd|passphrase|cred|token|key|\.env|env\b|\.pem|dsn|cookie|otp|2fa|mfa|seed|kubeconfig|keystore|keyfile|user\/pass|plaintext|_url|npmrc|pypirc|netrc|id_rsa|id_ed|id_ecdsa|\.p12|\.pfx|\.jks|\.p8|\.ppk|pgpass|databrickscfg|service.?account|printenv|heroku config|vault|sops|base64|ssm|authori[sz]ation|bearer|recovery|login|\bpw\b|contrase|senha|hasł|hasl|klucz|clave|chave|clé|schlüssel|zugangsdaten|kennwort|identifiants|tfstate|htpasswd|sentry|headers/;
 // Built from the destructive vocabulary (plain words: nothing to escape) plus the phrase heads.
 const MAY_DESTROY = new RegExp(
-	`${[...DESTROY].join('|')}|tear|rm |force|push|reset|turn off|switch off|shut off|uninstall|scale|rollback|migrat|restore|pg_restore|update|-x ?delete`,
+	`${[...DESTROY].join('|')}|tear|rm |force|push|reset|turn off|switch off|shut off|uninstall|scale|rollback|migrat|restore|pg_restore|update|vacuum|-x ?delete`,
 );
 // An action word that could take a secret named earlier as its object (reveal, send, commit, a value).
 const MAY_ACT = new RegExp(
@@ -445,9 +539,28 @@ export function checkRefusal(
 	// for prod"): a go-ahead, or a back-reference next to an action or production word.
 	const goAhead = history.length > 0 && GO_AHEAD.test(t.core);
 	const leans = history.length > 0 && LEANS_BACK.test(t.text) && (MAY_ACT.test(t.text) || MAY_DESTROY.test(t.text));
-	const ctx = goAhead || leans ? refusalContext(history, goAhead) : NO_CONTEXT;
+	const pick = history.length > 0 && OPTION_PICK.test(t.core);
+	const partial = history.length > 0 && (PARTIAL_SECRET.test(t.text) || SECRET_SLICE.test(t.text));
+	const runBack = history.length > 0 && RUN_BACK_REF.test(t.text);
+	const ctx = goAhead || leans || pick || partial || runBack ? refusalContext(history, goAhead || partial) : NO_CONTEXT;
 	if ((ctx.refusedLast || ctx.destroyProd) && !ctx.offered && GO_AHEAD.test(t.core) && !NOT_PROD_ANYWHERE.test(t.text))
 		return { rule: ctx.destroyProd ? 'destructive_prod' : 'secret', cue: 'go_ahead_after_refusal', match: t.core };
+	const picked = pick ? pickDestroysProd(t.core, ctx) : null;
+	if (picked) return { rule: 'destructive_prod', cue: 'pick_destructive_option', match: picked };
+	// After a refused secret request any part of it; with a secret merely named, an explicit slice.
+	const part = (ctx.refusedLast && PARTIAL_SECRET.exec(t.text)) || (ctx.secret && SECRET_SLICE.exec(t.text));
+	if (partial && part && !ORDINARY_QUESTION.test(t.core) && !PLACEHOLDER_SENTENCE.test(t.text))
+		return { rule: 'secret', cue: 'partial_secret', match: part[0] };
+	if (
+		runBack &&
+		ctx.destroy &&
+		!ORDINARY_QUESTION.test(t.core) &&
+		!DRAFTING.test(t.text) &&
+		!NOT_PROD_ANYWHERE.test(t.text) &&
+		(/\b(?:prod|production|prd|live)\b|[\w-]+-prod\b|\bprod-[\w-]+/.test(t.text) ||
+			(ctx.prodNamed && REAL_TARGET.test(t.text)))
+	)
+		return { rule: 'destructive_prod', cue: 'run_back_ref_on_prod', match: RUN_BACK_REF.exec(t.text)![0] };
 	const old = firstCue(SECRET_REQUEST, t.text);
 	if (old && !ORDINARY_QUESTION.test(t.core)) return { rule: 'secret', cue: old.name, match: old.match };
 	// "How can I give the Vercel token to Ana? Can you send it to her?": "it" is the token.
