@@ -7,7 +7,6 @@
 import type { Thresholds } from '../thresholds';
 import type { BehaviorDecision, BehaviorMode, HistoryTurn, Intent, TurnContext } from '../types';
 import { normalizeText, ruleWindow, wordsOf, type TurnText } from '../text/turnText';
-import { ContentMemo, HISTORY_MEMO_TURNS } from '../text/contentMemo';
 
 /** The behaviour decision with the evidence behind it, for the trace. */
 export interface BehaviorResult extends BehaviorDecision {
@@ -97,13 +96,6 @@ function probeWords(mine: ReadonlySet<string>, s: number): string[] | null {
 	return picked.length >= need ? picked : null;
 }
 
-/** An earlier user turn's lower-cased rule window and (on first need) its word set. */
-interface EarlierWords {
-	lower: string;
-	words?: ReadonlySet<string>;
-}
-const EARLIER = new ContentMemo<EarlierWords>(HISTORY_MEMO_TURNS);
-
 /**
  * Highest Jaccard similarity between this turn's word set and a recent earlier user turn. When
  * `minSimilarity` is given, turns that cannot reach it are skipped before tokenising (this loop
@@ -124,10 +116,9 @@ export function maxRepetition(
 		// Hosts pass what they stored; a malformed entry is skipped, not a reason to fail the turn.
 		if (history[i].role !== 'user' || typeof history[i].content !== 'string') continue;
 		seen++;
-		const earlier = EARLIER.get(history[i].content, (c) => ({ lower: ruleWindow(c).toLowerCase() }));
-		const lower = earlier.lower;
+		const lower = ruleWindow(history[i].content).toLowerCase();
 		if (probes && !probes.some((w) => lower.includes(w))) continue;
-		const theirs = (earlier.words ??= new Set(wordsOf(CURLY.test(lower) ? normalizeText(lower) : lower)));
+		const theirs = new Set(wordsOf(CURLY.test(lower) ? normalizeText(lower) : lower));
 		let shared = 0;
 		for (const w of theirs) if (mine.has(w)) shared++;
 		const union = mine.size + theirs.size - shared;

@@ -21,7 +21,6 @@ import {
 } from './signals';
 import { joinWords, stem, tokenize, turnText, wordStems } from './text';
 import { analyzeText, type TurnText } from '../text/turnText';
-import { ContentMemo, HISTORY_MEMO_TURNS } from '../text/contentMemo';
 import { couldStartSocial, freestandingSocial } from '../trigger/socialCues';
 
 type WeightName = keyof Thresholds & `followup_w_${string}`;
@@ -130,10 +129,8 @@ function addHistorySignals(v: TurnView, history: readonly HistoryTurn[], t: Thre
 	const last = history[history.length - 1]!;
 	// The last reply's stems are kept on their own (for topic continuity) and merged into `all`.
 	const reply = new Set<string>();
-	for (const turn of recent) {
-		const into = turn.role === 'user' ? user : turn === last ? reply : all;
-		for (const s of headStems(turnText(turn), cap)) into.add(s);
-	}
+	for (const turn of recent)
+		wordStems(headOf(turnText(turn), cap), turn.role === 'user' ? user : turn === last ? reply : all);
 	for (const s of user) all.add(s);
 	for (const s of reply) all.add(s);
 	const own = v.content;
@@ -145,14 +142,6 @@ function addHistorySignals(v: TurnView, history: readonly HistoryTurn[], t: Thre
 	}
 	const fresh = v.tokens.filter((x) => (x.name || x.code) && !all.has(stem(x.word))).map((x) => x.word);
 	add('new_subject', -t.followup_w_new_subject, fresh.length ? [...new Set(fresh)].join(' ') : null);
-}
-
-/** The stems of an earlier turn's head, memoised by the turn's text (each turn is re-read on every later turn). */
-const HEAD_STEMS = new ContentMemo<{ cap: number; stems: readonly string[] }>(HISTORY_MEMO_TURNS);
-function headStems(content: string, cap: number): readonly string[] {
-	const stemsOfHead = () => [...wordStems(headOf(content, cap), new Set<string>())];
-	const hit = HEAD_STEMS.get(content, () => ({ cap, stems: stemsOfHead() }));
-	return hit.cap === cap ? hit.stems : stemsOfHead();
 }
 
 /**

@@ -9,14 +9,8 @@ import type { Draft } from '../decision/resolveDecision';
 import { analyzeText, normalizeText, type TurnText } from '../text/turnText';
 import { socialKind } from '../trigger/socialCues';
 import type { HistoryTurn } from '../types';
-import * as CUES from './gateCues';
-import { prefilterCues } from '../text/cueScanner';
+import * as C from './gateCues';
 import { VAGUE_REQUEST as VAGUE } from '../answerPath/pathCues';
-import { ContentMemo, HISTORY_MEMO_TURNS } from '../text/contentMemo';
-
-// The cue families behind the token-indexed prefilter: a cue none of whose phrases starts a word
-// of the text is not scanned (same results, see text/cueScanner.ts).
-const C = prefilterCues(CUES);
 
 /** Characters of an earlier turn the history features read (head or tail). */
 const WINDOW = 240;
@@ -38,16 +32,13 @@ function lastOf(history: readonly HistoryTurn[], role: HistoryTurn['role']): His
 	return undefined;
 }
 
-// Earlier turns recur in every later decision: what is read from each is memoised by its text.
-const SOCIAL = new ContentMemo<boolean>(HISTORY_MEMO_TURNS);
-
 // Every earlier user turn is a greeting, thanks or small talk: nothing to lean on (rubric).
 function greetingOnly(history: readonly HistoryTurn[]): boolean {
 	let users = 0;
 	for (const h of history) {
 		if (h.role !== 'user') continue;
 		users++;
-		if (h.content.length > 80 || !SOCIAL.get(h.content, (x) => socialKind(analyzeText(x)) !== null)) return false;
+		if (h.content.length > 80 || socialKind(analyzeText(h.content)) === null) return false;
 	}
 	return users > 0;
 }
@@ -64,62 +55,11 @@ function contentSet(text: string): Set<string> {
 	return s;
 }
 
-const EMPTY: ReadonlySet<string> = new Set();
-
-/** Share of a's words found in b1 ∪ b2 (0 when either side is empty). */
-function overlap2(a: ReadonlySet<string>, b1: ReadonlySet<string>, b2: ReadonlySet<string>): number {
-	if (a.size === 0 || (b1.size === 0 && b2.size === 0)) return 0;
+function overlap(a: Set<string>, b: Set<string>): number {
+	if (a.size === 0 || b.size === 0) return 0;
 	let n = 0;
-	for (const w of a) if (b1.has(w) || b2.has(w)) n++;
+	for (const w of a) if (b.has(w)) n++;
 	return n / a.size;
-}
-
-/** What the history features read from the last reply: its head's words, code, an offer or question at its tail. */
-interface ReplyView {
-	headWords: ReadonlySet<string>;
-	code: boolean;
-	offer: boolean;
-	question: boolean;
-}
-const REPLIES = new ContentMemo<ReplyView>(HISTORY_MEMO_TURNS);
-function replyView(content: string): ReplyView {
-	return REPLIES.get(content, () => {
-		const tail = normalizeText(content.slice(-WINDOW));
-		return {
-			headWords: contentSet(normalizeText(content.slice(0, WINDOW))),
-			code: content.includes('```') || /\n {2,}\S/.test(content),
-			offer: C.OFFER.test(tail),
-			question: tail.endsWith('?'),
-		};
-	});
-}
-
-/** What the history features read from the last user turn's head. */
-interface UserView {
-	live: boolean;
-	project: boolean;
-	general: boolean;
-	trace: boolean;
-	words: ReadonlySet<string>;
-}
-const USERS = new ContentMemo<UserView>(HISTORY_MEMO_TURNS);
-function userView(content: string): UserView {
-	return USERS.get(content, () => {
-		const head = content.slice(0, WINDOW);
-		const u = normalizeText(head);
-		return {
-			live: C.ANY_LIVE.test(u),
-			project:
-				C.PROJECT_WORDS.test(u) ||
-				C.WE_OUR.test(u) ||
-				C.PATHLIKE.test(head) ||
-				C.IDENTIFIER.test(head) ||
-				C.DEFINITE_OBJECT.test(u),
-			general: C.GENERAL_SHAPE.test(u) || C.GENERAL_MARKER.test(u),
-			trace: C.TRACE_LINE.test(head),
-			words: contentSet(u),
-		};
-	});
 }
 
 /** The active features of a turn (names; each has value 1). `bias` is always first. */
@@ -249,18 +189,26 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 		// Earlier turns are read through short windows: an offer or a question closes a reply, a
 		// topic is set early; a long pasted reply must not slow the decision.
 		const lastAsst = lastOf(history, 'assistant');
-		const reply = lastAsst ? replyView(lastAsst.content) : null;
-		const asstCode = reply !== null && reply.code;
-		if (reply) {
+		const asstHead = lastAsst ? normalizeText(lastAsst.content.slice(0, WINDOW)) : '';
+		const asstCode = lastAsst !== undefined && (lastAsst.content.includes('```') || /\n {2,}\S/.test(lastAsst.content));
+		if (lastAsst) {
+			const tail = normalizeText(lastAsst.content.slice(-WINDOW));
 			add('last_asst_code', asstCode);
-			add('last_asst_offer', reply.offer);
-			add('last_asst_question', reply.question);
+			add('last_asst_offer', C.OFFER.test(tail));
+			add('last_asst_question', tail.endsWith('?'));
 		}
 		const lastUser = lastOf(history, 'user');
 		if (lastUser) {
-			const { live: userLive, project, general, trace: userTrace, words: userWords } = userView(lastUser.content);
-			add('last_user_live', userLive);
+			const u = normalizeText(lastUser.content.slice(0, WINDOW));
+			add('last_user_live', C.ANY_LIVE.test(u));
 			// What the thread is about: a short follow-up inherits it (project → retrieve, general → direct).
+			const project =
+				C.PROJECT_WORDS.test(u) ||
+				C.WE_OUR.test(u) ||
+				C.PATHLIKE.test(lastUser.content.slice(0, WINDOW)) ||
+				C.IDENTIFIER.test(lastUser.content.slice(0, WINDOW)) ||
+				C.DEFINITE_OBJECT.test(u);
+			const general = C.GENERAL_SHAPE.test(u) || C.GENERAL_MARKER.test(u);
 			add('last_user_project', project);
 			add('last_user_general', general);
 			const short = words <= 6 || leaning;
@@ -269,9 +217,8 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 			// must fetch it again (rubric: the context model).
 			add('project_followup_code_not_in_window', short && project && !general && !asstCode && t.endsWithQuestion);
 			add('short_after_general', short && general);
-			add('last_user_trace', userTrace);
-			// The words of the last user turn's and the last reply's heads (one set each, memoised).
-			const ov = overlap2(contentSet(text.slice(0, WINDOW)), userWords, reply?.headWords ?? EMPTY);
+			add('last_user_trace', C.TRACE_LINE.test(lastUser.content.slice(0, WINDOW)));
+			const ov = overlap(contentSet(text.slice(0, WINDOW)), contentSet(u + ' ' + asstHead));
 			f.push(`overlap:${ov === 0 ? '0' : ov < 0.34 ? 'low' : ov < 0.67 ? 'mid' : 'high'}`);
 		}
 		// A turn that names its own target in full (several content words, a file or an identifier).

@@ -13,7 +13,6 @@
  */
 import { SECRET_REQUEST } from '../answerPath/pathCues';
 import { firstCue, type TextForms } from '../text/turnText';
-import { ContentMemo, HISTORY_MEMO_TURNS } from '../text/contentMemo';
 
 /** The rule that refused a turn, for the trace. */
 export interface Refusal {
@@ -366,72 +365,32 @@ export function refusalContext(
 		const h = history[i];
 		if (!h || typeof h.content !== 'string') continue;
 		read++;
-		const m = contextMessage(h.content);
-		if (m.secret) ctx.secret = true;
-		if (m.destroy) ctx.destroy = true;
-		if (m.destroyProd) ctx.destroyProd = true;
-		if (h.role === 'user') {
-			if (!seenUser && needRefused) ctx.refusedLast = m.refused;
-			seenUser = true;
-		} else if (!seenAssistant) {
-			seenAssistant = true;
-			ctx.offered = m.offered;
-		}
-	}
-	return ctx;
-}
-
-/** What the refusal context reads from one earlier message (memoised by its text: earlier turns recur). */
-interface ContextMessage {
-	readonly secret: boolean;
-	readonly destroy: boolean;
-	readonly destroyProd: boolean;
-	/** Its text alone would be refused (asked only of the last user turn). */
-	readonly refused: boolean;
-	/** As the last reply, it offered something safe (asked only of the last reply). */
-	readonly offered: boolean;
-}
-const CONTEXT_MEMO = new ContentMemo<ContextMessage>(HISTORY_MEMO_TURNS);
-
-function contextMessage(content: string): ContextMessage {
-	return CONTEXT_MEMO.get(content, () => {
-		const text = content.slice(0, 600).toLowerCase();
-		let secret = false;
-		for (const part of text.split(SENTENCE_BREAK)) if (secretPositions(tokenize(part).tokens).length) secret = true;
-		let destroy = false;
-		let destroyProd = false;
+		const text = h.content.slice(0, 600).toLowerCase();
+		for (const part of text.split(SENTENCE_BREAK)) if (secretPositions(tokenize(part).tokens).length) ctx.secret = true;
 		if (
 			/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|delete|terminate|rm -rf|force[- ]push|tear down)\b/.test(text)
 		) {
-			destroy = true;
+			ctx.destroy = true;
 			// A go-ahead runs what was proposed: the user's own destructive ask, or the reply offering to run one.
-			if (/\b(?:prod|production|prd|live)\b|[\w-]+-prod\b|\bprod-[\w-]+/.test(text)) destroyProd = true;
+			if (/\b(?:prod|production|prd|live)\b|[\w-]+-prod\b|\bprod-[\w-]+/.test(text)) ctx.destroyProd = true;
 		}
-		let refused: boolean | undefined;
-		let offered: boolean | undefined;
-		return {
-			secret,
-			destroy,
-			destroyProd,
-			get refused() {
-				return (refused ??= checkTurn(text, NO_CONTEXT) !== null);
-			},
-			get offered() {
-				if (offered === undefined) {
-					// The last reply offered something safe ("I won't force-push; want me to open a PR instead?").
-					const offers =
-						/\b(?:want me to|shall i|should i|would you like|instead\b|i can (?:also )?(?:push|open|create|write|draft|show|run))/.test(
-							text,
-						);
-					const destructive =
-						/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|delete|terminate|rm -rf|force[- ]push)\b/.test(text);
-					offered =
-						offers && (!destructive || /\b(?:won't|will not|can't|cannot|instead|rather|not going to)\b/.test(text));
-				}
-				return offered;
-			},
-		};
-	});
+		if (h.role === 'user') {
+			if (!seenUser && needRefused) ctx.refusedLast = checkTurn(text, NO_CONTEXT) !== null;
+			seenUser = true;
+		} else if (!seenAssistant) {
+			seenAssistant = true;
+			// The last reply offered something safe ("I won't force-push; want me to open a PR instead?").
+			const offers =
+				/\b(?:want me to|shall i|should i|would you like|instead\b|i can (?:also )?(?:push|open|create|write|draft|show|run))/.test(
+					text,
+				);
+			const destructive =
+				/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|delete|terminate|rm -rf|force[- ]push)\b/.test(text);
+			ctx.offered =
+				offers && (!destructive || /\b(?:won't|will not|can't|cannot|instead|rather|not going to)\b/.test(text));
+		}
+	}
+	return ctx;
 }
 
 // Cheap scans that rule most turns out before any sentence is tokenised.

@@ -20,8 +20,6 @@ export interface TurnText {
 	endsWithQuestion: boolean;
 }
 
-import { mayMatch, registerCue } from './cueScanner';
-
 const CURLY_SINGLE = /[\u2018\u2019\u201A\u201B\u2032]/g;
 const CURLY_DOUBLE = /[\u201C\u201D\u201E\u201F\u2033]/g;
 const SPACES = /\s+/g;
@@ -111,30 +109,20 @@ export interface Cue {
  */
 export interface CueTable extends ReadonlyArray<Cue> {
 	readonly any: RegExp;
-	/** Each cue's id in the token-indexed prefilter (text/cueScanner.ts), −1 when it always runs. */
-	readonly ids: readonly number[];
-	/** Every cue is prefiltered: a text none of them may match is answered without any regex scan. */
-	readonly allPrefiltered: boolean;
 }
 
 /** Builds a cue table at module load (flags are not supported: cues match normalised text). */
 export function cueTable(cues: readonly Cue[]): CueTable {
 	const any = new RegExp(cues.map((c) => `(?:${c.re.source})`).join('|'));
-	const ids = cues.map((c) => (c.re.global || c.re.sticky ? -1 : registerCue(c.re)));
-	return Object.freeze(Object.assign([...cues], { any, ids, allPrefiltered: ids.every((id) => id >= 0) }));
+	return Object.freeze(Object.assign([...cues], { any }));
 }
 
-/**
- * The first cue, in table order, that matches, with the matched words; or null. Cues the token
- * prefilter proves absent are not scanned; when all of a table's cues are prefiltered, the
- * combined scan is skipped too (the candidates are few).
- */
+/** The first cue, in table order, that matches, with the matched words; or null. */
 export function firstCue(cues: CueTable, text: string): { name: string; match: string } | null {
-	if (!cues.allPrefiltered && !cues.any.test(text)) return null;
-	for (let i = 0; i < cues.length; i++) {
-		if (!mayMatch(cues.ids[i], text)) continue;
-		const m = cues[i].re.exec(text);
-		if (m) return { name: cues[i].name, match: m[0].trim() };
+	if (!cues.any.test(text)) return null;
+	for (const cue of cues) {
+		const m = cue.re.exec(text);
+		if (m) return { name: cue.name, match: m[0].trim() };
 	}
 	return null;
 }

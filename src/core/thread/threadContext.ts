@@ -16,7 +16,6 @@ import {
 	TECH_TERM,
 } from '../answerPath/pathCues';
 import type { HistoryTurn } from '../types';
-import { ContentMemo, HISTORY_MEMO_TURNS } from '../text/contentMemo';
 
 /** Facts about the thread a turn continues. Each is computed on first use. */
 export interface ThreadView {
@@ -63,55 +62,16 @@ export function isGenericTurn(t: TextForms): boolean {
  * runs first, so a thread without any generic question (the common case) costs a few regex tests.
  */
 function genericThread(history: readonly HistoryTurn[], lookback: number): boolean {
-	const since: EarlierTurn[] = [];
+	const since: string[] = [];
 	for (let i = history.length - 1; i >= 0 && since.length < lookback; i--) {
 		if (history[i]!.role !== 'user') continue;
-		const e = earlierTurn(history[i]!.content);
-		if (e.genericShape) return !e.refersToProject && since.every((s) => !s.touchesProjectOrLive);
-		since.push(e);
+		const raw = ruleWindow(history[i]!.content);
+		// Most earlier turns name no technology at all: one regex rules them out before any normalising.
+		const t = GENERIC_HINT.test(raw) ? textForms(raw) : null;
+		if (t && genericShape(t)) return !refersToProject(t) && since.every((s) => !touchesProjectOrLive(textForms(s)));
+		since.push(raw);
 	}
 	return false;
-}
-
-/** What the thread rules ask of one earlier user turn, each answer computed on first use. */
-interface EarlierTurn {
-	readonly genericShape: boolean;
-	readonly refersToProject: boolean;
-	readonly touchesProjectOrLive: boolean;
-	/** It asked about live state whose output can show a failure. */
-	readonly liveFailure: boolean;
-}
-const EARLIER = new ContentMemo<EarlierTurn>(HISTORY_MEMO_TURNS);
-
-function earlierTurn(content: string): EarlierTurn {
-	return EARLIER.get(content, () => {
-		const raw = ruleWindow(content);
-		let forms: TextForms | undefined;
-		const t = (): TextForms => (forms ??= textForms(raw));
-		let shape: boolean | undefined;
-		let project: boolean | undefined;
-		let live: boolean | undefined;
-		let failure: boolean | undefined;
-		return {
-			// Most earlier turns name no technology at all: one regex rules them out before any normalising.
-			get genericShape() {
-				return (shape ??= GENERIC_HINT.test(raw) && genericShape(t()));
-			},
-			get refersToProject() {
-				return (project ??= refersToProject(t()));
-			},
-			get touchesProjectOrLive() {
-				return (live ??= touchesProjectOrLive(t()));
-			},
-			get liveFailure() {
-				if (failure === undefined) {
-					const cue = firstCue(LIVE_STATE, textForms(content).text);
-					failure = cue !== null && FAILURE_STATE.has(cue.name);
-				}
-				return failure;
-			},
-		};
-	});
 }
 
 function touchesProjectOrLive(t: TextForms): boolean {
@@ -121,7 +81,8 @@ function touchesProjectOrLive(t: TextForms): boolean {
 function lastUserLive(history: readonly HistoryTurn[]): boolean {
 	for (let i = history.length - 1; i >= 0; i--) {
 		if (history[i]!.role !== 'user') continue;
-		return earlierTurn(history[i]!.content).liveFailure;
+		const live = firstCue(LIVE_STATE, textForms(history[i]!.content).text);
+		return live !== null && FAILURE_STATE.has(live.name);
 	}
 	return false;
 }
