@@ -33,12 +33,15 @@ for (const file of files) {
 	const keyOf = (n) => {
 		const cf = n.callFrame;
 		const src = cf.url ? cf.url.replace(/^.*\/(?=[^/]+\/[^/]+$)/, '') : '';
-		return byFile ? src || `(${cf.functionName || 'native'})` : `${cf.functionName || '(anonymous)'} ${src}:${cf.lineNumber + 1}`;
+		return byFile
+			? src || `(${cf.functionName || 'native'})`
+			: `${cf.functionName || '(anonymous)'} ${src}:${cf.lineNumber + 1}`;
 	};
 	for (const [id, us] of dt) {
 		if (under) {
 			let on = false;
-			for (let at = id; at !== undefined && !on; at = parent.get(at)) on = byId.get(at).callFrame.functionName === under;
+			for (let at = id; at !== undefined && !on; at = parent.get(at))
+				on = byId.get(at).callFrame.functionName === under;
 			if (!on) continue;
 		}
 		total += us;
@@ -53,5 +56,8 @@ for (const file of files) {
 	}
 }
 const rows = [...self].sort((a, b) => b[1] - a[1]).slice(0, top);
-for (const [k, us] of rows) process.stdout.write(`${((100 * us) / total).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}\n`);
+for (const [k, us] of rows)
+	process.stdout.write(
+		`${((100 * us) / total).toFixed(1).padStart(5)} %  ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}\n`,
+	);
 process.stdout.write(`total ${(total / 1000).toFixed(0)} ms\n`);

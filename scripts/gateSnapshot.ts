@@ -9,8 +9,10 @@
  *   npm run gate:snapshot -- --out /tmp/gate-branch.jsonl
  *   cmp /tmp/gate-main.jsonl /tmp/gate-branch.jsonl
  *
- * --root DIR (default: the working directory) decides with DIR's sources (another checkout), so a branch can be compared with main
- * without this script existing there. Histories are built as `gmem eval gate` builds them: a
+ * --root DIR (default: the working directory) decides with DIR's sources (another checkout), so a
+ * branch can be compared with main without this script existing there. The corpora are always read
+ * from --data DIR (default: the working directory; CAsT from DIR/../shared or GMEM_SHARED), so both
+ * builds decide the same turns even when their fixture folders differ. Histories are built as `gmem eval gate` builds them: a
  * message-per-line file accumulates each conversation's messages; a `gmem gate`-shaped line carries
  * its own. Labels are not written (they change when the gate is tuned; decisions must not).
  */
@@ -27,7 +29,7 @@ interface Turn {
 	context?: unknown;
 }
 
-function args(argv: string[]): { root: string; out: string | null; shared: string } {
+function args(argv: string[]): { root: string; data: string; out: string | null; shared: string } {
 	const get = (name: string): string | null => {
 		const i = argv.indexOf(name);
 		if (i < 0) return null;
@@ -36,8 +38,9 @@ function args(argv: string[]): { root: string; out: string | null; shared: strin
 		return v;
 	};
 	const root = resolve(get('--root') ?? process.cwd());
-	const shared = resolve(get('--shared') ?? process.env.GMEM_SHARED ?? join(root, '../shared'));
-	return { root, out: get('--out'), shared };
+	const data = resolve(get('--data') ?? process.cwd());
+	const shared = resolve(get('--shared') ?? process.env.GMEM_SHARED ?? join(data, '../shared'));
+	return { root, data, out: get('--out'), shared };
 }
 
 /** The corpora, in a fixed order; a missing file is a loud error (a silent skip would hide a diff). */
@@ -57,8 +60,7 @@ function corpora(root: string, shared: string): string[] {
 	return files;
 }
 
-
-async function run(root: string, out: string | null, shared: string): Promise<void> {
+async function run(root: string, data: string, out: string | null, shared: string): Promise<void> {
 	const load = (p: string) => import(pathToFileURL(join(root, p)).href);
 	const { decideTurn, ruleDraft } = await load('src/core/decide.ts');
 	const { gateFeatures } = await load('src/core/gate/gateFeatures.ts');
@@ -71,8 +73,8 @@ async function run(root: string, out: string | null, shared: string): Promise<vo
 	const round = (x: number): number => Math.round(x * 1e9) / 1e9;
 	const lines: string[] = [];
 	let turns = 0;
-	for (const file of corpora(root, shared)) {
-		const name = relative(root, file);
+	for (const file of corpora(data, shared)) {
+		const name = relative(data, file);
 		const histories = new Map<string, Turn['history']>();
 		const text = readFileSync(file, 'utf8').split('\n');
 		for (let ln = 0; ln < text.length; ln++) {
@@ -124,11 +126,13 @@ async function run(root: string, out: string | null, shared: string): Promise<vo
 	const sha = createHash('sha256').update(body).digest('hex');
 	if (out) writeFileSync(out, body);
 	else process.stdout.write(body);
-	process.stderr.write(`gate:snapshot: ${turns} turns from ${root}, sha256 ${sha}${out ? ` → ${out}` : ''}\n`);
+	process.stderr.write(
+		`gate:snapshot: ${turns} turns of ${data}, decided by ${root}, sha256 ${sha}${out ? ` → ${out}` : ''}\n`,
+	);
 }
 
-const { root, out, shared } = args(process.argv.slice(2));
-run(root, out, shared).catch((e: unknown) => {
+const { root, data, out, shared } = args(process.argv.slice(2));
+run(root, data, out, shared).catch((e: unknown) => {
 	process.stderr.write(`gate:snapshot: ${e instanceof Error ? e.stack : String(e)}\n`);
 	process.exitCode = 1;
 });
