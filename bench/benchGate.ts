@@ -4,7 +4,8 @@
  * turns of test/fixtures/gate_*.jsonl; a warm-up, then many timed passes. Prints turns/second,
  * p50 / p90 / p99 / max microseconds per decision, and the same percentiles over each turn's
  * fastest pass (its cost without preemption and GC pauses), with the machine's load average.
- *   npm run build && npm run bench:gate [-- --iterations N]
+ *   npm run build && npm run bench:gate [-- --iterations N] [--slowest N]
+ * --slowest N also lists the N turns with the slowest fastest-pass (what the p99 is made of).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -95,6 +96,8 @@ function main(): void {
 	// Per turn, the fastest of its passes: the decision's own cost without preemption or GC pauses,
 	// which on a shared machine dominate the plain p99.
 	const best = new Float64Array(turns.length).fill(Infinity);
+	const slowestAt = process.argv.indexOf('--slowest');
+	const slowest = slowestAt > 0 ? Number(process.argv[slowestAt + 1]) : 0;
 	let n = 0;
 	const wallStart = process.hrtime.bigint();
 	for (let it = 0; it < iterations; it++) {
@@ -111,6 +114,10 @@ function main(): void {
 	}
 	const wallSec = Number(process.hrtime.bigint() - wallStart) / 1e9;
 	samples.sort();
+	const slow = [...best.keys()]
+		.sort((a, b) => best[b] - best[a])
+		.slice(0, slowest)
+		.map((i) => ({ i, us: best[i] }));
 	best.sort();
 	const fmt = (x: number): string => x.toFixed(1);
 	const out = [
@@ -128,6 +135,13 @@ function main(): void {
 			.map((x) => x.toFixed(2))
 			.join(' ')} on ${availableParallelism()} CPUs`,
 	];
+	for (const { i, us } of slow) {
+		const t = turns[i];
+		const chars = t.history.reduce((n, h) => n + h.content.length, 0);
+		out.push(
+			`  slow: ${fmt(us)} µs  ${origin[i]}  utterance ${t.utterance.length} chars, history ${t.history.length} turns / ${chars} chars: ${JSON.stringify(t.utterance.slice(0, 60))}`,
+		);
+	}
 	process.stdout.write(out.join('\n') + '\n');
 }
 
