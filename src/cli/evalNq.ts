@@ -178,7 +178,12 @@ async function indexRepo(
 		[run.es.workspaceId, 'workspace'],
 	);
 	const files = paths.map((p) => ({ path: p.path, text: readFileSync(resolve(root, p.path), 'utf8') }));
-	return { files, chunks: r.chunks, ms: Math.round(performance.now() - started) };
+	// What the store holds, not what this run wrote (a kept index writes only what changed).
+	const [held] = await run.es.store.db.query<{ n: number }>(
+		'SELECT count(*)::int AS n FROM chunks WHERE workspace_id = $1 AND tier = $2',
+		[run.es.workspaceId, 'workspace'],
+	);
+	return { files, chunks: held?.n ?? r.chunks, ms: Math.round(performance.now() - started) };
 }
 
 async function askOne(run: RepoRun, q: NqQuestion, bm25: FileBm25): Promise<NqResult> {
