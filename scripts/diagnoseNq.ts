@@ -2,8 +2,8 @@
  * Per-arm diagnosis of the natural-question eval (issue 15): for every question the product misses
  * at `--at` (default 5), the gold file's rank in each arm — full-text chunks, vector chunks, the
  * symbol arm, the fused list before the rerank, the reranked chunk pool (best chunk per file), the
- * BM25-sum of the pool, the final file list — and plain whole-file BM25, with the files that beat
- * it. Reads the indexes `gmem eval nq --index-cache DIR` kept (run that first: this script never
+ * BM25-sum of the pool and of the file-level BM25 arm (fileBm25Arm.ts), the final file list —
+ * and plain whole-file BM25, with the files that beat it. Reads the indexes `gmem eval nq --index-cache DIR` kept (run that first: this script never
  * indexes), so it measures exactly the product's stores. Dev split only unless told otherwise.
  *
  *   npx tsx scripts/diagnoseNq.ts test/fixtures/eval/nq/dev.jsonl --cache /tmp/retq-cache/nq [--at 5] [--all]
@@ -19,7 +19,8 @@ import { FileBm25 } from '../src/cli/fileBm25';
 import { nqSplit } from '../src/cli/nqSplit';
 import { decayedSum } from '../src/retrieval/fileRanking';
 import { bestPerFile, hybridSearch, type SearchHit } from '../src/retrieval/hybridSearch';
-import { DEFAULT_RETRIEVAL_TUNING } from '../src/retrieval/retrievalThresholds';
+import { retrievalTuning } from '../src/retrieval/retrievalThresholds';
+import { fileBm25Chunks } from '../src/retrieval/fileBm25Arm';
 import { retrieveWorkspace } from '../src/retrieval/workspaceRetrieval';
 import { resolveStoreLocation, workspaceId } from '../src/store/location';
 import { openStore } from '../src/store/openStore';
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
 	const t = resolveThresholds(undefined);
 	if (!t.ok) throw new Error(t.error.join('; '));
 	const th = t.value;
+	const tuning = retrievalTuning(th);
 	const embedder = await loadBuiltinEmbedder();
 	const reranker = new LinearReranker();
 	const floor = th.floor_workspace_question;
@@ -100,13 +102,15 @@ async function main(): Promise<void> {
 			for (const h of out.ranked)
 				if (h.arms.fts) sums.set(fileOf(h), [...(sums.get(fileOf(h)) ?? []), h.arms.fts.score]);
 			const bySum = [...sums.entries()]
-				.map(([p, s]) => ({ p, s: decayedSum(s, DEFAULT_RETRIEVAL_TUNING.file_agg_decay, 3) }))
+				.map(([p, s]) => ({ p, s: decayedSum(s, tuning.file_agg_decay, 3) }))
 				.sort((a, b) => b.s - a.s)
 				.map((x) => x.p);
 			const ftsAll = new Map<string, number[]>();
-			for (const h of fts) if (h.arms.fts) ftsAll.set(fileOf(h), [...(ftsAll.get(fileOf(h)) ?? []), h.arms.fts.score]);
+			const fileArm = await fileBm25Chunks(db, scope, q.question, th, tuning);
+			for (const h of fileArm)
+				if (h.arms.fts) ftsAll.set(fileOf(h), [...(ftsAll.get(fileOf(h)) ?? []), h.arms.fts.score]);
 			const byFtsSum = [...ftsAll.entries()]
-				.map(([p, s]) => ({ p, s: decayedSum(s, DEFAULT_RETRIEVAL_TUNING.file_agg_decay, 3) }))
+				.map(([p, s]) => ({ p, s: decayedSum(s, tuning.file_agg_decay, 3) }))
 				.sort((a, b) => b.s - a.s)
 				.map((x) => x.p);
 			const plain = bm25.rank(q.question);
@@ -114,7 +118,7 @@ async function main(): Promise<void> {
 				`${q.id} [${q.style}] gold ${q.gold_files.join('|')} final ${r ?? '-'} | fts ${rank(bestPerFile(fts).map(fileOf), q.gold_files)}` +
 					` vec ${rank(bestPerFile(vec).map(fileOf), q.gold_files)} sym ${rank(sym, q.gold_files)}` +
 					` fused ${rank(bestPerFile(hyb.hits).map(fileOf), q.gold_files)} reranked ${rank(bestPerFile(out.ranked).map(fileOf), q.gold_files)}` +
-					` poolSum ${rank(bySum, q.gold_files)} ftsSum ${rank(byFtsSum, q.gold_files)} fileBM25 ${rank(plain, q.gold_files)}` +
+					` poolSum ${rank(bySum, q.gold_files)} fileArm ${rank(byFtsSum, q.gold_files)} fileBM25 ${rank(plain, q.gold_files)}` +
 					`\n   Q: ${q.question.slice(0, 160).replace(/\n/g, ' ')}\n   final: ${final.slice(0, 5).join(', ')}\n   bm25 : ${plain.slice(0, 5).join(', ')}` +
 					`\n   ids: ${hyb.identifiers.map((i) => `${i.raw}/${i.strength}`).join(' ')}`,
 			);
