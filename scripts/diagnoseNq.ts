@@ -4,7 +4,7 @@
  * symbol arm, the fused list before the rerank, the reranked chunk pool (best chunk per file), the
  * BM25-sum of the pool and of the file-level BM25 arm (fileBm25Arm.ts), the final file list —
  * and plain whole-file BM25, with the files that beat it. Reads the indexes `gmem eval nq --index-cache DIR` kept (run that first: this script never
- * indexes), so it measures exactly the product's stores. Dev split only unless told otherwise.
+ * indexes), so it measures exactly the product's stores. Give it dev.jsonl (--split re-splits a combined file).
  *
  *   npx tsx scripts/diagnoseNq.ts test/fixtures/eval/nq/dev.jsonl --cache /tmp/retq-cache/nq [--at 5] [--all]
  */
@@ -30,7 +30,7 @@ const { values, positionals } = parseArgs({
 	allowPositionals: true,
 	options: {
 		cache: { type: 'string' },
-		split: { type: 'string', default: 'dev' },
+		split: { type: 'string', default: 'all' },
 		at: { type: 'string', default: '5' },
 		all: { type: 'boolean', default: false },
 	},
