@@ -111,7 +111,11 @@ export function rankFiles(
 		const b = bySum.get(f);
 		return { f, score: (a ? 1 / (rrfK + a) : 0) + (b ? t.file_bm25_weight / (rrfK + b) : 0), sum };
 	});
-	out.sort((x, y) => Number(y.f.pinned) - Number(x.f.pinned) || y.score - x.score || x.f.at - y.f.at);
+	// Pinned files first, in their pinned order (a trace's innermost frame leads), then by score.
+	out.sort(
+		(x, y) =>
+			Number(y.f.pinned) - Number(x.f.pinned) || (x.f.pinned ? x.f.at - y.f.at : y.score - x.score || x.f.at - y.f.at),
+	);
 	return out
 		.filter((x) => x.score > 0 || x.f.at !== Infinity)
 		.map((x) => ({ hit: x.f.hit, file_score: x.score, bm25_sum: x.sum }));
