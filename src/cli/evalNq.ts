@@ -8,7 +8,7 @@
  * fails is that question's miss, reported with its error; the run goes on.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { latencySummary } from '../core/metrics/percentiles';
 import type { Thresholds } from '../core/thresholds';
 import { Indexer } from '../indexing/indexer';
@@ -21,19 +21,21 @@ import { EXIT_OK, UsageError, type CliCommand, type CliIo } from './cliTypes';
 import { cliRetrievalConfig, openCliReranker } from './cliModels';
 import { loadConfig } from './commands/gateCommand';
 import { emitEvaluation, fixed3, formatTable, JSON_OUT_OPTION } from './evalShared';
-import { openEvalStore, type EvalStore } from './evalStore';
+import { openEvalStore, openKeptStore, type EvalStore } from './evalStore';
 import { FileBm25 } from './fileBm25';
 import { nqSplit, type NqSplit } from './nqSplit';
 import { openCliEmbedder } from './storeCli';
 
 const USAGE = `usage: gmem eval nq QUESTIONS.jsonl... [--split dev|test|all] [--root REPO=DIR]... [--repo REPO]...
                    [--embedder builtin|minilm|hashing|none] [--reranker builtin|minilm|none] [--config FILE]
-                   [--tuning FILE] [--db PATH|URL] [--json] [--json-out FILE]
+                   [--tuning FILE] [--db PATH|URL] [--index-cache DIR] [--json] [--json-out FILE]
 
 Rows: {"id", "repo", "style", "question" (or "query"), "gold_files": [repo-relative paths]}.
 Each repository is indexed from its root (defaults: the Debian packages of test/fixtures/eval/nq/README.md;
 --root REPO=DIR adds or overrides one) into a fresh store, then every question is searched as the chat
 turn searches (files mode). --split keeps the dev or test half (SHA-256 of the id, 50/50 per repository).
+--index-cache DIR: keep each repository's index in DIR/REPO (PGlite) and re-index only changed files next time
+(delete DIR when chunking or the embedder changes).
 --tuning FILE: a JSON object of src/retrieval/retrievalThresholds.ts names (e.g. the new parts switched off).
 `;
 
@@ -176,7 +178,12 @@ async function indexRepo(
 		[run.es.workspaceId, 'workspace'],
 	);
 	const files = paths.map((p) => ({ path: p.path, text: readFileSync(resolve(root, p.path), 'utf8') }));
-	return { files, chunks: r.chunks, ms: Math.round(performance.now() - started) };
+	// What the store holds, not what this run wrote (a kept index writes only what changed).
+	const [held] = await run.es.store.db.query<{ n: number }>(
+		'SELECT count(*)::int AS n FROM chunks WHERE workspace_id = $1 AND tier = $2',
+		[run.es.workspaceId, 'workspace'],
+	);
+	return { files, chunks: held?.n ?? r.chunks, ms: Math.round(performance.now() - started) };
 }
 
 async function askOne(run: RepoRun, q: NqQuestion, bm25: FileBm25): Promise<NqResult> {
@@ -285,6 +292,7 @@ const OPTIONS = {
 	config: { type: 'string' },
 	tuning: { type: 'string', multiple: true },
 	db: { type: 'string' },
+	'index-cache': { type: 'string' },
 	json: { type: 'boolean', default: false },
 	...JSON_OUT_OPTION,
 } as const;
@@ -316,6 +324,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	);
 	const repos = [...new Set(questions.map((q) => q.repo))];
 	for (const r of repos) if (!roots[r]) throw new UsageError(`no root for repository "${r}": pass --root ${r}=DIR`);
+	const t = loadConfig(values.config, io.cwd);
 	// Several --tuning files share one index per repository: one evaluation per file, in order.
 	const tunings: { label: string; tuning: RetrievalTuning }[] = [];
 	for (const file of values.tuning?.length ? values.tuning : [null]) {
@@ -328,12 +337,11 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 			}
 		}
 		try {
-			tunings.push({ label: file ?? 'defaults', tuning: retrievalTuning(raw) });
+			tunings.push({ label: file ?? 'defaults', tuning: retrievalTuning({ ...t, ...raw }) });
 		} catch (e) {
 			throw new UsageError(`--tuning ${file}: ${(e as Error).message}`);
 		}
 	}
-	const t = loadConfig(values.config, io.cwd);
 	const config = cliRetrievalConfig(
 		{ embedder: values.embedder, reranker: values.reranker, k: 10, files: true },
 		io.env,
@@ -345,7 +353,10 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	const repoRows: NqEvaluation['repos'] = [];
 	try {
 		for (const repo of repos) {
-			const es = await openEvalStore(values.db, io);
+			const cache = values['index-cache'];
+			const es = cache
+				? await openKeptStore(join(resolve(io.cwd, cache), repo), io)
+				: await openEvalStore(values.db, io);
 			try {
 				const runCtx: RepoRun = {
 					es,

@@ -4,7 +4,7 @@
  * whose rows are deleted afterwards. Either way the measurement never sees, nor leaves, other data.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Embedder } from '../models/embedder';
@@ -77,6 +77,26 @@ export async function openEvalStore(db: string | undefined, io: CliIo): Promise<
 			} finally {
 				await store.close();
 			}
+		},
+	};
+}
+
+/**
+ * A kept PGlite folder for one repository's index (`gmem eval nq --index-cache DIR`): opened in
+ * place, its workspace id that of the folder, nothing deleted afterwards, so the next run's
+ * indexer skips every unchanged file (content hash). Delete the folder when chunking changes.
+ */
+export async function openKeptStore(dir: string, io: CliIo): Promise<EvalStore> {
+	mkdirSync(dir, { recursive: true });
+	const store = await openCliStore(dir, io);
+	return {
+		store,
+		workspaceId: workspaceId(dir),
+		location: resolveStoreLocation(dir, io.env, io.cwd),
+		folder: dir,
+		where: `kept PGlite folder ${dir} (${store.engine})`,
+		dispose: async () => {
+			await store.close();
 		},
 	};
 }

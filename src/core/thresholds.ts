@@ -12,6 +12,7 @@ import { INSTRUCTION_FILE_THRESHOLDS } from './thresholds/instructionFileThresho
 import { LIVE_STATE_THRESHOLDS } from './thresholds/liveStateThresholds';
 import { POLICY_THRESHOLDS } from './thresholds/policyThresholds';
 import { RETRIEVAL_THRESHOLDS } from './thresholds/retrievalThresholds';
+import { RETRIEVAL_TUNING_THRESHOLDS } from './thresholds/retrievalTuningThresholds';
 import type { ThresholdSpec } from './thresholds/spec';
 
 export type { ThresholdSpec } from './thresholds/spec';
@@ -21,6 +22,7 @@ export const THRESHOLD_TABLE = {
 	...POLICY_THRESHOLDS,
 	...GATE_THRESHOLDS,
 	...RETRIEVAL_THRESHOLDS,
+	...RETRIEVAL_TUNING_THRESHOLDS,
 	...EVIDENCE_THRESHOLDS,
 	...INDEXING_THRESHOLDS,
 	...GENERATION_THRESHOLDS,

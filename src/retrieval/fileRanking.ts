@@ -6,6 +6,8 @@
  *   order, and files by the decayed sum of their chunks' BM25 scores (best + d·second + d²·third:
  *   several matching chunks are evidence about a file that one chunk is not; measured on django,
  *   docs/evaluation.md), the latter weighted by the same priors. Pinned chunks' files stay first.
+ *   In files mode the sums come from the file-level BM25 arm (fileBm25Arm.ts), which reaches files
+ *   the pool does not hold.
  */
 import type { SearchHit } from './hybridSearch';
 import { fileKind, kindPrior, type FileKind, type TurnWant } from './filePriors';
@@ -63,24 +65,37 @@ export function decayedSum(scores: readonly number[], decay: number, n: number):
 		.reduce((acc, s, i) => acc + s * decay ** i, 0);
 }
 
-/** Ranks the distinct files of `ranked` (chunks best first); see the module comment. */
+/**
+ * Ranks the distinct files of `ranked` (chunks best first); see the module comment. `bm25Chunks`
+ * (fileBm25Arm.ts), when given, is where the BM25 sums come from instead of the pool's chunks, and
+ * a file only it found joins the list on its sum alone.
+ */
 export function rankFiles(
 	ranked: readonly SearchHit[],
 	want: TurnWant,
 	t: RetrievalTuning,
 	rrfK: number,
 	pinned: ReadonlySet<string> = new Set(),
+	bm25Chunks?: readonly SearchHit[],
 ): RankedFile[] {
-	const best = new Map<string, { hit: SearchHit; at: number; bm25: number[]; pinned: boolean }>();
+	type File = { hit: SearchHit; at: number; bm25: number[]; pinned: boolean };
+	const best = new Map<string, File>();
 	ranked.forEach((h, at) => {
 		const key = fileKey(h);
 		const f = best.get(key) ?? { hit: h, at, bm25: [], pinned: false };
-		if (h.arms.fts) f.bm25.push(h.arms.fts.score);
+		if (!bm25Chunks && h.arms.fts) f.bm25.push(h.arms.fts.score);
 		if (pinned.has(h.chunk_id)) f.pinned = true;
 		best.set(key, f);
 	});
+	const byChunk = new Map([...best.values()].map((f, i) => [f, i + 1]));
+	for (const h of bm25Chunks ?? []) {
+		if (!h.arms.fts) continue;
+		const key = fileKey(h);
+		const f = best.get(key) ?? { hit: h, at: Infinity, bm25: [], pinned: false };
+		f.bm25.push(h.arms.fts.score);
+		best.set(key, f);
+	}
 	const files = [...best.values()];
-	const byChunk = new Map(files.map((f, i) => [f, i + 1]));
 	const sums = files.map((f) => ({
 		f,
 		sum: decayedSum(f.bm25, t.file_agg_decay, t.file_agg_chunks) * kindPrior(fileKind(f.hit.path), want, t).weight,
@@ -92,10 +107,16 @@ export function rankFiles(
 			.map((x, i) => [x.f, i + 1]),
 	);
 	const out = sums.map(({ f, sum }) => {
-		const a = byChunk.get(f)!;
+		const a = byChunk.get(f);
 		const b = bySum.get(f);
-		return { f, score: 1 / (rrfK + a) + (b ? t.file_bm25_weight / (rrfK + b) : 0), sum };
+		return { f, score: (a ? 1 / (rrfK + a) : 0) + (b ? t.file_bm25_weight / (rrfK + b) : 0), sum };
 	});
-	out.sort((x, y) => Number(y.f.pinned) - Number(x.f.pinned) || y.score - x.score || x.f.at - y.f.at);
-	return out.map((x) => ({ hit: x.f.hit, file_score: x.score, bm25_sum: x.sum }));
+	// Pinned files first, in their pinned order (a trace's innermost frame leads), then by score.
+	out.sort(
+		(x, y) =>
+			Number(y.f.pinned) - Number(x.f.pinned) || (x.f.pinned ? x.f.at - y.f.at : y.score - x.score || x.f.at - y.f.at),
+	);
+	return out
+		.filter((x) => x.score > 0 || x.f.at !== Infinity)
+		.map((x) => ({ hit: x.f.hit, file_score: x.score, bm25_sum: x.sum }));
 }

@@ -15,7 +15,7 @@ import type { FileKind, TurnWant } from './filePriors';
 import { reciprocalRankFusion } from './fusion';
 import { turnIdentifiers, type QueryIdentifier } from './queryIdentifiers';
 import { ftsQueryText, salientTerms } from './queryTerms';
-import { DEFAULT_RETRIEVAL_TUNING, type RetrievalTuning } from './retrievalThresholds';
+import { retrievalTuning, type RetrievalTuning } from './retrievalThresholds';
 import {
 	describeSymbolArm,
 	fetchDefinitions,
@@ -50,7 +50,7 @@ export interface SearchOptions {
 	fetch?: number;
 	/** Run the symbol arm (default: in hybrid mode). */
 	symbols?: boolean;
-	/** The symbol arm's and the file ranking's thresholds (src/retrieval/retrievalThresholds.ts). */
+	/** The symbol arm's and the file ranking's thresholds; default: those rows of `thresholds`. */
 	tuning?: RetrievalTuning;
 	/** What the turn wants: the fused order gets the document-type priors before the pool is cut (null: none). */
 	want?: TurnWant | null;
@@ -101,7 +101,7 @@ export async function hybridSearch(db: Queryable, query: string, opts: SearchOpt
 	const terms = salientTerms(query, t.fts_max_query_terms);
 	const searched = ftsQueryText(terms);
 	const notes: string[] = [];
-	const tuning = opts.tuning ?? DEFAULT_RETRIEVAL_TUNING;
+	const tuning = opts.tuning ?? retrievalTuning(t);
 	// Only indexed files have definitions: research memory never has a symbol table.
 	const symbolsOn =
 		(opts.symbols ?? (opts.arm === 'hybrid' && opts.tier === 'workspace')) && tuning.rrf_weight_symbol > 0;

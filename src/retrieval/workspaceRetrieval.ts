@@ -16,11 +16,12 @@ import { calibratedFloor } from './evidence/calibration';
 import { runEvidenceStage } from './evidence/evidenceStage';
 import type { EvidenceResult } from './evidence/types';
 import { describeFailure, failureEvidence } from './failureEvidence';
+import { fileBm25Chunks } from './fileBm25Arm';
 import { applyKindPriors, rankFiles } from './fileRanking';
 import { turnWant, type FileKind, type TurnWant } from './filePriors';
 import { hybridSearch, pinnedDefinitions, type ArmMode, type FtsRanking, type SearchHit } from './hybridSearch';
 import { retrievalPlan, type RetrievalPlan } from './retrievalPlan';
-import { DEFAULT_RETRIEVAL_TUNING, type RetrievalTuning } from './retrievalThresholds';
+import { retrievalTuning, type RetrievalTuning } from './retrievalThresholds';
 
 /** One retrieval. */
 export interface WorkspaceRetrievalInput {
@@ -50,7 +51,7 @@ export interface WorkspaceRetrievalInput {
 	signal?: AbortSignal;
 	/** performance.now() when the host started (its query embedding counts in the step's ms). */
 	startedAt?: number;
-	/** Symbol arm, file ranking and prior thresholds; default their table's defaults. */
+	/** Symbol arm, file ranking and prior thresholds; default: those rows of `thresholds` (the one table). */
 	tuning?: RetrievalTuning;
 }
 
@@ -79,7 +80,7 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	const tier = input.tier ?? 'workspace';
 	const arm = input.arm ?? 'hybrid';
 	const t = input.thresholds;
-	const tuning = input.tuning ?? DEFAULT_RETRIEVAL_TUNING;
+	const tuning = input.tuning ?? retrievalTuning(t);
 	const embedder = arm === 'fts' ? null : input.embedder;
 	const reranker = arm === 'hybrid' ? input.reranker : null;
 	const plan = retrievalPlan({ k: input.k, arm, reranking: reranker !== null, files: input.files, thresholds: t });
@@ -101,18 +102,24 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 			: null;
 	const searchQuery = failure?.searchText || input.query;
 	const want = turnWant(failure?.parsed.frames.length ? failure.parsed.rest : input.query);
-	const found = await hybridSearch(db, searchQuery, {
-		...scope,
-		k: plan.pool,
-		fetch: Math.max(plan.fetch_per_arm.fts, plan.fetch_per_arm.vector),
-		arm,
-		embedder,
-		cosineFloor: cosine,
-		thresholds: t,
-		tuning,
-		want: arm === 'hybrid' ? want : null,
-		...(input.ftsRanking ? { ftsRanking: input.ftsRanking } : {}),
-	});
+	const [found, bm25Chunks] = await Promise.all([
+		hybridSearch(db, searchQuery, {
+			...scope,
+			k: plan.pool,
+			fetch: Math.max(plan.fetch_per_arm.fts, plan.fetch_per_arm.vector),
+			arm,
+			embedder,
+			cosineFloor: cosine,
+			thresholds: t,
+			tuning,
+			want: arm === 'hybrid' ? want : null,
+			...(input.ftsRanking ? { ftsRanking: input.ftsRanking } : {}),
+		}),
+		// Files mode: the BM25-sum file list reads its own, wider full-text run (fileBm25Arm.ts).
+		input.files && arm !== 'vector' && (input.ftsRanking ?? 'bm25') === 'bm25'
+			? fileBm25Chunks(db, scope, searchQuery, t, tuning)
+			: undefined,
+	]);
 	const frameHits = (failure?.frames ?? []).map((f) => frameHit(f.row));
 	const out = {
 		...found,
@@ -168,7 +175,7 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		content: c.text,
 		...(reranker ? {} : { rerank: null }),
 	}));
-	const files = input.files ? rankFiles(ranked, want, tuning, t.rrf_k, pinSet) : null;
+	const files = input.files ? rankFiles(ranked, want, tuning, t.rrf_k, pinSet, bm25Chunks) : null;
 	const hits = (files ? files.map((f) => ({ ...f.hit, file_score: f.file_score })) : ranked).slice(0, input.k);
 	return {
 		plan,

@@ -108,4 +108,25 @@ describe('rankFiles', () => {
 		);
 		assert.equal(rankFiles(ranked, 'code', T, 60, new Set(['c.py#0']))[0].hit.path, 'c.py');
 	});
+
+	it('with the file-level BM25 arm, sums come from its chunks and a file only it found joins the list', () => {
+		// The pool: a first, b second, each with a pool BM25 score that must now be ignored.
+		const pool = [hit('a.py', 0, 50), hit('b.py', 0, 1)];
+		// The wide run: z.py (not in the pool) matches in three chunks, b.py in two, a.py in none.
+		const wide = [hit('z.py', 0, 9), hit('z.py', 1, 8), hit('b.py', 3, 8), hit('z.py', 2, 7), hit('b.py', 4, 6)];
+		const files = rankFiles(pool, 'code', T, 60, new Set(), wide);
+		assert.deepEqual(
+			files.map((f) => f.hit.path),
+			['b.py', 'z.py', 'a.py'],
+		);
+		// b.py keeps its best pool chunk as its hit; z.py's hit is its best wide chunk.
+		assert.equal(files[0].hit.chunk_id, 'b.py#0');
+		assert.equal(files[1].hit.chunk_id, 'z.py#0');
+		assert.equal(files[2].bm25_sum, 0);
+		// Without the wide list the pool's own scores decide the sums: a.py (50) leads.
+		assert.deepEqual(
+			rankFiles(pool, 'code', T, 60).map((f) => f.hit.path),
+			['a.py', 'b.py'],
+		);
+	});
 });

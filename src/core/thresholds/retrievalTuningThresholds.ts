@@ -1,0 +1,112 @@
+/**
+ * The symbol arm, the file-level ranking and the document-type priors (issue 15 items 2–4).
+ * Owned by src/retrieval (src/retrieval/retrievalThresholds.ts resolves them for a search).
+ * Figures: docs/evaluation.md "Natural questions" (tuned on the dev split only).
+ */
+import type { ThresholdSection } from './spec';
+
+export const RETRIEVAL_TUNING_THRESHOLDS = {
+	rrf_weight_symbol: {
+		default: 2,
+		min: 0,
+		max: 10,
+		rationale:
+			'Weight of the symbol arm in RRF. A definition matched by a name the user wrote is the strongest evidence a turn can give about where the code is; above the other arms (1) so it leads unless both of them disagree.',
+	},
+	symbol_defs_per_name: {
+		default: 20,
+		min: 1,
+		max: 500,
+		integer: true,
+		rationale:
+			'At most this many definitions are read per probed name (a name such as __init__ or get is defined hundreds of times).',
+	},
+	symbol_word_max_defs: {
+		default: 4,
+		min: 0,
+		max: 100,
+		integer: true,
+		rationale:
+			'A plain word ("flatten") or word pair ("send file") counts as a name only when at most this many definitions carry it: a common word matches many unrelated definitions.',
+	},
+	symbol_max_probes: {
+		default: 24,
+		min: 1,
+		max: 200,
+		integer: true,
+		rationale:
+			'At most this many names from one turn probe the symbol table (strongest first), bounding the arm on a pasted log.',
+	},
+	symbol_pin_definitions: {
+		default: 1,
+		min: 0,
+		max: 20,
+		integer: true,
+		rationale:
+			'The best definitions of names written as code (send_file, res.sendFile, Context.invoke) are kept first after the rerank, at most this many: the reranker scores text similarity and can prefer a chunk that mentions a name over the one that defines it. 0 turns pinning off.',
+	},
+	file_agg_decay: {
+		default: 0.6,
+		min: 0,
+		max: 1,
+		rationale:
+			"File score = a file's best chunk score + decay × its second + decay² × its third (BM25-sum aggregation; django localisation: (1, ½, ¼) on BM25 scores R@10 0.842 vs best chunk 0.798). Natural-question dev (93), with the file-level BM25 arm: R@1 0.828 / 0.817 / 0.849 / 0.839 at 0.3 / 0.5 / 0.6 / 0.7 (weight 1.5 for 0.6 and 0.7).",
+	},
+	file_agg_chunks: {
+		default: 3,
+		min: 1,
+		max: 20,
+		integer: true,
+		rationale: 'Chunks per file that count in its aggregate score.',
+	},
+	file_bm25_weight: {
+		default: 1.5,
+		min: 0,
+		max: 10,
+		rationale:
+			'Weight of the BM25-sum file list against the best-chunk file list when files are ranked (RRF of the two). 0 = best chunk per file, the ranking before issue 15 item 3. Natural-question dev (93), file-level BM25 arm on, decay 0.5: R@1 0.796 / 0.817 / 0.817 / 0.839 at 0.5 / 0.75 / 1 / 1.5 (R@5 0.989 at 0.5, else 1.000); 1.25–2 with decay 0.6–0.7 all 0.839–0.849.',
+	},
+	file_bm25_candidates: {
+		default: 1000,
+		min: 0,
+		max: 20000,
+		integer: true,
+		rationale:
+			"When files are ranked, the BM25-sum file list is built from the full-text arm run again over every query term (no common-term cut) for up to this many chunks, not only from the reranked pool: the pool's chunks come from the rare terms and the other arms, so a file that whole-file BM25 ranks high could be missing from it. Natural-question dev (93): R@5 0.946 from the pool, 1.000 with this list. 0 = the pool's chunks only.",
+	},
+	prior_impl_over_other: {
+		default: 0.6,
+		min: 0,
+		max: 1,
+		rationale:
+			'Multiplier on the file score of tests, changelogs / release notes and generated files when the turn asks how code works or why it fails: the same words appear there, but the answer is the implementation.',
+	},
+	prior_docs_code: {
+		default: 0.6,
+		min: 0,
+		max: 3,
+		rationale:
+			'Multiplier on documentation files (README, CONTRIBUTING, docs/) when the turn asks how code works or why it fails. Natural-question dev split (93): R@1 0.796 at 1, 0.817 at 0.6 (README.md and a crate-level doc outranked the implementation).',
+	},
+	prior_docs_howto: {
+		default: 1,
+		min: 0,
+		max: 3,
+		rationale:
+			'Multiplier on documentation files (docs/, README, .md/.rst) for how-to questions. Neutral (1) by default: on the dev split the answer to a how-to question was the implementation at least as often as the docs.',
+	},
+	prior_tests_when_asked: {
+		default: 1.5,
+		min: 0,
+		max: 5,
+		rationale: 'Multiplier on test files when the turn is about tests (a failing test, "where is X tested").',
+	},
+	stack_frame_max: {
+		default: 6,
+		min: 0,
+		max: 50,
+		integer: true,
+		rationale:
+			'At most this many workspace frames of a pasted trace are fetched as exact evidence (innermost first): the failing line and its callers.',
+	},
+} as const satisfies ThresholdSection;
