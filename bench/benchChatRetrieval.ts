@@ -72,6 +72,11 @@ async function timeMix(
 	const one = async (q: string) => {
 		clock.reset();
 		const start = performance.now();
+		// WorkspaceMemory.retrieve's per-turn check that the folders are indexed (other_sql).
+		await db.query(
+			"SELECT EXISTS (SELECT 1 FROM documents WHERE scope = $2 AND tier = 'workspace' AND workspace_id = ANY($1::text[])) AS found",
+			[['bench'], cached.store.scope],
+		);
 		const queryEmbedder = await clock.embedQuery(embedder, q);
 		await retrieveWorkspace(db, {
 			query: q,
