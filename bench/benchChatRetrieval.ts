@@ -19,6 +19,7 @@ import { LinearReranker } from '../src/models/linearReranker';
 import { DEFAULT_RETRIEVAL_TUNING, retrievalTuning } from '../src/retrieval/retrievalThresholds';
 import { retrieveWorkspace } from '../src/retrieval/workspaceRetrieval';
 import { corpus, type Corpus } from './chatRetrieval/corpus';
+import { cpuMeter } from './chatRetrieval/cpuMeter';
 import { StageClock, STAGES, type Stage } from './chatRetrieval/stageClock';
 import { pgliteStore, serverStore, type CachedStore } from './chatRetrieval/storeCache';
 
@@ -51,6 +52,8 @@ interface MixResult {
 	queries: number;
 	p50: Record<Stage, number>;
 	p95: Record<Stage, number>;
+	/** CPU per retrieval: this process, and the store's processes (PGlite owner / server backends). */
+	cpu_ms_per_query: { client_ms: number; store_ms: number | null };
 	load_avg_1m_before: number;
 	load_avg_1m_after: number;
 }
@@ -93,8 +96,10 @@ async function timeMix(
 	};
 	for (const q of qs.slice(0, WARM_UP)) await one(q);
 	const before = load1();
+	const meter = await cpuMeter(cached.store);
 	const rows: Record<Stage, number>[] = [];
 	for (const q of qs.slice(WARM_UP)) rows.push(await one(q));
+	const cpu = await meter.stop(rows.length);
 	const per = (p: number) =>
 		Object.fromEntries(
 			STAGES.map((s) => [
@@ -113,6 +118,7 @@ async function timeMix(
 		queries: rows.length,
 		p50: per(50),
 		p95: per(95),
+		cpu_ms_per_query: cpu,
 		load_avg_1m_before: before,
 		load_avg_1m_after: load1(),
 	};
@@ -125,13 +131,15 @@ function medianRun(runs: readonly MixResult[]): MixResult {
 }
 
 function table(results: readonly MixResult[]): string {
-	const head = `| engine | chunks | mix | total p50 / p95 | ${STAGES.filter((s) => s !== 'total').join(' | ')} | load 1m |`;
+	const head = `| engine | chunks | mix | total p50 / p95 | ${STAGES.filter((s) => s !== 'total').join(' | ')} | CPU ms/query (client + store) | load 1m |`;
 	const sep = head.replace(/[^|]+/g, '---');
 	const lines = results.map(
 		(r) =>
 			`| ${r.engine} | ${r.chunks} | ${r.mix} | ${r.p50.total} / ${r.p95.total} | ${STAGES.filter((s) => s !== 'total')
 				.map((s) => `${r.p50[s]} / ${r.p95[s]}`)
-				.join(' | ')} | ${r.load_avg_1m_before}–${r.load_avg_1m_after} |`,
+				.join(
+					' | ',
+				)} | ${r.cpu_ms_per_query.client_ms} + ${r.cpu_ms_per_query.store_ms ?? '?'} | ${r.load_avg_1m_before}–${r.load_avg_1m_after} |`,
 	);
 	return [head, sep, ...lines].join('\n');
 }

@@ -160,6 +160,8 @@ export async function serverStore(
 async function open(location: Parameters<typeof openStore>[0]): Promise<Store> {
 	const opened = await openStore(location, { ownerTimeoutMs: 120_000 });
 	if (!opened.ok) throw opened.error;
+	// The statistics the current code's analyzeChunks keeps (a cached store may have been built before it changed).
+	await analyzeChunks(opened.value.db);
 	return opened.value;
 }
 
