@@ -27,7 +27,8 @@ async function storePids(store: Store): Promise<number[]> {
 		return lock ? [lock.pid] : [];
 	}
 	const rows = await store.db.query<{ pid: number }>(
-		'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+		// Client backends only: autovacuum workers (busy for a while after a bulk load) are not the query's cost.
+		"SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
 	);
 	return rows.map((r) => r.pid);
 }
