@@ -27,8 +27,9 @@ async function storePids(store: Store): Promise<number[]> {
 		return lock ? [lock.pid] : [];
 	}
 	const rows = await store.db.query<{ pid: number }>(
-		// Client backends only: autovacuum workers (busy for a while after a bulk load) are not the query's cost.
-		"SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+		// Client backends only (the pool's, this statement's own included): autovacuum workers, busy for a while
+		// after a bulk load, are not a query's cost.
+		"SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'",
 	);
 	return rows.map((r) => r.pid);
 }
