@@ -58,8 +58,13 @@ export class StageClock {
 		try {
 			return await run();
 		} finally {
-			this.spans.push({ stage, start, end: performance.now() });
+			this.record(stage, start, performance.now());
 		}
+	}
+
+	/** Adds a span (performance.now() milliseconds). */
+	record(stage: Span['stage'], start: number, end: number): void {
+		this.spans.push({ stage, start, end });
 	}
 
 	/** The stages of the retrieval that ran from `start` to `end` (embedding included). */
