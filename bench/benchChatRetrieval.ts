@@ -1,31 +1,27 @@
 /**
- * Chat-path retrieval at scale (issue 15 item 7; not a test): the whole `retrieveWorkspace` a chat
- * turn runs — symbol arm, full-text (BM25), vector (built-in model), RRF, the built-in reranker,
- * priors and evidence selection — timed p50/p95 at growing store sizes (default 20k, 50k, 100k
- * chunks) on PGlite (through its owner's socket, as the product uses it) and on a PostgreSQL server
- * when GMEM_TEST_PG_URL (or --url) is set. Synthetic code chunks (a Zipf vocabulary in camelCase
- * and snake_case identifiers, one definition per chunk in the symbol table) with vectors from the
- * built-in embedder; three query mixes: chat questions in words, questions naming an identifier,
- * and a pasted Python traceback.
- *   npm run build && node dist/bench/benchChatRetrieval.js [--sizes 20000,50000,100000] [--queries 200] [--k 4]
+ * Chat-path retrieval at scale (issue 15 item 7; not a test): what a chat turn runs for the
+ * workspace — the query embedding (once, before the pipeline, as WorkspaceMemory.retrieve does),
+ * then `retrieveWorkspace`: frame lookups for a pasted trace, the symbol arm, full-text (BM25) and
+ * vector arms, RRF, the built-in reranker, priors and evidence selection — timed p50/p95 per stage
+ * (chatRetrieval/stageClock.ts) at each store size (default 20k, 50k, 100k chunks) on PGlite
+ * (through its owner's socket, as the product uses it) and on a PostgreSQL server when
+ * GMEM_TEST_PG_URL (or --url) is set. The stores are built once and cached
+ * (chatRetrieval/storeCache.ts, --cache, default /tmp/retlat-cache). Warm-up queries are not
+ * counted; the 1-minute load average is printed with every figure (the machine is shared).
+ *   npm run bench:chat -- [--sizes 20000,50000,100000] [--queries 200] [--repeat 3] [--engines pglite,postgres]
  */
-import { mkdtempSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
-import { mulberry32 } from '../src/core/metrics/seededRandom';
 import { DEFAULT_THRESHOLDS } from '../src/core/thresholds';
 import { loadBuiltinEmbedder } from '../src/models/builtinEmbedder';
 import type { Embedder } from '../src/models/embedder';
 import { LinearReranker } from '../src/models/linearReranker';
-import { searchTextFor } from '../src/retrieval/codeTokens';
-import { contentHash } from '../src/retrieval/ingest';
 import { DEFAULT_RETRIEVAL_TUNING, retrievalTuning } from '../src/retrieval/retrievalThresholds';
 import { retrieveWorkspace } from '../src/retrieval/workspaceRetrieval';
-import { analyzeChunks, upsertDocuments, withBulkVectorIndex, type DocumentInput } from '../src/store/chunkRepo';
-import { openStore } from '../src/store/openStore';
-import type { Queryable } from '../src/store/queryable';
+import { corpus, type Corpus } from './chatRetrieval/corpus';
+import { cpuMeter } from './chatRetrieval/cpuMeter';
+import { StageClock, STAGES, type Stage } from './chatRetrieval/stageClock';
+import { pgliteStore, serverStore, type CachedStore } from './chatRetrieval/storeCache';
 
 // test/fixtures/eval/nq/new-parts-off.json: symbol arm, pins, file BM25 list, priors and frames off.
 const NEW_PARTS_OFF = {
@@ -38,166 +34,114 @@ const NEW_PARTS_OFF = {
 	prior_docs_code: 1,
 	stack_frame_max: 0,
 };
+const WARM_UP = 20;
 
-const CONSONANTS = 'bcdfghjklmnprstvwz';
-const VOWELS = 'aeiou';
-const ENGLISH =
-	'how does the where is what happens when why would config cache request handler parse load save retry timeout user session token error value list map file path option flag command'.split(
-		' ',
-	);
+const load1 = () => Math.round(loadavg()[0] * 10) / 10;
 
-interface Corpus {
-	chunk(i: number): { text: string; path: string; def: string };
-	queries: { words: string[]; identifier: string[]; traceback: string[] };
-}
-
-function corpus(queries: number, maxChunks: number): Corpus {
-	const r = mulberry32(42);
-	const syllable = () => CONSONANTS[Math.floor(r() * CONSONANTS.length)] + VOWELS[Math.floor(r() * VOWELS.length)];
-	const words = Array.from(
-		{ length: 20000 },
-		(_, i) => syllable() + syllable() + (i % 2 ? syllable() : '') + 'x'.repeat(i % 7 === 0 ? 1 : 0),
-	);
-	const zipf = () => words[Math.min(words.length - 1, Math.floor(Math.exp(r() * Math.log(words.length))) - 1)];
-	const ident = (parts = 1 + Math.floor(r() * 3)) => {
-		const p = Array.from({ length: parts }, zipf);
-		return r() < 0.5 ? p.join('_') : p.map((x, i) => (i ? x[0].toUpperCase() + x.slice(1) : x)).join('');
-	};
-	const defs: string[] = [];
-	const chunk = (i: number) => {
-		const rr = mulberry32(1000 + i);
-		const pick = () => words[Math.min(words.length - 1, Math.floor(Math.exp(rr() * Math.log(words.length))) - 1)];
-		const name = [pick(), pick()].join('_');
-		const body = Array.from(
-			{ length: 6 + Math.floor(rr() * 10) },
-			() =>
-				`    ${Array.from({ length: 4 + Math.floor(rr() * 6) }, () => (rr() < 0.5 ? pick() : `${pick()}_${pick()}`)).join(' ')}`,
-		);
-		return { text: `def ${name}(x):\n${body.join('\n')}`, path: `src/m${i % 500}/f${i}.py`, def: name };
-	};
-	for (let i = 0; i < 200; i++) defs.push(chunk(Math.floor(r() * maxChunks)).def);
-	const eng = () => ENGLISH[Math.floor(r() * ENGLISH.length)];
-	return {
-		chunk,
-		queries: {
-			words: Array.from({ length: queries }, () => `${eng()} ${eng()} ${zipf()} ${eng()} ${zipf()}?`),
-			identifier: Array.from(
-				{ length: queries },
-				(_, i) => `how is ${defs[i % defs.length]} implemented and where is ${ident(2)} used?`,
-			),
-			traceback: Array.from({ length: queries }, (_, i) => {
-				const n = Math.floor(r() * maxChunks);
-				return `this fails:\nTraceback (most recent call last):\n  File "/home/u/.venv/lib/python3.11/site-packages/src/m${n % 500}/f${n}.py", line 3, in ${defs[i % defs.length]}\n    ${zipf()}(${zipf()})\nValueError: ${zipf()} ${zipf()} is not valid`;
-			}),
-		},
-	};
-}
-
-async function load(db: Queryable, c: Corpus, from: number, to: number, embedder: Embedder): Promise<number> {
-	const t = performance.now();
-	await withBulkVectorIndex(db, to - from, async () => {
-		for (let at = from; at < to; at += 500) {
-			const items = Array.from({ length: Math.min(500, to - at) }, (_, j) => ({ i: at + j, ...c.chunk(at + j) }));
-			const vectors = await embedder.embed(items.map((x) => x.text));
-			const docs: DocumentInput[] = items.map((x, j) => ({
-				workspaceId: 'bench',
-				tier: 'workspace',
-				docId: x.path,
-				path: x.path,
-				contentHash: contentHash(x.text),
-				mtimeMs: null,
-				metadata: {},
-				embedder: embedder.id,
-				chunks: [
-					{
-						path: x.path,
-						startLine: 1,
-						endLine: x.text.split('\n').length,
-						symbol: x.def,
-						kind: 'function',
-						language: 'python',
-						content: x.text,
-						contentHash: contentHash(x.text),
-						searchText: searchTextFor(`${x.path} · function ${x.def}\n${x.text}`, x.path),
-						embedding: vectors[j],
-						definitions: [{ name: x.def, kind: 'function', startLine: 1, endLine: x.text.split('\n').length }],
-					},
-				],
-			}));
-			await upsertDocuments(db, docs);
-			process.stderr.write(`\r  inserted ${at + items.length}/${to}`);
-		}
-	});
-	process.stderr.write('\n');
-	await analyzeChunks(db);
-	return Math.round(performance.now() - t);
-}
-
-function pct(xs: number[], p: number): number {
+function pct(xs: readonly number[], p: number): number {
 	const s = [...xs].sort((a, b) => a - b);
-	return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] * 10) / 10;
+	return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! * 10) / 10;
 }
 
-async function timeMixes(db: Queryable, c: Corpus, embedder: Embedder, k: number): Promise<Record<string, number>> {
-	const reranker = new LinearReranker();
-	const out: Record<string, number> = {};
-	// Each mix twice: the product, and with issue 15's new parts off (the same load, so the difference is theirs).
-	const variants = [
-		{ name: '', tuning: DEFAULT_RETRIEVAL_TUNING },
-		{ name: '_off', tuning: retrievalTuning(NEW_PARTS_OFF) },
-	];
-	for (const [mixName, qs] of Object.entries(c.queries))
-		for (const v of variants) {
-			const mix = mixName + v.name;
-			const run = (q: string) =>
-				retrieveWorkspace(db, {
-					query: q,
-					workspaceIds: ['bench'],
-					k,
-					embedder,
-					reranker,
-					floor: DEFAULT_THRESHOLDS.floor_workspace_question,
-					thresholds: DEFAULT_THRESHOLDS,
-					tuning: v.tuning,
-				});
-			for (const q of qs.slice(0, 20)) await run(q); // warm-up
-			const ms: number[] = [];
-			for (const q of qs) {
-				const t = performance.now();
-				await run(q);
-				ms.push(performance.now() - t);
-			}
-			out[`${mix}_p50_ms`] = pct(ms, 50);
-			out[`${mix}_p95_ms`] = pct(ms, 95);
-		}
-	return out;
+/** One mix at one size on one engine: per-stage p50/p95 and the load around it. */
+interface MixResult {
+	engine: string;
+	chunks: number;
+	mix: string;
+	run: number;
+	queries: number;
+	p50: Record<Stage, number>;
+	p95: Record<Stage, number>;
+	/** CPU per retrieval: this process, and the store's processes (PGlite owner / server backends). */
+	cpu_ms_per_query: { client_ms: number; store_ms: number | null };
+	load_avg_1m_before: number;
+	load_avg_1m_after: number;
 }
 
-async function bench(
+async function timeMix(
+	cached: CachedStore,
 	engine: string,
-	db: Queryable,
-	c: Corpus,
-	sizes: number[],
+	chunks: number,
+	mix: string,
+	qs: readonly string[],
 	embedder: Embedder,
 	k: number,
-): Promise<void> {
-	let have = 0;
-	for (const n of sizes) {
-		const insertMs = await load(db, c, have, n, embedder);
-		have = n;
-		const times = await timeMixes(db, c, embedder, k);
-		process.stdout.write(
-			JSON.stringify({
-				engine,
-				chunks: n,
-				k,
-				insert_ms: insertMs,
-				...times,
-				load_avg_1m: Math.round(loadavg()[0] * 10) / 10,
-				cpus: availableParallelism(),
-			}) + '\n',
+	tuning: typeof DEFAULT_RETRIEVAL_TUNING,
+	run: number,
+): Promise<MixResult> {
+	const clock = new StageClock();
+	const db = clock.queryable(cached.store.db);
+	const reranker = clock.reranker(new LinearReranker());
+	const one = async (q: string) => {
+		clock.reset();
+		const start = performance.now();
+		// WorkspaceMemory.retrieve's per-turn check that the folders are indexed (other_sql).
+		await db.query(
+			"SELECT EXISTS (SELECT 1 FROM documents WHERE scope = $2 AND tier = 'workspace' AND workspace_id = ANY($1::text[])) AS found",
+			[['bench'], cached.store.scope],
 		);
-	}
+		const queryEmbedder = await clock.embedQuery(embedder, q);
+		await retrieveWorkspace(db, {
+			query: q,
+			workspaceIds: ['bench'],
+			k,
+			embedder: queryEmbedder,
+			reranker,
+			floor: DEFAULT_THRESHOLDS.floor_workspace_question,
+			thresholds: DEFAULT_THRESHOLDS,
+			tuning,
+			startedAt: start,
+		});
+		return clock.stages(start, performance.now());
+	};
+	for (const q of qs.slice(0, WARM_UP)) await one(q);
+	const before = load1();
+	const meter = await cpuMeter(cached.store);
+	const rows: Record<Stage, number>[] = [];
+	for (const q of qs.slice(WARM_UP)) rows.push(await one(q));
+	const cpu = await meter.stop(rows.length);
+	const per = (p: number) =>
+		Object.fromEntries(
+			STAGES.map((s) => [
+				s,
+				pct(
+					rows.map((r) => r[s]),
+					p,
+				),
+			]),
+		) as Record<Stage, number>;
+	return {
+		engine,
+		chunks,
+		mix,
+		run,
+		queries: rows.length,
+		p50: per(50),
+		p95: per(95),
+		cpu_ms_per_query: cpu,
+		load_avg_1m_before: before,
+		load_avg_1m_after: load1(),
+	};
+}
+
+/** The run whose total p95 is the median of the repeats (the figure reported). */
+function medianRun(runs: readonly MixResult[]): MixResult {
+	const s = [...runs].sort((a, b) => a.p95.total - b.p95.total);
+	return s[Math.floor((s.length - 1) / 2)]!;
+}
+
+function table(results: readonly MixResult[]): string {
+	const head = `| engine | chunks | mix | total p50 / p95 | ${STAGES.filter((s) => s !== 'total').join(' | ')} | CPU ms/query (client + store) | load 1m |`;
+	const sep = head.replace(/[^|]+/g, '---');
+	const lines = results.map(
+		(r) =>
+			`| ${r.engine} | ${r.chunks} | ${r.mix} | ${r.p50.total} / ${r.p95.total} | ${STAGES.filter((s) => s !== 'total')
+				.map((s) => `${r.p50[s]} / ${r.p95[s]}`)
+				.join(
+					' | ',
+				)} | ${r.cpu_ms_per_query.client_ms} + ${r.cpu_ms_per_query.store_ms ?? '?'} | ${r.load_avg_1m_before}–${r.load_avg_1m_after} |`,
+	);
+	return [head, sep, ...lines].join('\n');
 }
 
 async function main(): Promise<void> {
@@ -205,48 +149,72 @@ async function main(): Promise<void> {
 		options: {
 			sizes: { type: 'string', default: '20000,50000,100000' },
 			queries: { type: 'string', default: '200' },
+			repeat: { type: 'string', default: '3' },
 			k: { type: 'string', default: '4' },
 			url: { type: 'string' },
 			engines: { type: 'string', default: 'pglite,postgres' },
+			mixes: { type: 'string', default: 'words,identifier,traceback' },
+			cache: { type: 'string', default: '/tmp/retlat-cache' },
+			'new-parts-off': { type: 'boolean', default: false },
+			'build-only': { type: 'boolean', default: false },
 		},
 	});
 	const sizes = values.sizes.split(',').map(Number);
-	const c = corpus(Number(values.queries), sizes[0]);
-	const embedder = await loadBuiltinEmbedder();
+	if (sizes.some((n) => !Number.isInteger(n) || n < 1))
+		throw new Error(`--sizes must be positive integers: ${values.sizes}`);
+	const queries = Number(values.queries);
+	const repeat = Number(values.repeat);
 	const k = Number(values.k);
+	// Queries name definitions among the first 20k chunks, so every size can answer every query.
+	const c: Corpus = corpus(queries + WARM_UP, Math.min(...sizes));
+	const mixes = values.mixes.split(',') as (keyof Corpus['queries'])[];
+	for (const m of mixes) if (!(m in c.queries)) throw new Error(`unknown mix "${m}" (words, identifier, traceback)`);
+	const embedder = await loadBuiltinEmbedder();
+	const tuning = values['new-parts-off'] ? retrievalTuning(NEW_PARTS_OFF) : DEFAULT_RETRIEVAL_TUNING;
 	process.stderr.write(
-		`benchChatRetrieval: sizes ${sizes.join(', ')}, ${values.queries} queries per mix, k ${k}, ${embedder.id} + built-in reranker\n`,
+		`benchChatRetrieval: sizes ${sizes.join(', ')}, ${queries} queries per mix (+${WARM_UP} warm-up), ${repeat} runs, k ${k}, ${embedder.id} + built-in reranker${values['new-parts-off'] ? ', issue 15 new parts OFF' : ''}, ${availableParallelism()} CPUs\n`,
 	);
-	if (values.engines.includes('pglite')) {
-		const opened = await openStore({ kind: 'folder', dir: mkdtempSync(join(tmpdir(), 'gmem-bench-chat-')) });
-		if (!opened.ok) throw opened.error;
-		await bench('pglite (owner process, Unix socket)', opened.value.db, c, sizes, embedder, k);
-		await opened.value.close();
-	}
 	const url = values.url ?? process.env.GMEM_TEST_PG_URL;
-	if (values.engines.includes('postgres')) {
-		if (!url) {
-			process.stderr.write(
-				'benchChatRetrieval: no GMEM_TEST_PG_URL / --url: the PostgreSQL server was NOT benchmarked\n',
-			);
-			return;
-		}
-		const name = `gmem_bench_chat_${process.pid}`;
-		const admin = new pg.Client({ connectionString: url });
-		await admin.connect();
-		await admin.query(`CREATE DATABASE ${name}`);
-		const u = new URL(url);
-		u.pathname = `/${name}`;
-		try {
-			const opened = await openStore({ kind: 'url', url: u.toString() });
-			if (!opened.ok) throw opened.error;
-			await bench('postgres server', opened.value.db, c, sizes, embedder, k);
-			await opened.value.close();
-		} finally {
-			await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-			await admin.end();
+	const engines = values.engines.split(',');
+	if (engines.includes('postgres') && !url)
+		process.stderr.write('benchChatRetrieval: no GMEM_TEST_PG_URL / --url: the PostgreSQL server is NOT benchmarked\n');
+	const reported: MixResult[] = [];
+	for (const engine of engines) {
+		if (engine === 'postgres' && !url) continue;
+		if (engine !== 'pglite' && engine !== 'postgres') throw new Error(`unknown engine "${engine}" (pglite, postgres)`);
+		for (const n of sizes) {
+			const cached =
+				engine === 'pglite'
+					? await pgliteStore(values.cache, c, n, embedder)
+					: await serverStore(values.cache, url!, c, n, embedder);
+			try {
+				if (cached.built)
+					process.stdout.write(
+						JSON.stringify({
+							engine,
+							chunks: n,
+							built_from: cached.built.from,
+							insert_ms: cached.built.insert_ms,
+							load_avg_1m: load1(),
+						}) + '\n',
+					);
+				if (values['build-only']) continue;
+				for (const mix of mixes) {
+					const runs: MixResult[] = [];
+					for (let r = 1; r <= repeat; r++) {
+						const res = await timeMix(cached, engine, n, mix, c.queries[mix], embedder, k, tuning, r);
+						process.stdout.write(JSON.stringify(res) + '\n');
+						runs.push(res);
+					}
+					reported.push(medianRun(runs));
+				}
+			} finally {
+				await cached.close();
+			}
 		}
 	}
+	if (reported.length)
+		process.stdout.write(`\nmedian run of ${repeat} (ms, p50 / p95 per stage):\n${table(reported)}\n`);
 }
 
 main().then(

@@ -94,6 +94,36 @@ describe('store ownership (PGlite folder)', function () {
 		}
 	});
 
+	it('two connections to one owner prepare the same statement without colliding, and survive a query error', async () => {
+		// Every client shares the owner's one PGlite session: a statement name without a per-connection
+		// tag would be "already exists" for the second connection.
+		const dir = scratch();
+		const a = await mustOpen({ kind: 'folder', dir });
+		const b = await mustOpen({ kind: 'folder', dir });
+		try {
+			const sql = `SELECT $1::int + 1 AS n`;
+			for (let i = 0; i < 3; i++) {
+				const [ra, rb] = await Promise.all([
+					a.db.query<{ n: number }>(sql, [i]),
+					b.db.query<{ n: number }>(sql, [10 + i]),
+				]);
+				assert.equal(ra[0].n, i + 1);
+				assert.equal(rb[0].n, 11 + i);
+			}
+			await assert.rejects(a.db.query(`SELECT $1::int / 0 AS n`, [1]), /division by zero/);
+			const [after] = await a.db.query<{ n: number }>(sql, [41]);
+			assert.equal(after.n, 42, 'the connection answers after a statement error');
+			const prepared = await b.db.query<{ n: number }>(
+				`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = $1`,
+				[sql],
+			);
+			assert.equal(prepared[0].n, 2, 'one prepared copy per connection, both in the shared session');
+		} finally {
+			await a.close();
+			await b.close();
+		}
+	});
+
 	it('reconnects to a new owner when its owner dies, data intact', async () => {
 		const dir = scratch();
 		const store = await mustOpen({ kind: 'folder', dir });
