@@ -25,6 +25,7 @@ import { ThresholdSettings } from './settings/settings';
 import { storeMemory, storePersist } from '../chat/turnStore';
 import { MemoryProposals } from '../chat/memoryProposals';
 import { gatedPersist, gatedRecall } from '../chat/memoryWriteGate';
+import { storeMemoryCommands } from '../chat/memoryCommandStore';
 import { anchoredPersist, freshRecall } from '../chat/memoryFreshness';
 import { wireMemoryProposals } from './chat/memoryProposalsView';
 import { MemorySettings } from './settings/memorySettings';
@@ -131,6 +132,11 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 			freshRecall(storeMemory({ openStore, embedder: () => memory.embedder(), workspaceIds }), freshness),
 			() => memorySettings.reads(),
 		),
+		// "remember that …" / "forget that …" typed in chat: the reply words the write mode; forget + Undo on the store.
+		memoryCommands: {
+			writeMode: () => memorySettings.writes(),
+			store: storeMemoryCommands({ openStore, embedder: () => memory.embedder(), workspaceIds }),
+		},
 		toUri: citationUri(folders),
 		hooks: new HookRegistry(),
 		live: createLiveStateHost(context),
