@@ -16,8 +16,7 @@ import type { Thresholds } from '../core/thresholds';
 import type { TraceStep } from '../core/trace';
 import type { GateResult } from '../core/types';
 import { redactSecrets } from '../indexing/secretScan';
-import { contentHash } from '../retrieval/ingest';
-import { normalise, parseProfileStatement } from '../retrieval/memoryWriter';
+import { parseProfileStatement } from '../retrieval/memoryWriter';
 import { chooseForget, type ForgetCandidate } from './forgetMatch';
 import type { ActionPlan, RunnableAction } from './liveState/actionProposal';
 import { errorMessage } from './logger';
@@ -46,18 +45,18 @@ const shown = (text: string) => {
 	return t.length > SHOWN_CHARS ? `${t.slice(0, SHOWN_CHARS - 1)}…` : t;
 };
 
-/** The records a remember command writes: its text, in its target tier. */
+/**
+ * The records a remember command writes: its text, in its target tier. A profile text is a fact
+ * when it parses as one ("my timezone is CET", "call me Sam"), else — like "I prefer pnpm", which
+ * the rules call an instruction too — a standing instruction, keyed as the write path keys them
+ * (so a confirm-mode chip and its approval store the same row).
+ */
 export function commandRecords(c: Remember): PersistRecord[] {
-	const key = (prefix: string) => `${prefix}:${contentHash(normalise(c.text)).slice(0, 12)}`;
 	if (c.target === 'research') return [{ tier: 'research', kind: 'note', question: c.text, answer: '' }];
-	if (c.target === 'instruction')
-		return [{ tier: 'profile', kind: 'instruction', key: key('instruction'), value: c.text, question: c.text }];
-	const fact = parseProfileStatement(c.text, 'statement');
-	return [
-		fact
-			? { tier: 'profile', kind: fact.kind, key: fact.key, value: fact.value, question: c.text }
-			: { tier: 'profile', kind: 'preference', key: key('preference'), value: c.text, question: c.text },
-	];
+	const p =
+		(c.target === 'profile' ? parseProfileStatement(c.text, 'statement') : null) ??
+		parseProfileStatement(c.text, 'instruction');
+	return p ? [{ tier: 'profile', kind: p.kind, key: p.key, value: p.value, question: c.text }] : [];
 }
 
 /** The reply to a remember command, worded for the write mode and trust in force. */
