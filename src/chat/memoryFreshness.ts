@@ -238,3 +238,25 @@ export function anchoredPersist(inner: PersistFn, deps: FreshnessDeps): PersistF
 		]);
 	};
 }
+
+/**
+ * An approved proposal (confirm mode) is anchored like an `auto` write: to the chunks the turn's
+ * evidence step selected, read from the turn's stored trace (the conversation tier keeps it).
+ * Returns the note to add, or null when the turn used no workspace evidence.
+ */
+export async function anchorApproved(
+	db: Queryable,
+	workspaceIds: readonly string[],
+	memory: { workspaceId: string; docId: string; steps: readonly TraceStep[] },
+): Promise<string | null> {
+	if (!memory.steps.some((s) => s.kind === 'evidence')) return null;
+	const anchors = await anchorsFromTrace(db, workspaceIds, memory.steps);
+	if (!anchors.length) return null;
+	const [row] = await db.query<{ id: string }>(
+		`SELECT id::text AS id FROM research_memory WHERE scope = $1 AND workspace_id = $2 AND doc_id = $3`,
+		[scopeOf(db), memory.workspaceId, memory.docId],
+	);
+	if (!row) return null;
+	await insertAnchors(db, memory.workspaceId, { id: row.id, docId: memory.docId }, anchors);
+	return `anchored to ${anchors.map((a) => `${a.path}:${a.startLine}-${a.endLine}${a.symbol ? ` (${a.symbol})` : ''}`).join(', ')}`;
+}
