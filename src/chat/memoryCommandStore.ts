@@ -56,6 +56,8 @@ export interface MemoryCommandStoreDeps {
 	openStore: () => Promise<Store>;
 	embedder: () => Promise<Embedder | null>;
 	workspaceIds: () => readonly string[];
+	/** Called after memories were forgotten or restored (an open Inspect Memory State refreshes). */
+	onChange?: () => void;
 }
 
 export function storeMemoryCommands(deps: MemoryCommandStoreDeps): MemoryCommandStore {
@@ -138,6 +140,7 @@ export function storeMemoryCommands(deps: MemoryCommandStoreDeps): MemoryCommand
 					items.push({ tier: t.tier, workspaceId: t.workspaceId, key: t.id, value: cur.value, kind: cur.kind });
 				}
 			}
+			if (items.length) deps.onChange?.();
 			return items;
 		},
 
@@ -186,6 +189,7 @@ export function storeMemoryCommands(deps: MemoryCommandStoreDeps): MemoryCommand
 				}
 				n++;
 			}
+			if (n) deps.onChange?.();
 			return n;
 		},
 	};

@@ -34,6 +34,8 @@ export interface FreshnessDeps {
 	workspaceIds: () => readonly string[];
 	/** `gatedMemory.memory.decayDays`: memories not recalled for this many days are demoted from recall (0 = off). */
 	decayDays?: () => number;
+	/** Called when recall has just marked a memory stale (an open Inspect Memory State refreshes its stale list). */
+	onMemoryChange?: () => void;
 }
 
 /** One memory's staleness verdict, with each anchor's check. */
@@ -104,6 +106,10 @@ export function freshRecall(inner: MemoryPort, deps: FreshnessDeps): MemoryPort 
 			const docIds = step.hits.map((h) => h.id);
 			const fresh = await checkRecalled(store.db, ids, docIds);
 			const ms = performance.now() - t0;
+			const newlyStale = [...fresh.values()].some((f) =>
+				f.checks.some((c) => isStale(c.check.status) && c.anchor.review !== 'stale'),
+			);
+			if (newlyStale) deps.onMemoryChange?.();
 			const provenance = new Map((await memoryProvenance(store.db, ids, docIds)).map((p) => [p.doc_id, p]));
 			const notes: TraceStep[] = [];
 			const dropped = new Set<number>();
