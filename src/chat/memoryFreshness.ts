@@ -12,14 +12,12 @@ import { ok } from '../core/result';
 import type { RetrievalStep, TraceHit, TraceStep } from '../core/trace';
 import { checkAnchor, isStale, memoryVerdict, type AnchorCheck, type AnchorStatus } from '../retrieval/stalenessCheck';
 import {
-	anchorsForDocIds,
+	anchorsWithCurrentChunks,
+	applyAnchorChecks,
 	chunkById,
 	chunksWithHashes,
-	currentChunksIn,
 	insertAnchors,
-	markAnchors,
 	memoryProvenance,
-	reanchor,
 	touchRecalled,
 	type AnchorRow,
 	type NewAnchor,
@@ -55,10 +53,9 @@ export async function checkRecalled(
 	docIds: readonly string[],
 ): Promise<Map<string, MemoryFreshness>> {
 	const out = new Map<string, MemoryFreshness>();
-	const anchors = await anchorsForDocIds(db, workspaceIds, docIds);
+	// One round trip for the anchors and the current chunks of their files; one for the writes, if any.
+	const { anchors, chunks: rows } = await anchorsWithCurrentChunks(db, workspaceIds, docIds);
 	if (!anchors.length) return out;
-	const paths = [...new Set(anchors.map((a) => a.path))];
-	const rows = await currentChunksIn(db, workspaceIds, paths);
 	// A file with no chunks now: look for its content elsewhere (renamed file) unless already known gone.
 	const present = new Set(rows.map((c) => `${c.workspace_id}\0${c.path}`));
 	const lost = anchors.filter(
@@ -82,8 +79,7 @@ export async function checkRecalled(
 		if (check.status === 'current' && a.review === 'stale') moved.push({ id: a.id, now: check.now! });
 	}
 	for (const m of out.values()) m.verdict = memoryVerdict(m.checks.map((c) => c.check));
-	for (const m of moved) await reanchor(db, m.id, m.now, 'current');
-	await markAnchors(db, stale, 'stale');
+	await applyAnchorChecks(db, moved, stale);
 	return out;
 }
 

@@ -88,6 +88,67 @@ export async function currentChunksIn(
 }
 
 /**
+ * The anchors of these memories and the workspace tier's current chunks in their files, in one
+ * round trip (what a recall's staleness check reads): the anchors by (scope, workspace, doc_id),
+ * then the chunks by `path = ANY(ARRAY(…))`, which the planner serves from chunks_path whatever
+ * its estimates (PGlite never ANALYZEs these tables; a join here once scanned every anchor).
+ */
+export async function anchorsWithCurrentChunks(
+	db: Queryable,
+	workspaceIds: readonly string[],
+	docIds: readonly string[],
+): Promise<{ anchors: AnchorRow[]; chunks: CurrentChunkRow[] }> {
+	if (!docIds.length || !workspaceIds.length) return { anchors: [], chunks: [] };
+	const [row] = await db.query<{ anchors: AnchorRow[] | string; chunks: CurrentChunkRow[] | string }>(
+		`WITH a AS (
+			SELECT id, id::text AS anchor_id, memory_id::text AS memory_id, doc_id, workspace_id, path, symbol, start_line, end_line, content_hash, review
+			FROM memory_anchors WHERE scope = $1 AND workspace_id = ANY($2::text[]) AND doc_id = ANY($3::text[])),
+		c AS (
+			SELECT workspace_id, path, symbol, start_line, end_line, content_hash FROM chunks
+			WHERE scope = $1 AND workspace_id = ANY($2::text[]) AND path = ANY(ARRAY(SELECT DISTINCT path FROM a)) AND tier = 'workspace')
+		SELECT
+			(SELECT coalesce(json_agg(json_build_object('id', anchor_id, 'memory_id', memory_id, 'doc_id', doc_id, 'workspace_id', workspace_id,
+				'path', path, 'symbol', symbol, 'start_line', start_line, 'end_line', end_line, 'content_hash', content_hash, 'review', review) ORDER BY id), '[]'::json) FROM a) AS anchors,
+			(SELECT coalesce(json_agg(c), '[]'::json) FROM c) AS chunks`,
+		[scopeOf(db), workspaceIds, docIds],
+	);
+	const parse = <T>(v: T[] | string | undefined): T[] => (typeof v === 'string' ? (JSON.parse(v) as T[]) : (v ?? []));
+	return { anchors: parse(row?.anchors), chunks: parse(row?.chunks) };
+}
+
+/**
+ * One statement for what a check found: moved anchors follow their code (review current), newly
+ * stale ones are marked. Nothing to write: no round trip.
+ */
+export async function applyAnchorChecks(
+	db: Queryable,
+	moved: readonly {
+		id: string;
+		now: { path: string; symbol: string | null; startLine: number | null; endLine: number | null; contentHash: string };
+	}[],
+	staleIds: readonly string[],
+): Promise<void> {
+	if (!moved.length && !staleIds.length) return;
+	await db.query(
+		`WITH v AS (SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[]) AS v(id, path, symbol, s, e, h)),
+		r AS (UPDATE memory_anchors m SET path = v.path, symbol = v.symbol, start_line = v.s, end_line = v.e, content_hash = v.h, review = 'current', checked_at = now()
+			FROM v WHERE m.scope = $1 AND m.id = v.id RETURNING 1),
+		st AS (UPDATE memory_anchors SET review = 'stale', checked_at = now() WHERE scope = $1 AND id = ANY($8::bigint[]) RETURNING 1)
+		SELECT (SELECT count(*) FROM r)::int AS moved, (SELECT count(*) FROM st)::int AS stale`,
+		[
+			scopeOf(db),
+			moved.map((m) => m.id),
+			moved.map((m) => m.now.path),
+			moved.map((m) => m.now.symbol),
+			moved.map((m) => m.now.startLine),
+			moved.map((m) => m.now.endLine),
+			moved.map((m) => m.now.contentHash),
+			staleIds,
+		],
+	);
+}
+
+/**
  * Chunks elsewhere holding this content (a file renamed or the code moved to another file). No
  * index serves it, so it runs only for anchors whose file has no chunks at all and that were
  * not already found gone.
