@@ -88,32 +88,25 @@ export async function currentChunksIn(
 }
 
 /**
- * The anchors of these memories and the workspace tier's current chunks in their files, in one
- * round trip (what a recall's staleness check reads): the anchors by (scope, workspace, doc_id),
- * then the chunks by `path = ANY(ARRAY(…))`, which the planner serves from chunks_path whatever
- * its estimates (PGlite never ANALYZEs these tables; a join here once scanned every anchor).
+ * The anchors of these memories, each with its file's index stamp (the indexed file's content
+ * hash and ingest time; null when the file is not indexed): one lookup on (scope, workspace,
+ * doc_id) plus a documents_path probe per anchor. A staleness check re-reads a file's chunks only
+ * when its stamp changed since it last read them (memoryFreshness.ts caches them by it).
  */
-export async function anchorsWithCurrentChunks(
+export async function anchorsWithFileStamps(
 	db: Queryable,
 	workspaceIds: readonly string[],
 	docIds: readonly string[],
-): Promise<{ anchors: AnchorRow[]; chunks: CurrentChunkRow[] }> {
-	if (!docIds.length || !workspaceIds.length) return { anchors: [], chunks: [] };
-	const [row] = await db.query<{ anchors: AnchorRow[] | string; chunks: CurrentChunkRow[] | string }>(
-		`WITH a AS (
-			SELECT id, id::text AS anchor_id, memory_id::text AS memory_id, doc_id, workspace_id, path, symbol, start_line, end_line, content_hash, review
-			FROM memory_anchors WHERE scope = $1 AND workspace_id = ANY($2::text[]) AND doc_id = ANY($3::text[])),
-		c AS (
-			SELECT workspace_id, path, symbol, start_line, end_line, content_hash FROM chunks
-			WHERE scope = $1 AND workspace_id = ANY($2::text[]) AND path = ANY(ARRAY(SELECT DISTINCT path FROM a)) AND tier = 'workspace')
-		SELECT
-			(SELECT coalesce(json_agg(json_build_object('id', anchor_id, 'memory_id', memory_id, 'doc_id', doc_id, 'workspace_id', workspace_id,
-				'path', path, 'symbol', symbol, 'start_line', start_line, 'end_line', end_line, 'content_hash', content_hash, 'review', review) ORDER BY id), '[]'::json) FROM a) AS anchors,
-			(SELECT coalesce(json_agg(c), '[]'::json) FROM c) AS chunks`,
+): Promise<(AnchorRow & { file_stamp: string | null })[]> {
+	if (!docIds.length || !workspaceIds.length) return [];
+	return db.query<AnchorRow & { file_stamp: string | null }>(
+		`SELECT a.id::text AS id, a.memory_id::text AS memory_id, a.doc_id, a.workspace_id, a.path, a.symbol, a.start_line, a.end_line, a.content_hash, a.review,
+			(SELECT d.content_hash || '@' || d.ingested_at::text FROM documents d
+			 WHERE d.scope = a.scope AND d.workspace_id = a.workspace_id AND d.path = a.path AND d.tier = 'workspace'
+			 ORDER BY d.ingested_at DESC LIMIT 1) AS file_stamp
+		 FROM memory_anchors a WHERE a.scope = $1 AND a.workspace_id = ANY($2::text[]) AND a.doc_id = ANY($3::text[]) ORDER BY a.id`,
 		[scopeOf(db), workspaceIds, docIds],
 	);
-	const parse = <T>(v: T[] | string | undefined): T[] => (typeof v === 'string' ? (JSON.parse(v) as T[]) : (v ?? []));
-	return { anchors: parse(row?.anchors), chunks: parse(row?.chunks) };
 }
 
 /**
