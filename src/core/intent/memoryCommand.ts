@@ -64,8 +64,12 @@ const FORGET: { name: string; re: RegExp }[] = [
 /** What follows "forget" when it dismisses an idea rather than naming a memory ("forget that idea, …", "forget about it"). */
 const DISMISSAL =
 	/^(?:it|that|this|them|those|these|all (?:that|this|of (?:it|that|this))|everything|the rest|for now|idea|plan|approach|option|suggestion|one|part|bit|thought|last (?:one|part|bit|message|answer|reply)|what i (?:just )?said)\b[\s,.;:!—–-]*(?:$|[,;—–-]|\b(?:let's|lets|we'll|we will|i'll|just|instead|and|then|never ?mind)\b)/i;
-/** A clause that moves on ("…, let's use X instead"): the turn dismisses, it does not name a memory. */
-const MOVES_ON = /[,;—–-]\s*(?:let's|lets|we'll|we will|i'll|just|instead|never ?mind|go with|use)\b/i;
+/** A clause that moves on ("…, let's use X instead", "… for now"): the turn dismisses, it does not name a memory. */
+const MOVES_ON =
+	/[,;—–-]\s*(?:let's|lets|we'll|we will|i'll|just|instead|never ?mind|go with|use)\b|\bfor (?:now|the moment|the time being)\b/i;
+/** "remember that time / incident / bug …" points at a past event (recall), it does not state a fact. */
+const PAST_EVENT =
+	/^(?:one )?(?:time|day|week|night|incident|outage|bug|issue|problem|error|crash|mess|discussion|meeting|conversation|chat|call|talk|thing|fix|change|pr|ticket|release|deploy|migration)(?:\s+(?:when|we|i|you|they|in|with|from|at|on|last|yesterday|ago|back|where|that)\b|\s*$|\s*[,.!])/i;
 
 /** Text about the user (their facts, preferences, plans): the profile rather than research memory. */
 const ABOUT_USER =
@@ -107,7 +111,11 @@ export function recogniseMemoryCommand(utterance: string): MemoryCommand | null 
 		const m = re.exec(raw);
 		if (!m) continue;
 		const text = tidy(m[2]);
-		if (!/[a-z0-9]/i.test(text)) return null;
+		if (
+			!/[a-z0-9]/i.test(text) ||
+			(/\bthat$/i.test(m[0].slice(0, m[0].length - m[2].length).trim()) && PAST_EVENT.test(text))
+		)
+			return null;
 		return { action: 'remember', text, target: rememberTarget(text, name), rule: name, match: m[1].toLowerCase() };
 	}
 	return null;

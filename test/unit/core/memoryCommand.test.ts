@@ -22,6 +22,7 @@ describe('recogniseMemoryCommand', () => {
 		['remember this: always use tabs in Go files', 'always use tabs in Go files', 'instruction'],
 		['remember to always run lint before committing', 'always run lint before committing', 'instruction'],
 		['make a note that you should answer in bullet points', 'you should answer in bullet points', 'instruction'],
+		['remember that time zones are stored as IANA names', 'time zones are stored as IANA names', 'research'],
 	];
 	for (const [utterance, text, target] of remember)
 		it(`remember: ${utterance}`, () => {
@@ -40,6 +41,7 @@ describe('recogniseMemoryCommand', () => {
 		['drop the memory that invoices round half-even', 'invoices round half-even'],
 		["don't remember that my phone number is 555-0100", 'my phone number is 555-0100'],
 		['forget my home address', 'my home address'],
+		['forget that the time zone of the cron is UTC', 'the time zone of the cron is UTC'],
 	];
 	for (const [utterance, query] of forget)
 		it(`forget: ${utterance}`, () => {
@@ -71,6 +73,10 @@ describe('recogniseMemoryCommand', () => {
 		'remember that',
 		"don't remember this",
 		'forget everything',
+		'remember that time we broke prod with a migration',
+		'remember that incident in May with the double charges',
+		'forget about performance for now',
+		'forget about the refactor, just fix the bug',
 	];
 	for (const utterance of neither)
 		it(`not a command: ${utterance}`, () => assert.equal(recogniseMemoryCommand(utterance), null));
