@@ -12,14 +12,14 @@ import { ok } from '../core/result';
 import type { RetrievalStep, TraceHit, TraceStep } from '../core/trace';
 import { checkAnchor, isStale, memoryVerdict, type AnchorCheck, type AnchorStatus } from '../retrieval/stalenessCheck';
 import {
-	anchorsWithFileStamps,
-	currentChunksIn,
-	type CurrentChunkRow,
-	applyAnchorChecks,
+	anchorsForDocIds,
 	chunkById,
 	chunksWithHashes,
+	currentChunksIn,
 	insertAnchors,
+	markAnchors,
 	memoryProvenance,
+	reanchor,
 	touchRecalled,
 	type AnchorRow,
 	type NewAnchor,
@@ -55,10 +55,10 @@ export async function checkRecalled(
 	docIds: readonly string[],
 ): Promise<Map<string, MemoryFreshness>> {
 	const out = new Map<string, MemoryFreshness>();
-	// One round trip for the anchors and the current chunks of their files; one for the writes, if any.
-	const anchors = await anchorsWithFileStamps(db, workspaceIds, docIds);
+	const anchors = await anchorsForDocIds(db, workspaceIds, docIds);
 	if (!anchors.length) return out;
-	const rows = await currentChunksOf(db, workspaceIds, anchors);
+	const paths = [...new Set(anchors.map((a) => a.path))];
+	const rows = await currentChunksIn(db, workspaceIds, paths);
 	// A file with no chunks now: look for its content elsewhere (renamed file) unless already known gone.
 	const present = new Set(rows.map((c) => `${c.workspace_id}\0${c.path}`));
 	const lost = anchors.filter(
@@ -82,55 +82,9 @@ export async function checkRecalled(
 		if (check.status === 'current' && a.review === 'stale') moved.push({ id: a.id, now: check.now! });
 	}
 	for (const m of out.values()) m.verdict = memoryVerdict(m.checks.map((c) => c.check));
-	await applyAnchorChecks(db, moved, stale);
+	for (const m of moved) await reanchor(db, m.id, m.now, 'current');
+	await markAnchors(db, stale, 'stale');
 	return out;
-}
-
-/** Files' current chunks by their index stamp, per store connection; bounded (cleared when full). */
-const chunkCache = new WeakMap<Queryable, Map<string, { stamp: string; rows: CurrentChunkRow[] }>>();
-const CHUNK_CACHE_FILES = 2000;
-
-/**
- * The current workspace chunks of the anchors' files: from the cache when a file's index stamp is
- * the one its chunks were read at (the file was not re-indexed since), else one query for the rest.
- * The check never reads the files themselves — only the index, which the indexer keeps current.
- */
-async function currentChunksOf(
-	db: Queryable,
-	workspaceIds: readonly string[],
-	anchors: readonly (AnchorRow & { file_stamp: string | null })[],
-): Promise<CurrentChunkRow[]> {
-	let cache = chunkCache.get(db);
-	if (!cache) chunkCache.set(db, (cache = new Map()));
-	const rows: CurrentChunkRow[] = [];
-	const need = new Map<string, string | null>();
-	const served = new Set<string>();
-	for (const a of anchors) {
-		const key = `${a.workspace_id}\0${a.path}`;
-		if (need.has(key) || served.has(key)) continue;
-		const hit = a.file_stamp === null ? undefined : cache.get(key);
-		if (hit && hit.stamp === a.file_stamp) {
-			served.add(key);
-			rows.push(...hit.rows);
-		} else need.set(key, a.file_stamp);
-	}
-	if (!need.size) return rows;
-	const paths = [...new Set(anchors.filter((a) => need.has(`${a.workspace_id}\0${a.path}`)).map((a) => a.path))];
-	const byKey = new Map<string, CurrentChunkRow[]>();
-	for (const c of await currentChunksIn(db, workspaceIds, paths)) {
-		const key = `${c.workspace_id}\0${c.path}`;
-		if (!need.has(key)) continue;
-		const list = byKey.get(key) ?? [];
-		list.push(c);
-		byKey.set(key, list);
-	}
-	if (cache.size > CHUNK_CACHE_FILES) cache.clear();
-	for (const [key, stamp] of need) {
-		const got = byKey.get(key) ?? [];
-		rows.push(...got);
-		if (stamp !== null) cache.set(key, { stamp, rows: got });
-	}
-	return rows;
 }
 
 /** Recall with staleness checks and "why recalled" notes (wraps the store's MemoryPort). */

@@ -88,60 +88,6 @@ export async function currentChunksIn(
 }
 
 /**
- * The anchors of these memories, each with its file's index stamp (the indexed file's content
- * hash and ingest time; null when the file is not indexed): one lookup on (scope, workspace,
- * doc_id) plus a documents_path probe per anchor. A staleness check re-reads a file's chunks only
- * when its stamp changed since it last read them (memoryFreshness.ts caches them by it).
- */
-export async function anchorsWithFileStamps(
-	db: Queryable,
-	workspaceIds: readonly string[],
-	docIds: readonly string[],
-): Promise<(AnchorRow & { file_stamp: string | null })[]> {
-	if (!docIds.length || !workspaceIds.length) return [];
-	return db.query<AnchorRow & { file_stamp: string | null }>(
-		`SELECT a.id::text AS id, a.memory_id::text AS memory_id, a.doc_id, a.workspace_id, a.path, a.symbol, a.start_line, a.end_line, a.content_hash, a.review,
-			(SELECT d.content_hash || '@' || d.ingested_at::text FROM documents d
-			 WHERE d.scope = a.scope AND d.workspace_id = a.workspace_id AND d.path = a.path AND d.tier = 'workspace'
-			 ORDER BY d.ingested_at DESC LIMIT 1) AS file_stamp
-		 FROM memory_anchors a WHERE a.scope = $1 AND a.workspace_id = ANY($2::text[]) AND a.doc_id = ANY($3::text[]) ORDER BY a.id`,
-		[scopeOf(db), workspaceIds, docIds],
-	);
-}
-
-/**
- * One statement for what a check found: moved anchors follow their code (review current), newly
- * stale ones are marked. Nothing to write: no round trip.
- */
-export async function applyAnchorChecks(
-	db: Queryable,
-	moved: readonly {
-		id: string;
-		now: { path: string; symbol: string | null; startLine: number | null; endLine: number | null; contentHash: string };
-	}[],
-	staleIds: readonly string[],
-): Promise<void> {
-	if (!moved.length && !staleIds.length) return;
-	await db.query(
-		`WITH v AS (SELECT * FROM unnest($2::bigint[], $3::text[], $4::text[], $5::int[], $6::int[], $7::text[]) AS v(id, path, symbol, s, e, h)),
-		r AS (UPDATE memory_anchors m SET path = v.path, symbol = v.symbol, start_line = v.s, end_line = v.e, content_hash = v.h, review = 'current', checked_at = now()
-			FROM v WHERE m.scope = $1 AND m.id = v.id RETURNING 1),
-		st AS (UPDATE memory_anchors SET review = 'stale', checked_at = now() WHERE scope = $1 AND id = ANY($8::bigint[]) RETURNING 1)
-		SELECT (SELECT count(*) FROM r)::int AS moved, (SELECT count(*) FROM st)::int AS stale`,
-		[
-			scopeOf(db),
-			moved.map((m) => m.id),
-			moved.map((m) => m.now.path),
-			moved.map((m) => m.now.symbol),
-			moved.map((m) => m.now.startLine),
-			moved.map((m) => m.now.endLine),
-			moved.map((m) => m.now.contentHash),
-			staleIds,
-		],
-	);
-}
-
-/**
  * Chunks elsewhere holding this content (a file renamed or the code moved to another file). No
  * index serves it, so it runs only for anchors whose file has no chunks at all and that were
  * not already found gone.
