@@ -20,6 +20,7 @@ import type { MemoryPort, RetrieveFn } from './turnEvidence';
 import type { PersistFn } from './turnPersistence';
 import { runPipeline, type PipelinePorts } from './turnPipeline';
 import { runTurn, type DecideFn } from './turnRunner';
+import { runMemoryAction, type MemoryCommandPort } from './memoryCommandTurn';
 
 export type { RetrieveFn } from './turnEvidence';
 
@@ -57,6 +58,8 @@ export interface ChatControllerDeps {
 	actions?: ActionRunner;
 	/** What this host cannot offer, noted in every turn's trace (PipelinePorts.hostNotes). */
 	hostNotes?: readonly string[];
+	/** Explicit "remember that …" / "forget that …" in chat (PipelinePorts.memoryCommands). */
+	memoryCommands?: MemoryCommandPort;
 }
 
 const EVIDENCE_ONLY = new EvidenceOnlyGenerator();
@@ -343,11 +346,26 @@ export class ChatController {
 
 	/** Handles `action/run`: the user clicked a proposed action; runs it (once) and records it in the reply's trace. */
 	async runAction(turnId: string, actionId: string): Promise<void> {
-		const done = await this.actionBook.run(turnId, actionId, this.deps.actions, this.deps.isRestricted());
+		const done = await this.actionBook.run(turnId, actionId, this.runner(), this.deps.isRestricted());
 		this.deps.log.info(`turn ${turnId}: action ${actionId} ${done.status}: ${done.message}`);
 		this.session.appendSteps(turnId, [done.step]);
 		this.post('action/status', { turnId, actionId, status: done.status, message: done.message });
 		await this.saveHistory();
+	}
+
+	/** The editor's runner, except for memory actions (a chat forget's Undo), which the chat runs on the store. */
+	private runner(): ActionRunner | undefined {
+		const editor = this.deps.actions;
+		const memory = this.deps.memoryCommands;
+		if (!memory) return editor;
+		return {
+			run: (run, proposal) =>
+				run.kind === 'memory'
+					? runMemoryAction(memory, run)
+					: editor
+						? editor.run(run, proposal)
+						: Promise.resolve({ status: 'unavailable' as const, message: 'This host cannot run actions.' }),
+		};
 	}
 
 	private ports(): PipelinePorts {
@@ -363,6 +381,7 @@ export class ChatController {
 			generationStallMs: d.generationStallMs,
 			live: d.live,
 			hostNotes: d.hostNotes,
+			memoryCommands: d.memoryCommands,
 		};
 	}
 

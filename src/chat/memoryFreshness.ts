@@ -34,6 +34,8 @@ export interface FreshnessDeps {
 	workspaceIds: () => readonly string[];
 	/** `gatedMemory.memory.decayDays`: memories not recalled for this many days are demoted from recall (0 = off). */
 	decayDays?: () => number;
+	/** Called when recall has just marked a memory stale (an open Inspect Memory State refreshes its stale list). */
+	onMemoryChange?: () => void;
 }
 
 /** One memory's staleness verdict, with each anchor's check. */
@@ -104,6 +106,10 @@ export function freshRecall(inner: MemoryPort, deps: FreshnessDeps): MemoryPort 
 			const docIds = step.hits.map((h) => h.id);
 			const fresh = await checkRecalled(store.db, ids, docIds);
 			const ms = performance.now() - t0;
+			const newlyStale = [...fresh.values()].some((f) =>
+				f.checks.some((c) => isStale(c.check.status) && c.anchor.review !== 'stale'),
+			);
+			if (newlyStale) deps.onMemoryChange?.();
 			const provenance = new Map((await memoryProvenance(store.db, ids, docIds)).map((p) => [p.doc_id, p]));
 			const notes: TraceStep[] = [];
 			const dropped = new Set<number>();
@@ -237,4 +243,26 @@ export function anchoredPersist(inner: PersistFn, deps: FreshnessDeps): PersistF
 			},
 		]);
 	};
+}
+
+/**
+ * An approved proposal (confirm mode) is anchored like an `auto` write: to the chunks the turn's
+ * evidence step selected, read from the turn's stored trace (the conversation tier keeps it).
+ * Returns the note to add, or null when the turn used no workspace evidence.
+ */
+export async function anchorApproved(
+	db: Queryable,
+	workspaceIds: readonly string[],
+	memory: { workspaceId: string; docId: string; steps: readonly TraceStep[] },
+): Promise<string | null> {
+	if (!memory.steps.some((s) => s.kind === 'evidence')) return null;
+	const anchors = await anchorsFromTrace(db, workspaceIds, memory.steps);
+	if (!anchors.length) return null;
+	const [row] = await db.query<{ id: string }>(
+		`SELECT id::text AS id FROM research_memory WHERE scope = $1 AND workspace_id = $2 AND doc_id = $3`,
+		[scopeOf(db), memory.workspaceId, memory.docId],
+	);
+	if (!row) return null;
+	await insertAnchors(db, memory.workspaceId, { id: row.id, docId: memory.docId }, anchors);
+	return `anchored to ${anchors.map((a) => `${a.path}:${a.startLine}-${a.endLine}${a.symbol ? ` (${a.symbol})` : ''}`).join(', ')}`;
 }

@@ -29,6 +29,8 @@ import {
 	proposalById,
 	type ProposalRow,
 } from '../store/proposalRepo';
+import { anchorApproved } from './memoryFreshness';
+import { appendStoredTurnSteps, storedTurnTrace } from '../store/turnTraceRepo';
 import { errorMessage, type Logger } from './logger';
 import type { ProposalSink } from './memoryWriteGate';
 import type { PersistRequest } from './turnPersistence';
@@ -157,12 +159,24 @@ export class MemoryProposals implements ProposalSink {
 				this.deps.thresholds(),
 				turnWrite(row, isEdit ? text : null),
 			);
-			const outcome = describe(report);
+			const turn = { workspaceId: row.workspace_id, conversationId: row.conversation_id, turnId: row.turn_id };
+			// Anchored like an auto write: to the workspace chunks the turn's evidence step selected.
+			const anchored =
+				report.research?.action === 'inserted'
+					? await anchorApproved(store.db, this.deps.workspaceIds(), {
+							workspaceId: row.workspace_id,
+							docId: report.research.doc_id,
+							steps: (await storedTurnTrace(store.db, turn))?.steps ?? [],
+						})
+					: null;
+			const outcome = describe(report) + (anchored ? `; ${anchored}` : '');
 			const storedText = isEdit ? clean(text) : row.text;
 			await decideProposal(store.db, row.id, { status: 'approved', storedText, outcome });
 			const message = `remembered${isEdit ? ' (edited)' : ''}: ${outcome}`;
 			this.record(row, 'approved', message, storedText);
-			return { ok: true, message, turnId: row.turn_id, steps: [note('info', `approved by the user: ${message}`)] };
+			const steps = [note('info', `approved by the user: ${message}`)];
+			await appendStoredTurnSteps(store.db, turn, steps);
+			return { ok: true, message, turnId: row.turn_id, steps };
 		} catch (e) {
 			this.deps.log.error(`approving memory proposal ${id} failed: ${errorMessage(e)}`);
 			return {
@@ -185,12 +199,14 @@ export class MemoryProposals implements ProposalSink {
 			await decideProposal(store.db, row.id, { status: 'discarded', storedText: null, outcome: null });
 			const message = `discarded: nothing written to ${row.tier === 'research' ? 'research memory' : 'the profile'}`;
 			this.record(row, 'discarded', message, row.text);
-			return {
-				ok: true,
-				message,
-				turnId: row.turn_id,
-				steps: [note('info', `proposal ${row.id} ${message} (the user's choice)`)],
-			};
+			const steps = [note('info', `proposal ${row.id} ${message} (the user's choice)`)];
+			// The stored turn says it too, not only the panel's history.
+			await appendStoredTurnSteps(
+				store.db,
+				{ workspaceId: row.workspace_id, conversationId: row.conversation_id, turnId: row.turn_id },
+				steps,
+			);
+			return { ok: true, message, turnId: row.turn_id, steps };
 		} catch (e) {
 			this.deps.log.error(`discarding memory proposal ${id} failed: ${errorMessage(e)}`);
 			return { ok: false, message: `could not discard: ${errorMessage(e)}`, turnId: null, steps: [] };

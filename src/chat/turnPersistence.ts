@@ -12,6 +12,7 @@ import type { DecisionTrace, TraceStep } from '../core/trace';
 import type { GateResult, HistoryTurn, TurnContext } from '../core/types';
 import { turnRecords } from '../retrieval/memoryWriter';
 import { errorMessage, type Logger } from './logger';
+import { commandRecords } from './memoryCommandTurn';
 
 /** One turn as the store writes it. */
 export interface PersistRequest {
@@ -46,6 +47,9 @@ export interface PersistedTurn {
 
 /** The records the decision's `write` list asks for (memoryWriter.turnRecords); a stopped reply is no Q&A worth keeping. */
 export function recordsFor(p: PersistedTurn): PersistRecord[] {
+	// An explicit "remember that …" writes the remembered words themselves (a "forget" writes nothing).
+	const command = p.result.memory_command;
+	if (command) return command.action === 'remember' && p.result.write.length ? commandRecords(command) : [];
 	const stoppedQa = p.status === 'stopped' && p.result.trigger !== 'correction';
 	const write = stoppedQa ? p.result.write.filter((t) => t !== 'research') : p.result.write;
 	return turnRecords({ trigger: p.result.trigger, write, question: p.turn.utterance, answer: p.answer });

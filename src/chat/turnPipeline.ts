@@ -30,6 +30,7 @@ import { decisionBody, describeDecision, retrievalBody, unsearchedWorkspace } fr
 import { gatherEvidence, type MemoryPort, type RetrieveFn, type TurnEvidence } from './turnEvidence';
 import { persistReply, type PersistFn } from './turnPersistence';
 import { runTurn, type DecideFn } from './turnRunner';
+import { forgetReply, rememberReply, type MemoryCommandPort } from './memoryCommandTurn';
 
 /** What the pipeline needs from its host. */
 export interface PipelinePorts {
@@ -48,6 +49,8 @@ export interface PipelinePorts {
 	live?: LiveStateHost;
 	/** What this host cannot offer, said in every turn's trace (the CLI: "no live state in the CLI"). */
 	hostNotes?: readonly string[];
+	/** Explicit "remember that …" / "forget that …": the write mode in force and the store to forget in. */
+	memoryCommands?: MemoryCommandPort;
 }
 
 /** One turn to answer. */
@@ -121,6 +124,7 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 	const traceNow = (): DecisionTrace => ({ ...result.trace, steps: [...steps] });
 
 	const generator = turn.generator;
+	if (result.memory_command) return answerMemoryCommand(ports, turn, result, steps, traceNow, generator.info.label);
 	const evidenceOnly = generator.info.kind === 'evidence';
 	const planned = planLiveTurn(turn.utterance, result, restricted);
 	const [found, live] = await Promise.all([
@@ -268,6 +272,42 @@ export async function runPipeline(ports: PipelinePorts, turn: PipelineTurn, sink
 		generator: generator.info.label,
 		historyText: evidenceOnly ? decisionBody(result, restricted, true) : cleaned.text,
 		actions: live.plans,
+	});
+}
+
+/**
+ * An explicit memory command: the confirmation is the reply (no generator). A remember is written
+ * by the persist thunk like any turn's writes (the write mode applies there); a forget happens here.
+ */
+async function answerMemoryCommand(
+	ports: PipelinePorts,
+	turn: PipelineTurn,
+	result: GateResult,
+	steps: TraceStep[],
+	traceNow: () => DecisionTrace,
+	label: string,
+): Promise<PipelineOutcome> {
+	const command = result.memory_command!;
+	const restricted = turn.context.restricted === true;
+	let markdown: string;
+	let actions: ActionPlan[] = [];
+	if (command.action === 'remember') {
+		const mode = ports.persist ? (ports.memoryCommands?.writeMode() ?? 'auto') : null;
+		markdown = rememberReply(command, mode, restricted);
+	} else {
+		const out = await forgetReply(ports.memoryCommands, command.query, result, turn.thresholds, restricted);
+		markdown = out.markdown;
+		actions = out.plans;
+		steps.push(...out.steps);
+	}
+	steps.push({ kind: 'generation', generator: label, model: 'memory-command', status: 'ok', ms: 0 });
+	return reply(ports, turn, result, traceNow(), {
+		markdown,
+		citations: [],
+		status: 'done',
+		generator: label,
+		historyText: markdown,
+		actions,
 	});
 }
 

@@ -16,6 +16,7 @@ import { ChatController, type PostFn } from '../chat/chatController';
 import type { Logger } from '../chat/logger';
 import { DEFAULT_MODEL_SETTINGS, ModelsRuntime, type ModelSettings } from '../chat/modelsRuntime';
 import { storeMemory, storePersist } from '../chat/turnStore';
+import { storeMemoryCommands } from '../chat/memoryCommandStore';
 import { WorkspaceMemory } from '../chat/workspaceMemory';
 import { defaultModelCacheDir } from '../models/modelServices';
 import { resolveStoreLocation, workspaceId, type StoreLocation } from '../store/location';
@@ -96,7 +97,13 @@ export class ChatHost {
 			thresholds: () => options.thresholds,
 			isRestricted: () => false,
 			retrieve: (q, r, t) => this.memory.retrieve(q, r, t),
-			...(options.readOnly ? {} : { persist: storePersist({ ...base, thresholds: () => options.thresholds }) }),
+			...(options.readOnly
+				? {}
+				: {
+						persist: storePersist({ ...base, thresholds: () => options.thresholds }),
+						// The CLI writes as `auto` does; a forget's Undo cannot be clicked here (the reply says what was forgotten).
+						memoryCommands: { writeMode: () => 'auto' as const, store: storeMemoryCommands(base) },
+					}),
 			memory: storeMemory(base),
 			hooks: options.hooks ?? new HookRegistry(),
 			generator: () => Promise.resolve(options.generator),

@@ -9,6 +9,7 @@ import type { Classified } from './decision/classified';
 import { roundUs, TraceRecorder } from './decision/traceRecorder';
 import { resolveDecision, type Draft } from './decision/resolveDecision';
 import { applyPolicyOverride } from './decision/policyOverride';
+import { applyMemoryCommand } from './decision/memoryCommandStage';
 import { applyLearnedGate } from './gate/learnedGate';
 import type { GateWeights } from './gate/gateModel';
 import { scoreFollowup } from './followup/followupScorer';
@@ -175,9 +176,10 @@ function assemble(
 		timings: rec.timings,
 		total_us: 0,
 	};
+	if (d.command) trace.decision.memory_command = d.command;
 	rec.endStage('assemble');
 	trace.total_us = roundUs(clock() - t0);
-	return {
+	const result: GateResult = {
 		id,
 		followup: c.followup,
 		trigger: c.trigger.trigger,
@@ -191,6 +193,8 @@ function assemble(
 		policy: p,
 		trace,
 	};
+	if (d.command) result.memory_command = d.command;
+	return result;
 }
 
 /**
@@ -206,7 +210,7 @@ export function decideTurn(input: TurnInput, options: DecideOptions = {}): GateR
 	const ruled = classify(input, th, rec);
 	const learned = applyLearnedGate(input, ruled, resolveDecision(input, ruled, th, rec), th, rec, options.gateWeights);
 	const c = learned.c;
-	let d = learned.d;
+	let d = applyMemoryCommand(input, learned.d, rec);
 	rec.endStage('policy');
 	if (options.hooks && options.hooks.count('policy_override') > 0) {
 		d = applyPolicyOverride(input, c, d, options.hooks, rec);

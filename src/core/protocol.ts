@@ -65,7 +65,8 @@ export interface Citation {
  */
 export interface ProposedAction {
 	id: string;
-	kind: 'terminal' | 'git' | 'edit';
+	/** `memory`: a chat "forget that …" reply's Undo, or one of several matching memories to forget. */
+	kind: 'terminal' | 'git' | 'edit' | 'memory';
 	/** The control's text: "Run in Terminal", "Revert", "Stage", "Commit…", "Apply Edit". */
 	label: string;
 	/** The exact command, git operation or edit, in words ("npm run test:unit", "revert src/config.ts"). */
@@ -255,7 +256,7 @@ export const isCitation: Guard<Citation> = object<Citation>({
 
 export const isProposedAction: Guard<ProposedAction> = object<ProposedAction>({
 	id: isString,
-	kind: oneOf(['terminal', 'git', 'edit'] as const),
+	kind: oneOf(['terminal', 'git', 'edit', 'memory'] as const),
 	label: isString,
 	detail: isString,
 	confirm: nullable(isString),

@@ -10,6 +10,7 @@ import { GENERATION_THRESHOLDS } from './thresholds/generationThresholds';
 import { INDEXING_THRESHOLDS } from './thresholds/indexingThresholds';
 import { INSTRUCTION_FILE_THRESHOLDS } from './thresholds/instructionFileThresholds';
 import { LIVE_STATE_THRESHOLDS } from './thresholds/liveStateThresholds';
+import { MEMORY_COMMAND_THRESHOLDS } from './thresholds/memoryCommandThresholds';
 import { POLICY_THRESHOLDS } from './thresholds/policyThresholds';
 import { RETRIEVAL_THRESHOLDS } from './thresholds/retrievalThresholds';
 import { RETRIEVAL_TUNING_THRESHOLDS } from './thresholds/retrievalTuningThresholds';
@@ -28,6 +29,7 @@ export const THRESHOLD_TABLE = {
 	...GENERATION_THRESHOLDS,
 	...INSTRUCTION_FILE_THRESHOLDS,
 	...LIVE_STATE_THRESHOLDS,
+	...MEMORY_COMMAND_THRESHOLDS,
 } as const;
 
 export type ThresholdName = keyof typeof THRESHOLD_TABLE;

@@ -5,6 +5,7 @@
  * breaking change.
  */
 import type { AnswerPath, BehaviorMode, Intent, Tier, Trigger, WriteTier } from './types';
+import type { MemoryCommandDecision } from './decision/memoryCommandStage';
 
 export const TRACE_VERSION = 1;
 
@@ -124,6 +125,8 @@ export interface TraceDecisionSummary {
 	qa_k: number;
 	rag_min_similarity: number;
 	qa_min_similarity: number;
+	/** An explicit memory command (present only then): what to remember, or what to forget. */
+	memory_command?: MemoryCommandDecision;
 }
 
 export interface StageTiming {

@@ -3,6 +3,7 @@
  * (see ../shared/CONTRACT.md) are snake_case here so the CLI can print these objects as they are.
  */
 import type { DecisionTrace } from './trace';
+import type { MemoryCommandDecision } from './decision/memoryCommandStage';
 
 /** A message in the conversation window. A bare string in CLI input is a user turn. */
 export interface HistoryTurn {
@@ -128,4 +129,6 @@ export interface GateResult {
 	route: string;
 	policy: PolicyDecision;
 	trace: DecisionTrace;
+	/** Present only for an explicit "remember that …" / "forget that …" turn (additive to CONTRACT.md's object). */
+	memory_command?: MemoryCommandDecision;
 }

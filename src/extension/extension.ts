@@ -25,6 +25,7 @@ import { ThresholdSettings } from './settings/settings';
 import { storeMemory, storePersist } from '../chat/turnStore';
 import { MemoryProposals } from '../chat/memoryProposals';
 import { gatedPersist, gatedRecall } from '../chat/memoryWriteGate';
+import { storeMemoryCommands } from '../chat/memoryCommandStore';
 import { anchoredPersist, freshRecall } from '../chat/memoryFreshness';
 import { wireMemoryProposals } from './chat/memoryProposalsView';
 import { MemorySettings } from './settings/memorySettings';
@@ -109,7 +110,15 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 		thresholds: () => settings.current(),
 		isRestricted,
 	});
-	const freshness = { openStore: () => memory.openStore(), workspaceIds, decayDays: () => memorySettings.decayDays() };
+	// A memory marked stale during chat, or forgotten from chat: an open Inspect Memory State refreshes.
+	const memoryChanged = new vscode.EventEmitter<void>();
+	context.subscriptions.push(memoryChanged);
+	const freshness = {
+		openStore: () => memory.openStore(),
+		workspaceIds,
+		decayDays: () => memorySettings.decayDays(),
+		onMemoryChange: () => memoryChanged.fire(),
+	};
 	// One set of turn ports for the panel and @memory: the same retrieval, write path and hooks.
 	const turnPorts = {
 		retrieve: (query: string, result: GateResult, thresholds: Thresholds) =>
@@ -131,6 +140,16 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 			freshRecall(storeMemory({ openStore, embedder: () => memory.embedder(), workspaceIds }), freshness),
 			() => memorySettings.reads(),
 		),
+		// "remember that …" / "forget that …" typed in chat: the reply words the write mode; forget + Undo on the store.
+		memoryCommands: {
+			writeMode: () => memorySettings.writes(),
+			store: storeMemoryCommands({
+				openStore,
+				embedder: () => memory.embedder(),
+				workspaceIds,
+				onChange: () => memoryChanged.fire(),
+			}),
+		},
 		toUri: citationUri(folders),
 		hooks: new HookRegistry(),
 		live: createLiveStateHost(context),
@@ -177,6 +196,7 @@ function registerAll(context: vscode.ExtensionContext, log: vscode.LogOutputChan
 			return h.lastRun === null && h.state === 'idle' ? null : h;
 		},
 		onIndexChange: indexStatus.onDidChange,
+		onMemoryChange: memoryChanged.event,
 		embedder: () => memory.embedder(),
 		writeThresholds: () => settings.current(),
 		decayDays: () => memorySettings.decayDays(),

@@ -127,9 +127,19 @@ export async function chunkById(
 	workspaceIds: readonly string[],
 	chunkId: string,
 ): Promise<CurrentChunkRow | null> {
+	const cols = `workspace_id, path, symbol, start_line, end_line, content_hash`;
+	// The trace's chunk ids are `<doc id>#<chunk no>` (hybridSearch); a bare row id is accepted too.
+	const m = /^(.+)#(\d{1,9})$/.exec(chunkId);
+	if (m) {
+		const rows = await db.query<CurrentChunkRow>(
+			`SELECT ${cols} FROM chunks WHERE scope = $1 AND workspace_id = ANY($2::text[]) AND tier = 'workspace' AND doc_id = $3 AND chunk_no = $4::int`,
+			[scopeOf(db), workspaceIds, m[1], m[2]],
+		);
+		return rows[0] ?? null;
+	}
 	if (!/^\d{1,18}$/.test(chunkId)) return null;
 	const rows = await db.query<CurrentChunkRow>(
-		`SELECT workspace_id, path, symbol, start_line, end_line, content_hash FROM chunks WHERE scope = $1 AND workspace_id = ANY($2::text[]) AND tier = 'workspace' AND id = $3::bigint`,
+		`SELECT ${cols} FROM chunks WHERE scope = $1 AND workspace_id = ANY($2::text[]) AND tier = 'workspace' AND id = $3::bigint`,
 		[scopeOf(db), workspaceIds, chunkId],
 	);
 	return rows[0] ?? null;

@@ -52,10 +52,12 @@ for (const engine of testEngines())
 		let ids: () => string[];
 		const file = () => join(ws, 'src', 'billing.ts');
 
+		/** How often recall reported a memory newly marked stale (what refreshes an open Inspect Memory State). */
+		let changes = 0;
 		const port = () =>
 			freshRecall(
 				storeMemory({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds: ids }),
-				{ openStore: () => memory.openStore(), workspaceIds: ids },
+				{ openStore: () => memory.openStore(), workspaceIds: ids, onMemoryChange: () => changes++ },
 			);
 		const recall = async () =>
 			unwrap(await port().recall('invoice total rounding cents', ['research'], RESULT, DEFAULT_THRESHOLDS));
@@ -154,8 +156,12 @@ for (const engine of testEngines())
 				BILLING('\treturn Math.round(lines.reduce((n, l) => n + (l.cents * l.qty) / 100, 0) * 100);'),
 			);
 			await reindex();
+			const before = changes;
 			const r = await recall();
+			assert.equal(changes, before + 1, 'newly stale: the open panel is told');
 			assert.ok(!r.chunks.some((c) => /integer cents/.test(c.text)), 'a stale memory is not evidence');
+			await recall();
+			assert.equal(changes, before + 1, 'already marked stale: not told again');
 			const stale = notes(r.steps, 'staleness').find((m) => /^stale memory memory:m1:/.test(m));
 			assert.ok(stale, notes(r.steps).join(' | '));
 			assert.match(stale, /computeInvoiceTotal\) changed since the memory was written/);

@@ -9,6 +9,8 @@ import type { ActionIntent } from '../../core/liveState/actionIntents';
 import { commandRisk } from '../../core/liveState/actionRisk';
 import type { ProposedAction } from '../../core/protocol';
 import type { LiveItem } from './liveStatePorts';
+import type { ForgetCandidate } from '../forgetMatch';
+import type { ForgottenItem } from '../memoryCommandStore';
 
 /** A proposal plus what the host needs to run it (kept host-side; the webview sees only `action`). */
 export interface ActionPlan {
@@ -20,7 +22,10 @@ export interface ActionPlan {
 export type RunnableAction =
 	| { kind: 'terminal'; command: string }
 	| { kind: 'git'; op: 'stage' | 'revert' | 'commit'; paths: string[] }
-	| { kind: 'edit'; op: 'quickfix'; path: string; line: number };
+	| { kind: 'edit'; op: 'quickfix'; path: string; line: number }
+	// A chat "forget that …" (memoryCommandTurn.ts): Undo, or forgetting the candidate the user picks. Run by the controller, not the editor.
+	| { kind: 'memory'; op: 'restore'; items: ForgottenItem[] }
+	| { kind: 'memory'; op: 'forget'; targets: ForgetCandidate[] };
 
 /** The proposal for `intent`, or the reason there is none (said in the trace). */
 export function proposeAction(

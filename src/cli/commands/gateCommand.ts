@@ -115,6 +115,8 @@ export function gateOutput(r: GateResult): Record<string, unknown> {
 		tiers: r.tiers,
 		write: r.write,
 		route: r.route,
+		// Only for an explicit "remember that …" / "forget that …" (additive; docs/decision-trace.md).
+		...(r.memory_command ? { memory_command: r.memory_command } : {}),
 		policy: r.policy,
 		trace: r.trace,
 	};

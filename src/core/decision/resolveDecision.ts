@@ -14,6 +14,7 @@ import { threadView } from '../thread/threadContext';
 import { writeTiersFor } from '../trigger/classifyTrigger';
 import type { PolicyDecision, Tier, TurnInput, WriteTier } from '../types';
 import type { TraceRecorder } from './traceRecorder';
+import type { MemoryCommandDecision } from './memoryCommandStage';
 
 /** A decision before hooks: the answer path, the final policy and what it searches and writes. */
 export interface Draft {
@@ -24,6 +25,8 @@ export interface Draft {
 	route: string;
 	/** Tiers Restricted Mode closed (for the route label and the trace). */
 	restricted_dropped: Tier[];
+	/** An explicit "remember that …" / "forget that …" (memoryCommandStage.ts), when the turn is one. */
+	command?: MemoryCommandDecision;
 }
 
 function policyStage(c: Classified, th: Thresholds, rec: TraceRecorder): PolicyDecision {

@@ -30,6 +30,8 @@ export const ROUTE_LABELS = [
 	'recall',
 	'restricted',
 	'direct',
+	'memory_remember',
+	'memory_forget',
 ] as const;
 export type RouteLabel = (typeof ROUTE_LABELS)[number];
 

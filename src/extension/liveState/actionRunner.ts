@@ -36,6 +36,9 @@ export class VsCodeActionRunner implements ActionRunner {
 				return gitAction(run);
 			case 'edit':
 				return quickFix(run.path, run.line);
+			case 'memory':
+				// The chat controller runs memory actions (Undo of a chat "forget") itself; never the editor.
+				return { status: 'unavailable', message: 'memory actions are run by the chat, not the editor' };
 		}
 	}
 

@@ -32,6 +32,8 @@ export interface MemoryPanelWiring {
 	indexHealth?: () => IndexHealthView | null;
 	/** Fires when index health changes, to refresh an open panel. */
 	onIndexChange?: vscode.Event<unknown>;
+	/** Fires when memory changed outside the panel (a memory went stale during chat, a chat forget): refresh it. */
+	onMemoryChange?: vscode.Event<unknown>;
 	/** The write path's embedder and thresholds (Update… of a stale memory). */
 	embedder?: () => Promise<Embedder | null>;
 	writeThresholds?: () => Thresholds;
@@ -80,6 +82,7 @@ export function registerMemoryPanel(context: vscode.ExtensionContext, w: MemoryP
 			if (e.affectsConfiguration('gatedMemory')) panel.refresh();
 		}),
 	);
+	if (w.onMemoryChange) context.subscriptions.push(w.onMemoryChange(() => panel.refresh()));
 	if (w.onIndexChange) {
 		// Progress fires often while indexing: one store read per burst is enough.
 		let timer: ReturnType<typeof setTimeout> | undefined;
