@@ -209,8 +209,16 @@ export function decideTurn(input: TurnInput, options: DecideOptions = {}): GateR
 	const rec = new TraceRecorder(clock);
 	const ruled = classify(input, th, rec);
 	const learned = applyLearnedGate(input, ruled, resolveDecision(input, ruled, th, rec), th, rec, options.gateWeights);
-	const c = learned.c;
 	let d = applyMemoryCommand(input, learned.d, rec);
+	// "Forget that …" retracts something stored: the rubric's nearest trigger is correction ("a stored
+	// belief is wrong … please update it"), whatever the rules read the wording as.
+	const c: Classified =
+		d.command?.action === 'forget' && learned.c.trigger.trigger !== 'correction'
+			? {
+					...learned.c,
+					trigger: { ...learned.c.trigger, trigger: 'correction', rule: 'memory_forget', retrieves: false },
+				}
+			: learned.c;
 	rec.endStage('policy');
 	if (options.hooks && options.hooks.count('policy_override') > 0) {
 		d = applyPolicyOverride(input, c, d, options.hooks, rec);

@@ -26,6 +26,8 @@ function decisionOf(c: MemoryCommand): MemoryCommandDecision {
 /** The draft with the turn's memory command applied (the same draft when there is none). */
 export function applyMemoryCommand(input: TurnInput, d: Draft, rec: TraceRecorder): Draft {
 	const start = rec.now();
+	// A refusal is a hard rule and comes first: "remember that the prod password is …" stays refused.
+	if (d.path.path === 'refuse') return d;
 	const command = recogniseMemoryCommand(input.utterance);
 	if (!command) return d;
 	const restricted = input.context?.restricted === true;
