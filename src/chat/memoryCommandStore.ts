@@ -18,7 +18,7 @@ import {
 	memoriesByDocIds,
 	setProfileValue,
 	type ProfileKind,
-	type ResearchKind,
+	type NewResearchMemory,
 } from '../store/memoryRepo';
 import { rankedCurrentProfile } from '../store/recallQueries';
 import type { Store } from '../store/openStore';
@@ -30,17 +30,10 @@ const CANDIDATES_PER_TIER = 10;
 
 /** What Undo writes back for one forgotten item. */
 export type ForgottenItem =
-	| {
+	| (NewResearchMemory & {
 			tier: 'research';
-			workspaceId: string;
-			docId: string;
-			kind: ResearchKind;
-			question: string | null;
-			content: string;
-			contentHash: string;
-			sourceTurn: string | null;
 			anchors: Pick<AnchorRow, 'path' | 'symbol' | 'start_line' | 'end_line' | 'content_hash'>[];
-	  }
+	  })
 	| { tier: 'profile' | 'instruction'; workspaceId: string; key: string; value: string; kind: ProfileKind };
 
 /** The chat's port to the store for memory commands. */

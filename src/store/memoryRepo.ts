@@ -25,19 +25,19 @@ export interface ResearchMemoryRow {
 const MEMORY_COLS =
 	'id::text AS id, doc_id, kind, question, content, content_hash, superseded_by::text AS superseded_by, merged_count';
 
+/** One research memory as it is written (and as a chat forget's Undo writes it back). */
+export interface NewResearchMemory {
+	workspaceId: string;
+	docId: string;
+	kind: ResearchKind;
+	question: string | null;
+	content: string;
+	contentHash: string;
+	sourceTurn: string | null;
+}
+
 /** Inserts a memory row; returns its id. Its chunks are written separately (ingest). */
-export async function insertResearchMemory(
-	db: Queryable,
-	m: {
-		workspaceId: string;
-		docId: string;
-		kind: ResearchKind;
-		question: string | null;
-		content: string;
-		contentHash: string;
-		sourceTurn: string | null;
-	},
-): Promise<string> {
+export async function insertResearchMemory(db: Queryable, m: NewResearchMemory): Promise<string> {
 	const [row] = await db.query<{ id: string }>(
 		`INSERT INTO research_memory (workspace_id, doc_id, kind, question, content, content_hash, source_turn, scope)
 		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id::text AS id`,
