@@ -5,21 +5,17 @@
  * evidence is anchored to that code like an `auto` write is.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { HookRegistry } from '../../src/core/hooks';
 import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import type { TraceStep } from '../../src/core/trace';
 import { ChatController } from '../../src/chat/chatController';
 import { anchoredPersist } from '../../src/chat/memoryFreshness';
-import { MemoryProposals } from '../../src/chat/memoryProposals';
-import { gatedPersist } from '../../src/chat/memoryWriteGate';
+import type { MemoryProposals } from '../../src/chat/memoryProposals';
 import { storeMemory, storePersist } from '../../src/chat/turnStore';
-import { WorkspaceMemory } from '../../src/chat/workspaceMemory';
-import { workspaceId } from '../../src/store/location';
+import type { WorkspaceMemory } from '../../src/chat/workspaceMemory';
 import { testEngines } from '../fixtures/store_engines';
-import { quietLogger as quiet, MapState } from '../fixtures/hostDoubles';
+import { quietLogger as quiet } from '../fixtures/hostDoubles';
+import { memoryChat, memoryWorkspace, type MemoryWorkspace } from '../fixtures/memoryChat';
 
 const BILLING =
 	'export function computeInvoiceTotal(lines: { cents: number; qty: number }[]): number {\n\tlet total = 0;\n\tfor (const l of lines) {\n\t\tif (l.qty <= 0) continue;\n\t\tconst line = l.cents * l.qty;\n\t\ttotal += line;\n\t}\n\t// integer cents all the way\n\treturn total;\n}\n';
@@ -27,8 +23,7 @@ const BILLING =
 for (const engine of testEngines())
 	describe(`memory proposals: stored turn notes and anchors (${engine.name})`, function () {
 		this.timeout(180_000);
-		let base: string;
-		let dispose: () => Promise<void>;
+		let w: MemoryWorkspace;
 		let memory: WorkspaceMemory;
 		let ids: () => string[];
 		let proposals: MemoryProposals;
@@ -47,45 +42,16 @@ for (const engine of testEngines())
 			(await proposals.list()).filter((p) => p.turnId === turnId && p.state === 'pending');
 
 		before(async () => {
-			base = mkdtempSync(join(tmpdir(), 'gmem-approve-'));
-			const ws = join(base, 'ws');
-			mkdirSync(join(ws, 'src'), { recursive: true });
-			writeFileSync(join(ws, 'src', 'billing.ts'), BILLING);
-			const created = await engine.create();
-			dispose = created.dispose;
-			memory = new WorkspaceMemory({
-				log: quiet,
-				location: () => created.location,
-				folders: () => [ws],
-				workerScript: join(__dirname, '..', '..', 'src', 'indexing', 'indexWorker.ts'),
+			w = await memoryWorkspace(engine, {
+				prefix: 'gmem-approve-',
+				files: { 'src/billing.ts': BILLING },
+				index: true,
 			});
-			ids = () => [workspaceId(ws)];
-			await memory.indexFolders([ws]);
-			const storeDeps = { openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds: ids };
-			proposals = new MemoryProposals({
-				log: quiet,
-				...storeDeps,
-				thresholds: () => DEFAULT_THRESHOLDS,
-				isRestricted: () => false,
-			});
-			controller = new ChatController({
-				log: quiet,
-				thresholds: () => DEFAULT_THRESHOLDS,
-				isRestricted: () => false,
-				retrieve: (q, r, t) => memory.retrieve(q, r, t),
-				persist: gatedPersist(
-					anchoredPersist(storePersist({ ...storeDeps, thresholds: () => DEFAULT_THRESHOLDS }), storeDeps),
-					{ mode: () => 'confirm', proposals },
-				),
-				memory: storeMemory(storeDeps),
-				hooks: new HookRegistry(),
-				state: new MapState(),
-			});
+			({ memory, ids } = w);
+			({ proposals, controller } = memoryChat(w, { mode: () => 'confirm', anchored: true, retrieve: true }));
 		});
 		after(async () => {
-			await memory?.dispose();
-			await dispose?.();
-			rmSync(base, { recursive: true, force: true });
+			await w?.close();
 		});
 
 		it('Discard: the stored turn says the proposal was discarded', async () => {
@@ -126,7 +92,7 @@ for (const engine of testEngines())
 			);
 		});
 		it("auto: the same turn written at once is anchored the same way (the trace's doc#chunk ids resolve)", async () => {
-			const storeDeps = { openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds: ids };
+			const { storeDeps } = w;
 			const auto = new ChatController({
 				log: quiet,
 				thresholds: () => DEFAULT_THRESHOLDS,

@@ -7,28 +7,19 @@
  * nothing and say so.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { HookRegistry } from '../../src/core/hooks';
-import { isHostToWebviewMessage, type HostToWebviewMessage } from '../../src/core/protocol';
-import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
-import { ChatController } from '../../src/chat/chatController';
+import type { HostToWebviewMessage } from '../../src/core/protocol';
+import type { ChatController } from '../../src/chat/chatController';
 import type { AssistantEntry } from '../../src/chat/conversationSession';
-import { storeMemoryCommands } from '../../src/chat/memoryCommandStore';
-import { MemoryProposals } from '../../src/chat/memoryProposals';
-import { gatedPersist, type WriteMode } from '../../src/chat/memoryWriteGate';
-import { storeMemory, storePersist } from '../../src/chat/turnStore';
-import { WorkspaceMemory } from '../../src/chat/workspaceMemory';
-import { workspaceId } from '../../src/store/location';
+import type { MemoryProposals } from '../../src/chat/memoryProposals';
+import type { WriteMode } from '../../src/chat/memoryWriteGate';
+import type { WorkspaceMemory } from '../../src/chat/workspaceMemory';
 import { testEngines } from '../fixtures/store_engines';
-import { quietLogger as quiet, MapState } from '../fixtures/hostDoubles';
+import { memoryChat, memoryWorkspace, type MemoryWorkspace } from '../fixtures/memoryChat';
 
 for (const engine of testEngines())
 	describe(`chat memory commands (${engine.name})`, function () {
 		this.timeout(180_000);
-		let base: string;
-		let dispose: () => Promise<void>;
+		let w: MemoryWorkspace;
 		let memory: WorkspaceMemory;
 		let mode: WriteMode = 'auto';
 		let restricted = false;
@@ -62,43 +53,14 @@ for (const engine of testEngines())
 			);
 
 		before(async () => {
-			base = mkdtempSync(join(tmpdir(), 'gmem-commands-'));
-			const ws = join(base, 'ws');
-			mkdirSync(ws, { recursive: true });
-			const created = await engine.create();
-			dispose = created.dispose;
-			memory = new WorkspaceMemory({
-				log: quiet,
-				location: () => created.location,
-				folders: () => [ws],
-				workerScript: join(__dirname, '..', '..', 'src', 'indexing', 'indexWorker.ts'),
-			});
-			ids = () => [workspaceId(ws)];
-			const storeDeps = { openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds: ids };
-			proposals = new MemoryProposals({
-				log: quiet,
-				...storeDeps,
-				thresholds: () => DEFAULT_THRESHOLDS,
+			w = await memoryWorkspace(engine, { prefix: 'gmem-commands-' });
+			({ memory, ids } = w);
+			({ proposals, controller } = memoryChat(w, {
+				mode: () => mode,
 				isRestricted: () => restricted,
-			});
-			controller = new ChatController({
-				log: quiet,
-				thresholds: () => DEFAULT_THRESHOLDS,
-				isRestricted: () => restricted,
-				persist: gatedPersist(storePersist({ ...storeDeps, thresholds: () => DEFAULT_THRESHOLDS }), {
-					mode: () => mode,
-					proposals,
-				}),
-				memory: storeMemory(storeDeps),
-				memoryCommands: { writeMode: () => mode, store: storeMemoryCommands(storeDeps) },
-				hooks: new HookRegistry(),
-				state: new MapState(),
-			});
-			controller.attach((type, params) => {
-				const message: unknown = { type, params };
-				assert.ok(isHostToWebviewMessage(message), `invalid ${type}`);
-				posted.push(message);
-			});
+				memoryCommands: true,
+				onPost: (message) => posted.push(message),
+			}));
 		});
 		beforeEach(() => {
 			posted = [];
@@ -106,9 +68,7 @@ for (const engine of testEngines())
 			restricted = false;
 		});
 		after(async () => {
-			await memory?.dispose();
-			await dispose?.();
-			rmSync(base, { recursive: true, force: true });
+			await w?.close();
 		});
 
 		it('remember: stores the remembered words as research memory, confirms it, and a new conversation recalls it', async () => {

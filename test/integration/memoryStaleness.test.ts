@@ -7,8 +7,7 @@
  */
 import type { Result } from '../../src/core/result';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import type { TraceStep } from '../../src/core/trace';
@@ -17,11 +16,10 @@ import { freshRecall } from '../../src/chat/memoryFreshness';
 import { rememberNote } from '../../src/chat/rememberCode';
 import { keepMemory, updateMemory } from '../../src/chat/staleReview';
 import { storeMemory } from '../../src/chat/turnStore';
-import { WorkspaceMemory } from '../../src/chat/workspaceMemory';
+import type { WorkspaceMemory } from '../../src/chat/workspaceMemory';
 import { demotedMemories, staleMemories, touchRecalled } from '../../src/store/anchorRepo';
-import { workspaceId } from '../../src/store/location';
 import { testEngines } from '../fixtures/store_engines';
-import { quietLogger as quiet } from '../fixtures/hostDoubles';
+import { memoryWorkspace, type MemoryWorkspace } from '../fixtures/memoryChat';
 
 /** A port's Result, unwrapped: an err fails the test with its message. */
 function unwrap<T>(r: Result<T>): T {
@@ -45,9 +43,8 @@ const ORIGINAL_BODY =
 for (const engine of testEngines())
 	describe(`memory staleness (${engine.name})`, function () {
 		this.timeout(180_000);
-		let base: string;
+		let w: MemoryWorkspace;
 		let ws: string;
-		let dispose: () => Promise<void>;
 		let memory: WorkspaceMemory;
 		let ids: () => string[];
 		const file = () => join(ws, 'src', 'billing.ts');
@@ -76,25 +73,15 @@ for (const engine of testEngines())
 		};
 
 		before(async () => {
-			base = mkdtempSync(join(tmpdir(), 'gmem-stale-'));
-			ws = join(base, 'ws');
-			mkdirSync(join(ws, 'src'), { recursive: true });
-			writeFileSync(file(), BILLING(ORIGINAL_BODY));
-			const created = await engine.create();
-			dispose = created.dispose;
-			memory = new WorkspaceMemory({
-				log: quiet,
-				location: () => created.location,
-				folders: () => [ws],
-				workerScript: join(__dirname, '..', '..', 'src', 'indexing', 'indexWorker.ts'),
+			w = await memoryWorkspace(engine, {
+				prefix: 'gmem-stale-',
+				files: { 'src/billing.ts': BILLING(ORIGINAL_BODY) },
+				index: true,
 			});
-			ids = () => [workspaceId(ws)];
-			await reindex();
+			({ memory, ids, ws } = w);
 		});
 		after(async () => {
-			await memory?.dispose();
-			await dispose?.();
-			rmSync(base, { recursive: true, force: true });
+			await w?.close();
 		});
 
 		it('anchors a remembered selection to the chunk covering it (symbol, lines, content hash)', async () => {

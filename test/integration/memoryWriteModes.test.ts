@@ -7,21 +7,16 @@
  * Restricted Mode writes nothing; `off` writes nothing and says so; reads leave tiers out.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { HookRegistry } from '../../src/core/hooks';
-import { isHostToWebviewMessage, type HostToWebviewMessage } from '../../src/core/protocol';
+import type { HostToWebviewMessage } from '../../src/core/protocol';
 import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import type { DecisionTrace } from '../../src/core/trace';
-import { ChatController } from '../../src/chat/chatController';
-import { MemoryProposals } from '../../src/chat/memoryProposals';
-import { gatedPersist, gatedRecall, type ReadTier, type WriteMode } from '../../src/chat/memoryWriteGate';
-import { storeMemory, storePersist } from '../../src/chat/turnStore';
-import { WorkspaceMemory } from '../../src/chat/workspaceMemory';
-import { workspaceId } from '../../src/store/location';
+import type { ChatController } from '../../src/chat/chatController';
+import type { MemoryProposals } from '../../src/chat/memoryProposals';
+import { gatedRecall, type ReadTier, type WriteMode } from '../../src/chat/memoryWriteGate';
+import { storeMemory } from '../../src/chat/turnStore';
+import type { WorkspaceMemory } from '../../src/chat/workspaceMemory';
 import { testEngines } from '../fixtures/store_engines';
-import { quietLogger as quiet, MapState } from '../fixtures/hostDoubles';
+import { memoryChat, memoryWorkspace, type MemoryWorkspace } from '../fixtures/memoryChat';
 import type { Result } from '../../src/core/result';
 
 /** A port's Result, unwrapped: an err fails the test with its message. */
@@ -36,9 +31,7 @@ const notes = (trace: DecisionTrace | null | undefined) =>
 for (const engine of testEngines())
 	describe(`memory write modes (${engine.name})`, function () {
 		this.timeout(120_000);
-		let base: string;
-		let ws: string;
-		let dispose: () => Promise<void>;
+		let w: MemoryWorkspace;
 		let memory: WorkspaceMemory;
 		let mode: WriteMode = 'confirm';
 		let reads: ReadTier[] = ['research', 'profile', 'instructions'];
@@ -48,15 +41,7 @@ for (const engine of testEngines())
 		let posted: HostToWebviewMessage[] = [];
 		let ids: () => string[];
 
-		const newProposals = () =>
-			new MemoryProposals({
-				log: quiet,
-				openStore: () => memory.openStore(),
-				embedder: () => memory.embedder(),
-				workspaceIds: ids,
-				thresholds: () => DEFAULT_THRESHOLDS,
-				isRestricted: () => restricted,
-			});
+		let newProposals: () => MemoryProposals;
 		const count = async (sql: string, params: unknown[] = []) => {
 			const store = await memory.openStore();
 			return (await store.db.query<{ n: number }>(sql, params))[0].n;
@@ -75,47 +60,14 @@ for (const engine of testEngines())
 			(await proposals.list()).filter((p) => p.turnId === turnId && p.state === 'pending');
 
 		before(async () => {
-			base = mkdtempSync(join(tmpdir(), 'gmem-modes-'));
-			ws = join(base, 'ws');
-			mkdirSync(ws, { recursive: true });
-			const created = await engine.create();
-			dispose = created.dispose;
-			memory = new WorkspaceMemory({
-				log: quiet,
-				location: () => created.location,
-				folders: () => [ws],
-				workerScript: join(__dirname, '..', '..', 'src', 'indexing', 'indexWorker.ts'),
-			});
-			ids = () => [workspaceId(ws)];
-			proposals = newProposals();
-			controller = new ChatController({
-				log: quiet,
-				thresholds: () => DEFAULT_THRESHOLDS,
+			w = await memoryWorkspace(engine, { prefix: 'gmem-modes-' });
+			({ memory, ids } = w);
+			({ proposals, controller, newProposals } = memoryChat(w, {
+				mode: () => mode,
 				isRestricted: () => restricted,
-				persist: gatedPersist(
-					storePersist({
-						openStore: () => memory.openStore(),
-						embedder: () => memory.embedder(),
-						workspaceIds: ids,
-						thresholds: () => DEFAULT_THRESHOLDS,
-					}),
-					{
-						mode: () => mode,
-						proposals,
-					},
-				),
-				memory: gatedRecall(
-					storeMemory({ openStore: () => memory.openStore(), embedder: () => memory.embedder(), workspaceIds: ids }),
-					() => reads,
-				),
-				hooks: new HookRegistry(),
-				state: new MapState(),
-			});
-			controller.attach((type, params) => {
-				const message: unknown = { type, params };
-				assert.ok(isHostToWebviewMessage(message), `invalid ${type}`);
-				posted.push(message);
-			});
+				reads: () => reads,
+				onPost: (message) => posted.push(message),
+			}));
 		});
 		beforeEach(() => {
 			posted = [];
@@ -124,9 +76,7 @@ for (const engine of testEngines())
 			reads = ['research', 'profile', 'instructions'];
 		});
 		after(async () => {
-			await memory?.dispose();
-			await dispose?.();
-			rmSync(base, { recursive: true, force: true });
+			await w?.close();
 		});
 
 		it('confirm: a correction becomes a pending proposal; nothing is in research memory until Approve', async () => {

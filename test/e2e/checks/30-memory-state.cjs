@@ -114,4 +114,21 @@ async function run({ page, check, expect, OUT, runCommand }) {
 		.waitFor({ state: 'detached', timeout: 15000 });
 }
 
-module.exports = { run, memoryPanel };
+/**
+ * Opens Inspect Memory State, waits for its memory list, returns what `read(panel)` returns and
+ * closes the panel again (waiting for its tab to go).
+ */
+async function readMemoryPanel(page, runCommand, read) {
+	await page.locator('.monaco-workbench .part.editor').click({ position: { x: 400, y: 300 } });
+	await runCommand(page, 'Gated Memory: Inspect Memory State');
+	const panel = await memoryPanel(page);
+	await panel.locator('#memories').waitFor({ timeout: 30000 });
+	const out = await read(panel);
+	await runCommand(page, 'View: Close Editor');
+	await page
+		.locator('.tabs-container .tab', { hasText: 'Memory State' })
+		.waitFor({ state: 'detached', timeout: 15000 });
+	return out;
+}
+
+module.exports = { run, memoryPanel, readMemoryPanel };

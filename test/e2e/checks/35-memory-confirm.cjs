@@ -4,7 +4,7 @@
 // the reply's trace says so. The workspace setting is restored afterwards.
 const fs = require('fs');
 const path = require('path');
-const { memoryPanel } = require('./30-memory-state.cjs');
+const { readMemoryPanel } = require('./30-memory-state.cjs');
 
 const A = 'Correction: releases are tagged from the main branch, not from develop.';
 const B = 'Correction: the staging cluster runs in eu-west-1, not us-east-1.';
@@ -28,21 +28,11 @@ async function run({ page, web, check, expect, OUT, WS_DIR, runCommand, send }) 
 	}
 
 	/** Opens Inspect Memory State, returns the text of two sections, closes it again. */
-	async function panelText() {
-		await page.locator('.monaco-workbench .part.editor').click({ position: { x: 400, y: 300 } });
-		await runCommand(page, 'Gated Memory: Inspect Memory State');
-		const panel = await memoryPanel(page);
-		await panel.locator('#memories').waitFor({ timeout: 30000 });
-		const out = {
+	const panelText = () =>
+		readMemoryPanel(page, runCommand, async (panel) => ({
 			memories: await panel.locator('#memories').innerText(),
 			pending: await panel.locator('#pending').innerText(),
-		};
-		await runCommand(page, 'View: Close Editor');
-		await page
-			.locator('.tabs-container .tab', { hasText: 'Memory State' })
-			.waitFor({ state: 'detached', timeout: 15000 });
-		return out;
-	}
+		}));
 
 	try {
 		const settings = original ? JSON.parse(original) : {};

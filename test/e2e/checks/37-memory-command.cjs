@@ -3,7 +3,7 @@
 // what was forgotten with an Undo, and Inspect Memory State no longer lists it; Undo puts it back
 // (then it is forgotten again, so later checks see the store as before).
 const path = require('path');
-const { memoryPanel } = require('./30-memory-state.cjs');
+const { readMemoryPanel } = require('./30-memory-state.cjs');
 
 const FACT = 'the e2e billing webhook retries 7 times before giving up';
 
@@ -21,18 +21,7 @@ async function run({ page, web, check, expect, OUT, runCommand, send }) {
 	}
 
 	/** Research memory as Inspect Memory State lists it (opened and closed again). */
-	async function memories() {
-		await page.locator('.monaco-workbench .part.editor').click({ position: { x: 400, y: 300 } });
-		await runCommand(page, 'Gated Memory: Inspect Memory State');
-		const panel = await memoryPanel(page);
-		await panel.locator('#memories').waitFor({ timeout: 30000 });
-		const text = await panel.locator('#memories').innerText();
-		await runCommand(page, 'View: Close Editor');
-		await page
-			.locator('.tabs-container .tab', { hasText: 'Memory State' })
-			.waitFor({ state: 'detached', timeout: 15000 });
-		return text;
-	}
+	const memories = () => readMemoryPanel(page, runCommand, (panel) => panel.locator('#memories').innerText());
 	/** The listing after the reply's write landed (it runs just after the reply is shown). */
 	async function memoriesUntil(ok) {
 		let text = '';
