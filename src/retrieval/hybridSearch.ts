@@ -234,7 +234,13 @@ async function runFts(
 	return { rows: await ftsArm(db, scope, searched, 'or', fetch), mode: 'or' as const };
 }
 
-function toHit(r: ArmRow, fused: number, fts: TraceHit['arms']['fts'], vector: TraceHit['arms']['vector']): SearchHit {
+/** One arm row as a search hit, with its fused score and each arm's rank. */
+export function toHit(
+	r: ArmRow,
+	fused: number,
+	fts: TraceHit['arms']['fts'],
+	vector: TraceHit['arms']['vector'],
+): SearchHit {
 	return {
 		id: r.doc_id,
 		chunk_id: `${r.doc_id}#${r.chunk_no}`,

@@ -11,7 +11,7 @@ import type { Embedder } from '../models/embedder';
 import type { Reranker } from '../models/reranker';
 import type { ChunkTier } from '../store/chunkRepo';
 import type { Queryable } from '../store/queryable';
-import type { ArmRow, FtsMode } from '../store/searchQueries';
+import type { FtsMode } from '../store/searchQueries';
 import { calibratedFloor } from './evidence/calibration';
 import { runEvidenceStage } from './evidence/evidenceStage';
 import type { EvidenceResult } from './evidence/types';
@@ -19,7 +19,7 @@ import { describeFailure, failureEvidence } from './failureEvidence';
 import { fileBm25Chunks } from './fileBm25Arm';
 import { applyKindPriors, rankFiles } from './fileRanking';
 import { turnWant, type FileKind, type TurnWant } from './filePriors';
-import { hybridSearch, pinnedDefinitions, type ArmMode, type FtsRanking, type SearchHit } from './hybridSearch';
+import { hybridSearch, pinnedDefinitions, toHit, type ArmMode, type FtsRanking, type SearchHit } from './hybridSearch';
 import { retrievalPlan, type RetrievalPlan } from './retrievalPlan';
 import { retrievalTuning, type RetrievalTuning } from './retrievalThresholds';
 
@@ -120,7 +120,8 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 			? fileBm25Chunks(db, scope, searchQuery, t, tuning)
 			: undefined,
 	]);
-	const frameHits = (failure?.frames ?? []).map((f) => frameHit(f.row));
+	// A pasted trace's frame chunks: no arm found them, they are exact evidence (score 0, no arm ranks).
+	const frameHits = (failure?.frames ?? []).map((f) => toHit(f.row, 0, null, null));
 	const out = {
 		...found,
 		hits: [...frameHits, ...found.hits.filter((h) => !frameHits.some((f) => f.chunk_id === h.chunk_id))],
@@ -199,21 +200,4 @@ export function describePriors(
 ): string {
 	const kinds = Object.entries(touched).map(([k, n]) => `${n} ${k} file(s)`);
 	return `file priors: the turn wants ${want}${rules.length ? `; ${rules.join(', ')} (${kinds.join(', ')})` : '; no prior applied'}`;
-}
-
-/** A pasted trace's frame chunk as a hit: no arm found it, it is exact evidence. */
-function frameHit(r: ArmRow): SearchHit {
-	return {
-		id: r.doc_id,
-		chunk_id: `${r.doc_id}#${r.chunk_no}`,
-		path: r.path,
-		start_line: r.start_line,
-		end_line: r.end_line,
-		symbol: r.symbol,
-		score: 0,
-		fused: 0,
-		arms: { fts: null, vector: null },
-		rerank: null,
-		content: r.content,
-	};
 }
