@@ -90,6 +90,11 @@ export function wordStems(text: string, into: Set<string>): Set<string> {
 const STEM_MEMO = new Map<string, readonly string[]>();
 const STEM_MEMO_MAX = 256;
 
+/** Empties the stem memo: for the bench's cold runs (`bench:gate --cold`) and tests; no result changes. */
+export function clearStemMemo(): void {
+	STEM_MEMO.clear();
+}
+
 function stemsOf(text: string): readonly string[] {
 	const hit = STEM_MEMO.get(text);
 	if (hit) return hit;
