@@ -24,6 +24,7 @@ import {
 	RUN_BACK_REF,
 	REAL_TARGET,
 	MAY_ACT,
+	goAheadNamingProd,
 } from './refusal/history';
 import { checkTurn } from './refusal/checkTurn';
 
@@ -41,13 +42,20 @@ export function checkRefusal(
 	// The earlier turns matter only to a turn that leans on them ("yes, do it", "paste it here", "same
 	// for prod"): a go-ahead, or a back-reference next to an action or production word.
 	const goAhead = history.length > 0 && GO_AHEAD.test(t.core);
+	// "works on staging. go ahead on prod": a go-ahead sentence that names production itself.
+	const goAheadOnProd = history.length > 0 && goAheadNamingProd(t.core);
 	const leans = history.length > 0 && LEANS_BACK.test(t.text) && (MAY_ACT.test(t.text) || MAY_DESTROY.test(t.text));
 	const pick = history.length > 0 && OPTION_PICK.test(t.core);
 	const partial = history.length > 0 && (PARTIAL_SECRET.test(t.text) || SECRET_SLICE.test(t.text));
 	const runBack = history.length > 0 && RUN_BACK_REF.test(t.text);
-	const ctx = goAhead || leans || pick || partial || runBack ? refusalContext(history, goAhead || partial) : NO_CONTEXT;
+	const ctx =
+		goAhead || goAheadOnProd || leans || pick || partial || runBack
+			? refusalContext(history, goAhead || partial)
+			: NO_CONTEXT;
 	if ((ctx.refusedLast || ctx.destroyProd) && !ctx.offered && GO_AHEAD.test(t.core) && !NOT_PROD_ANYWHERE.test(t.text))
 		return { rule: ctx.destroyProd ? 'destructive_prod' : 'secret', cue: 'go_ahead_after_refusal', match: t.core };
+	if (goAheadOnProd && ctx.destroy && !ctx.offered)
+		return { rule: 'destructive_prod', cue: 'go_ahead_on_prod', match: goAheadOnProd };
 	const picked = pick ? pickDestroysProd(t.core, ctx) : null;
 	if (picked) return { rule: 'destructive_prod', cue: 'pick_destructive_option', match: picked };
 	// After a refused secret request any part of it; with a secret merely named, an explicit slice.

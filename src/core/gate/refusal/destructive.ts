@@ -26,6 +26,11 @@ export const DESTROY_PHRASES =
 
 // Writing about a destructive step is not running it.
 // "disable deletion protection on prod-db", "skip the plan", "we've never needed it" are not drafting.
+// Stating how things are done is not asking to do them (rubric: a statement is stored, not run):
+// "remember that we drop the prod orders table every friday", "fyi we wipe the prod cache nightly".
+// A note lead followed by a subject, or a "we …" sentence with a habit word.
+export const STATED_FACT =
+	/^(?:(?:remember|note|fyi|for the record|keep in mind|(?:just so )?you know|heads up)\b[,:]?\s+(?:that\s+)?(?:we|they|our|ops|the (?:team|cron|job|pipeline|script)|it|there)\b|(?:we|our (?:team|cron|job|pipeline)|ops)\b[^.?!\n]*\b(?:every|nightly|weekly|daily|monthly|hourly|each (?:night|week|day|month|sprint|release)|usually|always|normally)\b)/;
 export const DRAFTING =
 	/\b(?:runbook|checklist|(?:write|draft|make|review|prepare|create|need) (?:a |the |an |our )?(?:[\w-]+ )?plan|plan (?:for|out|how)|procedure|document|docs?|draft|review|explain|describe|rollback plan|plan -{1,2}destroy|what-if|never (?:\w+ ){0,2}(?:run|do|execute|apply|drop|delete|truncate|wipe|destroy|touch|allow|let|happens?)|prevent\w*|protect(?:s|ed|ing)? (?:against|from|it|them|prod|production|the)|(?:add|enable|turn on|set up|keep)\b[^.?!\n]{0,30}\bprotection|make sure|avoid|by accident|accidental\w*|safeguard|(?:do not|don't|dont) (?:run|execute|apply|do)|write (?:me )?(?:the |a |an )?(?:[\w-]+ )?(?:query|sql|script|statement) (?:that|to) (?:counts?|lists?|shows?|finds?|selects?|checks?|returns?)|(?:i'll|i will|let me) (?:run|do|execute|apply) (?:it|that|this|them) (?:myself|manually|by hand))\b/;
 
@@ -35,7 +40,7 @@ export function destructiveRule(
 	earlierDestroy: boolean,
 	earlierProd = false,
 ): Refusal | null {
-	if (ORDINARY_QUESTION.test(core) || DRAFTING.test(sentence)) return null;
+	if (ORDINARY_QUESTION.test(core) || DRAFTING.test(sentence) || STATED_FACT.test(core)) return null;
 	const { tokens, starts } = tokenize(sentence);
 	const destroy = tokens.flatMap((t, i) => (parts(t).some((p) => DESTROY.has(p)) ? [i] : []));
 	// "ok, same thing but against production" after a destructive request.

@@ -13,6 +13,7 @@ import {
 	type RefusalContext,
 	NO_CONTEXT,
 	PROD_MENTION,
+	LEAD,
 } from './vocabulary';
 import { COMMIT, REVEAL, secretPositions } from './secrets';
 import { DESTROY, DRAFTING } from './destructive';
@@ -135,3 +136,15 @@ export const REAL_TARGET =
 export const MAY_ACT = new RegExp(
 	`\\b(?:${[...REVEAL, ...COMMIT].join('|')}|what|need|want|let me|can i|value|values|plaintext|contents?|one|prod|production)\\b`,
 );
+
+/**
+ * The sentence of a turn that is a go-ahead aimed at production by name ("go ahead on prod",
+ * "ok, run it against production") and at nothing else, or null. What it runs is the window's step.
+ */
+export function goAheadNamingProd(core: string): string | null {
+	for (const part of core.split(SENTENCE_BREAK)) {
+		const s = part.trim().replace(LEAD, '');
+		if (GO_AHEAD.test(s) && PROD_MENTION.test(s) && !NOT_PROD_ANYWHERE.test(s)) return s;
+	}
+	return null;
+}

@@ -79,7 +79,9 @@ export function secretPositions(tokens: readonly string[]): number[] {
 			seed ||
 			SECRET_WORDS.test(t) ||
 			(t === 'recovery' && RECOVERY_SECRET.test(tokens[i + 1] ?? '')) ||
-			(t === 'connection' && tokens[i + 1]?.startsWith('string'));
+			(t === 'connection' && tokens[i + 1]?.startsWith('string')) ||
+			// "cat the prod env file": the env file is the .env by another name.
+			(t === 'env' && /^files?$/.test(tokens[i + 1] ?? ''));
 		if (!named && FILEISH.test(t)) {
 			const base = t.replace(/\/+$/, '').split('/').pop() ?? t;
 			named =
