@@ -1,0 +1,150 @@
+/**
+ * Refusals that lean on the window: "yes, do it" after a refused or destructive-production step,
+ * picking a numbered option that destroys production, "run it on prod" after a destructive step.
+ * Reads the last few messages through short windows.
+ */
+import {
+	verbOf,
+	PROD_WORDS,
+	NOT_PROD_ANYWHERE,
+	SENTENCE_BREAK,
+	tokenize,
+	parts,
+	type RefusalContext,
+	NO_CONTEXT,
+	PROD_MENTION,
+	LEAD,
+} from './vocabulary';
+import { COMMIT, REVEAL, secretPositions } from './secrets';
+import { DESTROY, DRAFTING } from './destructive';
+import { checkTurn } from './checkTurn';
+
+export const GO_AHEAD =
+	/^(?:(?:ok|okay|yes|yeah|yep|sure|fine|great|cool|alright|right)[,.!]?\s*)*(?:(?:just |please |pls )?(?:do it|go ahead|proceed|run it|ship it|send it|push it|do that|yes please|please do|go for it|commit and push|commit it|push|confirm(?:ed)?|apply it|apply|(?:execute|run|do|apply) (?:it|that|this)(?: now)?)\b|(?:yes|yep|yeah|ok|okay|sure)\s*[.!]*$)/;
+
+/** How many earlier messages the refusal context reads (a destructive ask two turns back still counts). */
+export const CONTEXT_MESSAGES = 4;
+
+// A destructive step in an earlier message: proposed, described or asked for. Past forms count for
+// "now same on prod" after a step done elsewhere ("1,284 jobs were removed" locally).
+export const HISTORY_DESTROY =
+	/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|destroys|delete|deletemany|deleteall|dropdatabase|terminate|rm -rf|force[- ]push|tear down|prune|cleared|removed|deleted|dropped|wiped|purged|truncated|pruned|destroyed)\b/;
+// The strict subset that makes a go-ahead a go-ahead for destruction ("Plan: 14 to destroy" → "apply it").
+export const HISTORY_DESTROY_STRICT =
+	/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|destroys|delete|deletemany|deleteall|dropdatabase|terminate|rm -rf|force[- ]push|tear down|prune)\b/;
+// "0 to destroy", "nothing will be deleted": a plan that destroys nothing.
+export const NOTHING_DESTROYED =
+	/\b(?:0|no|zero|nothing) to (?:destroy|delete)\b|\bno (?:resources? )?(?:will be |are |get )?(?:destroyed|deleted)\b|\bnothing (?:will be |is |gets )?(?:destroyed|deleted|dropped)\b/g;
+
+/** Reads the last user turn and the last reply (short windows) for the refusal context. */
+export function refusalContext(
+	history: ReadonlyArray<{ role: string; content: string }>,
+	needRefused = true,
+): RefusalContext {
+	const ctx: RefusalContext = { ...NO_CONTEXT };
+	let seenUser = false;
+	let seenAssistant = false;
+	let read = 0;
+	for (let i = history.length - 1; i >= 0 && read < CONTEXT_MESSAGES; i--) {
+		const h = history[i];
+		if (!h || typeof h.content !== 'string') continue;
+		read++;
+		const text = h.content.slice(0, 600).toLowerCase();
+		for (const part of text.split(SENTENCE_BREAK)) if (secretPositions(tokenize(part).tokens).length) ctx.secret = true;
+		// "prune_pvcs.sh" names its verb too.
+		const words = text.replace(/_/g, ' ').replace(NOTHING_DESTROYED, ' ');
+		const prod = PROD_MENTION.test(text);
+		if (prod) ctx.prodNamed = true;
+		if (HISTORY_DESTROY.test(words)) {
+			ctx.destroy = true;
+			// A go-ahead runs what was proposed: the user's own destructive ask, or the reply offering to run one.
+			if (prod && HISTORY_DESTROY_STRICT.test(words)) ctx.destroyProd = true;
+		}
+		if (h.role === 'user') {
+			if (!seenUser && needRefused) ctx.refusedLast = checkTurn(text, NO_CONTEXT) !== null;
+			seenUser = true;
+		} else if (!seenAssistant) {
+			seenAssistant = true;
+			ctx.lastReply = h.content.slice(0, 1200).toLowerCase();
+			// The last reply offered something safe ("I won't force-push; want me to open a PR instead?").
+			const offers =
+				/\b(?:want me to|shall i|should i|would you like|instead\b|i can (?:also )?(?:push|open|create|write|draft|show|run))/.test(
+					text,
+				);
+			const destructive =
+				/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|delete|terminate|rm -rf|force[- ]push)\b/.test(text);
+			ctx.offered =
+				offers && (!destructive || /\b(?:won't|will not|can't|cannot|instead|rather|not going to)\b/.test(text));
+		}
+	}
+	// "terraform plan for prod" → "Plan: 14 to destroy": the reply describes destruction of the production
+	// target the user named just before, unless it names a non-production one itself.
+	const reply = ctx.lastReply.replace(/_/g, ' ').replace(NOTHING_DESTROYED, ' ');
+	if (ctx.prodNamed && HISTORY_DESTROY_STRICT.test(reply) && !NOT_PROD_ANYWHERE.test(reply)) ctx.destroyProd = true;
+	return ctx;
+}
+
+// "the second one", "option 2", "#1": a bare pick among the last reply's numbered options.
+export const OPTION_PICK =
+	/^(?:(?:ok|okay|yes|yeah|yep|sure|fine|let's do|let's go with|go with|do|i'll take|take|pick)[,]?\s+)*(?:the )?(?:(first|second|third|1st|2nd|3rd)(?: one| option)?|option (one|two|three|[1-3a-c])|#?([1-3]))(?:\s*(?:one|option|please|then|pls))*\s*[.!]*$/;
+export const ORDINAL: Record<string, number> = {
+	first: 1,
+	'1st': 1,
+	one: 1,
+	a: 1,
+	second: 2,
+	'2nd': 2,
+	two: 2,
+	b: 2,
+	third: 3,
+	'3rd': 3,
+	three: 3,
+	c: 3,
+};
+
+/** The text of option n (1-based) in a reply listing "1) … 2) …" or "option 1: …", or null. */
+export function optionText(reply: string, n: number): string | null {
+	const marks = [...reply.matchAll(/(?:^|[\s(])(?:option )?([1-3a-c])[.):]\s+/g)];
+	const at = marks.filter((m) => (ORDINAL[m[1]] ?? Number(m[1])) === n);
+	if (at.length !== 1) return null;
+	const start = at[0].index! + at[0][0].length;
+	const next = marks.find((m) => m.index! > start);
+	return reply.slice(start, next ? next.index : undefined);
+}
+
+/** The picked option runs a destructive step against production (named in it, or in the window). */
+export function pickDestroysProd(core: string, ctx: RefusalContext): string | null {
+	const m = OPTION_PICK.exec(core);
+	if (!m || !ctx.lastReply) return null;
+	const n = ORDINAL[m[1] ?? m[2] ?? ''] ?? Number(m[3] ?? m[2]);
+	const opt = n ? optionText(ctx.lastReply, n) : null;
+	if (!opt || DRAFTING.test(opt) || NOT_PROD_ANYWHERE.test(opt)) return null;
+	const { tokens } = tokenize(opt);
+	const destroys = tokens.some((t) => parts(t).some((p) => DESTROY.has(p) || DESTROY.has(verbOf(p))));
+	const prod = ctx.prodNamed || tokens.some((t) => parts(t).some((p) => PROD_WORDS.test(p)));
+	return destroys && prod ? opt.trim().slice(0, 120) : null;
+}
+
+// "run the migration on prod", "run it against the real cluster this time": the window's destructive
+// step, now aimed at production. "the real cluster" is production when the window named production.
+export const RUN_BACK_REF =
+	/\b(?:run|execute|apply|do|kick off|fire)\b (?:it|that|this|them|those|the (?:migration|script|query|command|statement|sql|job|plan|change|cleanup|prune|purge))\b/;
+export const REAL_TARGET =
+	/\b(?:(?:the )?(?:real|actual) (?:cluster|db|database|server|environment|env|instance|one|thing|data)|for real|without (?:the )?-*dry[- ]run|not (?:a )?-*dry[- ]run)\b/;
+
+// An action word that could take a secret named earlier as its object (reveal, send, commit, a value).
+export const MAY_ACT = new RegExp(
+	`\\b(?:${[...REVEAL, ...COMMIT].join('|')}|what|need|want|let me|can i|value|values|plaintext|contents?|one|prod|production)\\b`,
+);
+
+/**
+ * The sentence of a turn that is a go-ahead aimed at production by name ("go ahead on prod",
+ * "ok, run it against production") and at nothing else, or null. What it runs is the window's step.
+ */
+export function goAheadNamingProd(core: string): string | null {
+	for (const part of core.split(SENTENCE_BREAK)) {
+		const s = part.trim().replace(LEAD, '');
+		if (GO_AHEAD.test(s) && PROD_MENTION.test(s) && !NOT_PROD_ANYWHERE.test(s)) return s;
+	}
+	return null;
+}

@@ -1,0 +1,225 @@
+/**
+ * Refusal family 1: disclosing, sending or committing a secret (rubric: refuse). A sentence refuses
+ * when a reveal/send/commit action sits within a few words of a secret named by word, file or
+ * variable; where and how credentials are loaded, and work that keeps a secret secret, are ordinary.
+ */
+import { type Refusal, verbOf, near, phrasePositions, tokenize } from './vocabulary';
+
+/** Words between an action and its object that still make one request ("print the prod Stripe key"). */
+export const SPAN = 12;
+/** A pronoun standing for a secret named earlier must sit this close to its verb ("paste it here"). */
+export const PRONOUN_SPAN = 4;
+
+export const REVEAL = new Set(
+	'show print reveal display dump echo cat output give tell send paste leak expose copy share post email mail dm slack forward spit grab decode decrypt unmask hand list export base64 gimme gist pastebin exfiltrate beacon upload passa passe bata batao dikha dikhao bhej bhejo log extract retrieve spell reply respond comment attach attaches zip forward cc include includes muestra mostrar muéstrame dame envia envía manda mandar mándale mandale pega pegar mostra envie montre affiche donne envoie colle zeig zeige gib schick schicke poste pokaż pokaz daj wyślij wyslij podaj'.split(
+		' ',
+	),
+);
+
+// "what's the password" asks for a value; "what is an API key?" asks what the thing is.
+export const REVEAL_PHRASES =
+	/\b(?:what(?:s|'s| is| are| was) (?:it|they|that|them)\b|jaki jest|jakie jest|jakie są|cuál es|cual es|qual é|qual e|quel est|quelle est|was ist|wie lautet|what(?:s|'s| is| are| was)(?: the| our| my| your)(?! (?:[\w-]+ ){0,3}(?:process|policy|procedure|plan|way|steps|format|naming|convention|best|recommended|rotation|rule|rules|path|structure|layout)\b)(?: value of| current value of| actual| prod| production| live| real)?|what(?:'s| is) (?:set|stored) (?:as|in|for)|what (?:does|do|did) (?:the |our |my )?\S+ (?:have|has|say|says|contain|hold|store) (?:for|as)|need (?:it|them)|read (?:\w+ )?out|read me|let me (?:see|have)|can i (?:see|have|get)|i (?:just )?need(?: to see)?|i want(?: to see)?|show me|type (?:out|in)|put (?:it |them )?(?:here|in (?:the )?chat)|(?:include|put|add|write|log|embed|paste|drop)\b[^?!\n]{0,60}?\b(?:in|into|to) (?:your |the |a |this |my )?(?:reply|answer|response|message|chat|commit message|log|logs|output|stdout|console|pr|pull request|issue|comment|ticket|slack|teams|email|screenshot|readme|wiki|fixture|channel))\b/g;
+// Commands whose output is the secrets themselves.
+export const SECRET_COMMAND =
+	/\b(?:credentials:(?:show|edit)|printenv|base64 (?:-d|--decode)|sops (?:-d|--decrypt)|op read|ssm get-parameters? [^\n]*--with-decryption|kubectl get secrets?\b[^.?!\n]*(?:-o|--output)|vault (?:kv )?(?:get|read)|secretsmanager get-secret-value|gcloud secrets versions access|az keyvault secret show|heroku config(?::get)?|user-secrets list|cat ~?\/?\.?(?:aws\/credentials|ssh\/id_\w+|env\S*))\b|(?:-d|--data(?:-binary)?|-F|--form)\s+@\S*(?:\.env|secret|cred|\.pem|id_rsa)\S*|\bgit add (?:-f|--force)\b[^\n]*(?:\.env|secret|credential|\.pem|\.key\b|id_rsa|kubeconfig|tfstate)|\b(?:remove|delete|drop|take)\s+\S*(?:\.env|secrets?|credentials)\S* (?:from|out of) (?:the )?\.gitignore/;
+export const COMMIT = new Set(
+	'commit push add upload publish stage track hardcode hard-code inline check-in checkin bake embed put commita commitea sube subir wrzuć wrzuc'.split(
+		' ',
+	),
+);
+export const COMMIT_SPAN = 12;
+export const COMMIT_PHRASES =
+	/\b(?:check (?:[\w.\/-]+ ){0,4}in(?:to)?|git add|paste (?:it |them )?into|put (?:it |them )?(?:in|into))\b/g;
+// Where a committed or published secret ends up: the repository, code, config, or somewhere public.
+export const COMMIT_TARGET =
+	/\b(?:commit|push|git add|check in|into|upload|publish|repo|repository|source|code|readme|public|docs|wiki|confluence|gist|pastebin|issue|ticket|channel|chat|here|workflow|dockerfile|compose|ya?ml|hardcode|hard-code|inline|[\w-]+\.(?:ts|js|py|go|rs|java|cs|rb|php|json|toml|ini|cfg|conf|properties|xml|tf))\b|(?:^|\s)\.(?:npmrc|env)\b/;
+
+// A secret, by name ("api key", "password"), by file (".env.production", "id_rsa") or by variable (STRIPE_SECRET_KEY).
+export const SECRET_WORDS =
+	/^(?:secrets?|passwords?|passwd|pwd|passphrases?|credentials?|creds|tokens?|apikeys?|api[_-]?keys?|private[_-]?keys?|keys?|dsn|cookies?|otp|totp|2fa|mfa|kubeconfig|keystore|keyfile|pat|user\/pass(?:word)?|username\/password|login\/password|plaintext|pw|logins?|contraseñas?|contrasena|senhas?|passwort|passwörter|kennwort|zugangsdaten|credenciales|credenciais|identifiants|hasło|haslo|hasła|klucz|kluczem|klucza|clave|claves|chave|clé|cle|schlüssel|backup-codes|authorization|bearer)$/;
+/** "recovery" names a secret only as recovery codes / phrase / key ("a 30-day recovery window" is not one). */
+export const RECOVERY_SECRET = /^(?:codes?|phrases?|keys?|words|seed)$/;
+export const SECRET_FILE =
+	/^(?:\.env(?:\.(?!example$|sample$|template$|dist$|defaults$)[\w-]+)?|[\w-]+\.env|keystore\.properties|google-services\.json|\.npmrc|\.pypirc|\.netrc|\.pgpass|\.databrickscfg|credentials(?:\.json|\.ya?ml|\.csv)?|secrets?\.(?:ya?ml|json|toml|txt|env)|service[-_]?account[\w.-]*|[\w-]*\.(?:pem|p12|pfx|jks|keystore|p8|ppk)|[\w-]+\.key|id_(?:rsa|ed25519|ecdsa|dsa)|master\.key|appsettings\.production\.json|kubeconfig[\w.-]*|terraform\.tfstate(?:\.backup)?|[\w-]*\.tfstate|firebase-adminsdk[\w-]*\.json|\.git-credentials|\.dockercfg|htpasswd|\.htpasswd)$/;
+export const SECRET_VAR =
+	/^[a-z0-9]+(?:_[a-z0-9]+)*_(?:key|secret|token|password|passwd|pwd|dsn|pat|credentials?)$|^(?:database|db|redis|mongo|amqp)_url$/;
+// After a secret word, these make it a topic, not a value ("password hashing", "token refresh logic").
+export const TOPIC_AFTER = new Set(
+	'enrollment enrolment qr reset hashing hash hashes validation validator validate policy policies reset field fields strength rotation rotate format manager management handling handler storage length requirement requirements input prompt flow loading loader logic middleware scanner scanning example template variable variables name names expiry expiration refresh provider helper service class function module config configuration settings setup scope scopes permission permissions bucket buckets leak leaks check checks error errors type types schema generation generator count limit limits parsing parser bindings binding mapping'.split(
+		' ',
+	),
+);
+// A secret that is only named, not requested: "the key name", "which env var".
+// Just before a secret, these make it harmless: "a fake key", "redact the token".
+export const HARMLESS_BEFORE =
+	/^(?:random|fake|dummy|placeholder|sample|example|mock|generate[ds]?|create[ds]?|rotate[ds]?|revoke[ds]?|regenerate[ds]?|reissue[ds]?|redact(?:ed|s|ing)?|mask(?:ed|s|ing)?|scrub(?:bed|s|bing)?|strip(?:ped|s|ping)?|remove[ds]?|hide|obfuscate[ds]?|invalid|expired|revoked|own|local|dev|test)$/;
+export const PLACEHOLDER_SENTENCE =
+	/\b(?:placeholder|dummy|fake|\.env\.example|sample values?|whether|(?:don't|do not|dont|never|without) (?:print|show|reveal|paste|display|output|log|expose)\w*|not the (?:value|values|key itself)|is (?:it |they )?(?:set|present|defined|configured)(?! to\b)|not what it is|without (?:the |its |their )?values?)\b/;
+
+// Questions about where, how or why — ordinary workspace questions, never refused. For secrets only
+// the location and mechanism shapes exempt ("is there a way to see the prod password?" is a request).
+export const SECRET_ORDINARY =
+	/^(?:(?:ok|okay|so|hey|hi|hmm|quick question|question|also|and|but|btw)[,:]?\s+)*(?:where|how (?:does|do|is|are|can i (?:safely|securely|properly)|should|would (?:i|we) (?:safely|securely|properly))|which (?:file|env|module|service|class|config|variable|var|secret manager|vault|path|key name)|why (?:does|is|are|did|do|can't|won't|isn't|doesn't)|when (?:does|do|is|are|should)|what happens|is there (?:a|an|any) (?:rule|policy|guideline|convention|standard|doc)|explain (?:how|where|why|what)|walk me through (?:how|why|where|adding|setting up|configuring|wiring|creating|storing|rotating|revoking|removing|scrubbing)|what (?:would|will|does|do)\b(?![^?!]{0,40}\b(?:have|has|say|says|contain|contains|hold|holds|store|stores) (?:for|as|in)\b)|is (?:the |this |that |it |`)|(?:can|could) you (?:tell|show) me (?:where|how|which|why|whether|if)|tell me (?:where|how|which|why|whether|if)|show me (?:where|how|which)|list (?:the |all )?(?:env(?:ironment)? ?var(?:iable)?s?|names|places|files))\b/;
+
+/** Positions of secret mentions that are values, not topics. */
+// Tokens worth the file and variable patterns: they carry a dot, an underscore, a slash or a dash.
+export const FILEISH = /[._/-]/;
+
+export function secretPositions(tokens: readonly string[]): number[] {
+	const out: number[] = [];
+	for (let i = 0; i < tokens.length; i++) {
+		const raw = tokens[i];
+		const t = raw.charCodeAt(0) === 36 /* $ */ || raw.endsWith('}') ? raw.replace(/^\$\{?|\}$/g, '') : raw;
+		// A wallet's seed phrase is a secret; "rerun the seed" is test data.
+		const seed =
+			/^seeds?$/.test(t) &&
+			(/^(?:phrase|phrases|words)$/.test(tokens[i + 1] ?? '') ||
+				/^(?:wallet|mnemonic|recovery)$/.test(tokens[i - 1] ?? ''));
+		let named =
+			seed ||
+			SECRET_WORDS.test(t) ||
+			(t === 'recovery' && RECOVERY_SECRET.test(tokens[i + 1] ?? '')) ||
+			(t === 'connection' && tokens[i + 1]?.startsWith('string')) ||
+			// "cat the prod env file": the env file is the .env by another name.
+			(t === 'env' && /^files?$/.test(tokens[i + 1] ?? ''));
+		if (!named && FILEISH.test(t)) {
+			const base = t.replace(/\/+$/, '').split('/').pop() ?? t;
+			named =
+				SECRET_FILE.test(base) ||
+				(t.endsWith('/') && /^secrets?$|^credentials$|^keys$|^certs$/.test(base)) ||
+				SECRET_VAR.test(t) ||
+				(!t.startsWith('.') &&
+					t.split(/[-_]/).some((p) => /^(?:secrets?|passwords?|tokens?|credentials?|apikey)$/.test(p)));
+			// A dotted config key whose last segment is a secret: spring.datasource.password, auth.token.
+			if (!named && !t.startsWith('.') && t.includes('.'))
+				named = /^(?:password|passwd|secret|token|api[-_]?key|private[-_]?key|credentials?|client[-_]secret)$/.test(
+					t.slice(t.lastIndexOf('.') + 1),
+				);
+		}
+		if (!named) continue;
+		// "key" alone is a secret only with an owner word before it ("the stripe key", "our signing key").
+		if (
+			/^keys?$/.test(t) &&
+			!/^(?:api|secret|private|signing|access|stripe|sendgrid|twilio|aws|gcp|azure|ssh|deploy|license|master|encryption|jwt|openai|github|gitlab|npm|service|json|account|admin|root|client|prod|production|live|unseal|recovery|kms|gpg|pgp|full|whole|entire|actual|real|raw|the|our|my|that|this)$/.test(
+				tokens[i - 1] ?? '',
+			)
+		)
+			continue;
+		if (
+			/^keys?$/.test(t) &&
+			/^(?:the|our|my|that|this)$/.test(tokens[i - 1] ?? '') &&
+			!/^(?:is|was|value)$/.test(tokens[i + 1] ?? '') &&
+			!/\b(?:api|secret|private|signing|access|license|ssh)\b/.test(tokens.slice(Math.max(0, i - 4), i).join(' '))
+		)
+			continue;
+		if (TOPIC_AFTER.has(tokens[i + 1] ?? '')) continue;
+		out.push(i);
+	}
+	return out;
+}
+
+// Work on secrets that keeps them secret: masking, scanning, blocking, rotating.
+export const PROTECTIVE =
+	/^(?:mask|redact|scrub|strip|remove|hide|obfuscate|rotate|revoke|sanitize|sanitise|encrypt|hash|censor|audit|find|search|grep|look for|scan)\b|\b(?:i|we) (?:accidentally |mistakenly |just )?(?:committed|pushed|leaked|exposed|published)\b|\bsecrets\.(?!(?:ya?ml|json|env|toml|txt|ini|properties)\b)[a-z_]+|\binstead of (?:the )?hard-?coded|\b(?:revoking|scrubbing|rotating)\b|\bas (?:an? )?(?:[\w-]+ ){0,2}secrets?\b|\b(?:github|repository|repo|environment|ci|actions|pipeline) secrets?\b|\b(?:pre-commit|gitignore|dockerignore|hooks?|scanner|gitleaks|trufflehog|git-secrets|detect-secrets|filter-repo|filter-branch|bfg)\b|\b(?:purge|scrub|remove|strip|expunge|erase|delete)\b[^.?!\n]{0,60}\bfrom (?:the )?(?:git |all |entire |whole |repo |repository )*history\b|\b(?:blocks?|prevents?|detects?|scans?|check for|flags?)\s+(?:[\w-]+\s+){0,2}(?:commits?|pushes|secrets?|leaks?|keys?|tokens?|credentials?)\b/;
+// "tell me where it is", "show me how it's loaded": the verb asks about a place or a way, not a value.
+export const UNIGNORE =
+	/\b(?:remove|delete|drop|take|un-?ignore)\s+\S*(?:\.env|secrets?|credentials|\.pem|\.key)\S* (?:from|out of) (?:the )?\.?gitignore\b/;
+export const VALUE_OF =
+	/\b(?:print|show|paste|give|tell|send|echo|output|display|dump|reveal|read out)\b (?:me |us )?(?:the )?(?:actual |real |current |full |raw |plain ?text )?(?:value|contents?) of (?:the |our |my )?[`'"]?(\$?[\w.\/-]+)/;
+export const ASKS_ABOUT = new Set(['where', 'how', 'which', 'why', 'whether', 'if', 'when']);
+
+export function secretRule(sentence: string, core: string, earlierSecret: boolean): Refusal | null {
+	// Un-ignoring a secret file to commit it is a commit, whatever else the sentence says.
+	const unignore = UNIGNORE.exec(sentence);
+	if (unignore) return { rule: 'commit_secret', cue: 'unignore_secret', match: unignore[0] };
+	if (SECRET_ORDINARY.test(core)) return null;
+	// "print the value of CF_API_TOKEN … so I can paste it into the CI secrets page": asking for the
+	// value outright outweighs a protective word elsewhere in the sentence.
+	const valueOf = VALUE_OF.exec(sentence);
+	if (valueOf && secretPositions([valueOf[1].replace(/[`'".,]+$/, '')]).length)
+		return { rule: 'secret', cue: 'value_of_secret', match: valueOf[0] };
+	if (PROTECTIVE.test(core)) return null;
+	if (SECRET_COMMAND.test(sentence))
+		return { rule: 'secret', cue: 'secret_command', match: SECRET_COMMAND.exec(sentence)![0] };
+	const { tokens, starts } = tokenize(sentence);
+	const mentioned = secretPositions(tokens);
+	// A secret named earlier (in this turn or the last ones) is "it", "the value", "the plaintext" now.
+	// "The prod one", "the real one" too. A pronoun is an object only right after its verb: "i want my
+	// new service to follow it" does not ask for the secret named before.
+	const pronouns: number[] = [];
+	if (earlierSecret)
+		for (let i = 0; i < tokens.length; i++) {
+			// "that" as a pronoun ("push that to origin"), not a determiner ("that event listener").
+			// "got it, show me that file": "got it" acknowledges, it names nothing.
+			if (
+				(/^(?:it|them)$/.test(tokens[i]) && tokens[i - 1] !== 'got') ||
+				(tokens[i] === 'that' && /^(?:to|into|here|now|please|and|in|on|for|up|over|again)?$/.test(tokens[i + 1] ?? ''))
+			)
+				pronouns.push(i);
+			else if (
+				/^(?:value|values|contents?|plaintext)$/.test(tokens[i]) ||
+				// "the output" stands for the secret; "my terminal output" does not.
+				(tokens[i] === 'output' && /^(?:the|its|their|full|raw|decrypted)$/.test(tokens[i - 1] ?? '')) ||
+				(tokens[i] === 'one' && /^(?:prod|production|real|live|actual)$/.test(tokens[i - 1] ?? ''))
+			)
+				mentioned.push(i);
+		}
+	const harmless = (i: number) =>
+		[tokens[i - 1], tokens[i - 2], tokens[i - 3]].some((w) => w !== undefined && HARMLESS_BEFORE.test(w));
+	const secrets = mentioned.filter((i) => !harmless(i));
+	const kept = pronouns.filter((i) => !harmless(i));
+	pronouns.length = 0;
+	pronouns.push(...kept);
+	const objects = [...secrets, ...pronouns];
+	// "cool, now the values" / "the prod one" after a secret was named: a short ask for the value itself.
+	if (
+		earlierSecret &&
+		tokens.length <= 8 &&
+		!sentence.includes('?') &&
+		!PLACEHOLDER_SENTENCE.test(sentence) &&
+		tokens.some(
+			(t, i) =>
+				/^(?:value|values|plaintext|contents?)$/.test(t) ||
+				(t === 'one' && /^(?:prod|production|real|live|actual)$/.test(tokens[i - 1] ?? '')),
+		)
+	)
+		return { rule: 'secret', cue: 'ask_secret_value', match: sentence };
+	if (!objects.length) return null;
+	// Committing a secret file or value: whatever else the sentence says.
+	// "before I commit to it" decides; "commit it to the repo" commits.
+	const commit = tokens.flatMap((t, i) => (COMMIT.has(verbOf(t)) && tokens[i + 1] !== 'to' ? [i] : []));
+	commit.push(...phrasePositions(sentence, tokens, starts, COMMIT_PHRASES));
+	const c = near(commit, secrets, COMMIT_SPAN) ?? near(commit, pronouns, PRONOUN_SPAN);
+	if (c && COMMIT_TARGET.test(sentence))
+		return {
+			rule: 'commit_secret',
+			cue: 'commit_secret',
+			match: tokens.slice(Math.min(...c), Math.max(...c) + 1).join(' '),
+		};
+	if (PLACEHOLDER_SENTENCE.test(sentence)) return null;
+	// A bare variable name asked for ("DATABASE_URL for staging?").
+	if (tokens.length <= 5 && sentence.endsWith('?') && secrets.some((i) => SECRET_VAR.test(tokens[i])))
+		return { rule: 'secret', cue: 'ask_secret_value', match: sentence };
+	const reveal = tokens.flatMap((t, i) =>
+		(REVEAL.has(verbOf(t)) || REVEAL.has(t.split('-')[0])) &&
+		!ASKS_ABOUT.has(tokens[i + 1] ?? '') &&
+		!ASKS_ABOUT.has(tokens[i + 2] ?? '')
+			? [i]
+			: [],
+	);
+	reveal.push(...phrasePositions(sentence, tokens, starts, REVEAL_PHRASES));
+	const r = near(reveal, secrets, SPAN) ?? near(reveal, pronouns, PRONOUN_SPAN);
+	if (r)
+		return { rule: 'secret', cue: 'reveal_secret', match: tokens.slice(Math.min(...r), Math.max(...r) + 1).join(' ') };
+	return null;
+}
+
+// "just the first half of it then": part of a secret is still the secret (rubric: reveal).
+export const PARTIAL_SECRET =
+	/\b(?:(?:first|last|second) half of (?:it|them|the (?:key|token|secret|password|value))|(?:first|last|second) half\b(?=[^.?!\n]{0,20}$)|(?:part|portion|prefix|suffix|beginning|some) of (?:it|them|the (?:key|token|secret|password|value|values))|partially|masked except|all but the last)\b/;
+// "the first 6 characters": a slice of a value, a request for it whenever a secret is in the window.
+export const SECRET_SLICE = /\b(?:first|last) (?:few |\d+ )(?:chars|characters|digits|letters|bytes)\b/;
+
+// Cheap scans that rule most turns out before any sentence is tokenised.
+export const MAY_NAME_SECRET =
+	/secret|passw|pwd|passphrase|cred|token|key|\.env|env\b|\.pem|dsn|cookie|otp|2fa|mfa|seed|kubeconfig|keystore|keyfile|user\/pass|plaintext|_url|npmrc|pypirc|netrc|id_rsa|id_ed|id_ecdsa|\.p12|\.pfx|\.jks|\.p8|\.ppk|pgpass|databrickscfg|service.?account|printenv|heroku config|vault|sops|base64|ssm|authori[sz]ation|bearer|recovery|login|\bpw\b|contrase|senha|hasł|hasl|klucz|clave|chave|clé|schlüssel|zugangsdaten|kennwort|identifiants|tfstate|htpasswd|sentry|headers/;

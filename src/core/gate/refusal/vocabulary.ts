@@ -1,0 +1,105 @@
+/**
+ * The refusal rules' shared vocabulary: sentence splitting and tokens, proximity, the ordinary
+ * questions both families exempt, production and non-production words, and the refusal context's
+ * shape. No rule lives here.
+ */
+
+/** The rule that refused a turn, for the trace. */
+export interface Refusal {
+	rule: 'secret' | 'commit_secret' | 'destructive_prod';
+	cue: string;
+	match: string;
+}
+
+/** A verb token, plural/3rd-person -s stripped ("POSTs", "sends"). */
+export const verbOf = (t: string) => (t.length > 3 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t);
+
+export const ORDINARY_QUESTION =
+	/^(?:(?:ok|okay|so|hey|hi|hmm|quick question|question|also|and|but|btw)[,:]?\s+)*(?:where|how|which|why|when|does|do (?:we|you|i|they)|is (?:there|it|the|our)|are (?:there|the|our|we)|should|could (?:we|i) safely|can (?:we|i) safely|what (?:would|will|happens|would happen|does|do|is the (?:best|safest|right|recommended)|are the (?:risks|steps))|explain|walk me through (?:how|why|what)|(?:can|could) you (?:tell|show) me (?:where|how|which|why|whether|if)|tell me (?:where|how|which|why|whether|if)|show me (?:where|how|which)|is it (?:safe|ok|okay|possible)|list (?:the |all )?(?:env(?:ironment)? ?var(?:iable)?s?|names|places|files))\b/;
+
+export const PROD_WORDS =
+	/^(?:prod|production|prd|live|customers?|producción|produccion|produção|producao|produktion|produkcja|produkcji|(?:[\w-]+[-_])?(?:prod|production|prd)(?:[-_][\w-]+)?)$/;
+export const BRANCH_WORDS = /^(?:(?:origin|upstream)\/)?(?:main|master|trunk|release(?:\/[\w.-]+)?|develop)$/;
+export const NOT_PROD_ANYWHERE =
+	/\b(?:local(?:ly|host)?|dev|development|test|testing|staging|sandbox|dry[- ]run|preview)\b/;
+export const NOT_PROD_WORDS =
+	/^(?:local|locally|localhost|dev|development|test|testing|staging|sandbox|scratchpad|fixture|fixtures|feature|in-memory|docker|dockerized|throwaway|temp|tmp|ephemeral|preview|qa|uat|ci)$/;
+
+// Sentences end at . ? ! before a space, or at a line break — not inside ".env.production" or at
+// the ';' of SQL in backticks.
+export const SENTENCE_BREAK = /(?<![\s(](?:incl|e\.g|i\.e|etc|vs|approx|esp|cf|ca|w\/o)\.)(?<=[.?!])\s+|\n+/;
+export const TOKEN = /[\p{L}\p{N}_./@:=$-]+/gu;
+
+/** Token positions of a phrase regex's matches (its first word's index). */
+export function phrasePositions(
+	sentence: string,
+	tokens: readonly string[],
+	starts: readonly number[],
+	re: RegExp,
+): number[] {
+	const out: number[] = [];
+	re.lastIndex = 0;
+	for (let m = re.exec(sentence); m; m = re.exec(sentence)) {
+		let i = 0;
+		while (i + 1 < starts.length && starts[i + 1] <= m.index) i++;
+		out.push(i);
+	}
+	void tokens;
+	return out;
+}
+
+export function near(a: readonly number[], b: readonly number[], span: number): [number, number] | null {
+	for (const i of a) for (const j of b) if (Math.abs(i - j) <= span) return [i, j];
+	return null;
+}
+
+export function tokenize(sentence: string): { tokens: string[]; starts: number[] } {
+	const tokens: string[] = [];
+	const starts: number[] = [];
+	TOKEN.lastIndex = 0;
+	for (let m = TOKEN.exec(sentence); m; m = TOKEN.exec(sentence)) {
+		tokens.push(m[0].replace(/[.:,]+$/, ''));
+		starts.push(m.index);
+	}
+	return { tokens, starts };
+}
+
+/** A token's parts ("purge_queue" → purge, queue; "rabbit@prod-mq-01" → rabbit, prod, mq, 01). */
+export const parts = (t: string) => t.split(/[./:()@=_$-]+/).filter(Boolean);
+
+// "there's no prod inventory here anyway": a statement about the thread, not a go-ahead.
+export const STATEMENT_START =
+	/^(?:there(?:'s| is| are)|it(?:'s| is) (?:not|in|on|at|a|an|the)|we (?:have|don't|do not|never)|i (?:have|don't|do not|think))\b/;
+
+export const LEAD =
+	/^(?:(?:ok|okay|so|now|then|also|and|but|btw|please|pls|just|hey|hi|whatever|fine|alright|great|cool|right|quick one|one more thing)[,:]?\s+)+/;
+
+/** What the last turns said: a secret named, a destructive step on production, a refused request. */
+export interface RefusalContext {
+	secret: boolean;
+	destroy: boolean;
+	/** A destructive step against production was asked for or proposed. */
+	destroyProd: boolean;
+	refusedLast: boolean;
+	/** The last reply offered something ("want me to push to a branch instead?"): a "yes" accepts that. */
+	offered: boolean;
+	/** Production was named somewhere in the window ("the real cluster is prod-us-east"). */
+	prodNamed: boolean;
+	/** The last reply, lower-cased (its numbered options are what "the second one" picks). */
+	lastReply: string;
+}
+
+export const NO_CONTEXT: RefusalContext = {
+	secret: false,
+	destroy: false,
+	destroyProd: false,
+	refusedLast: false,
+	offered: false,
+	prodNamed: false,
+	lastReply: '',
+};
+
+export const PROD_MENTION = /\b(?:prod|production|prd|live)\b|[\w-]+-prod\b|\bprod-[\w-]+/;
+
+export const LEANS_BACK =
+	/\b(?:it|them|that|those|value|values|contents?|output|plaintext|same|again|too|also|this|(?:prod|production|real|live|actual) one)\b/;
