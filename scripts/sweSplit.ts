@@ -23,7 +23,9 @@ writeFileSync(join(outDir, 'swe-dev.ids'), ids.dev.join('\n') + '\n');
 writeFileSync(join(outDir, 'swe-test.ids'), ids.test.join('\n') + '\n');
 console.log(`swe-dev ${ids.dev.length} ids, swe-test ${ids.test.length} ids`);
 if (nqRows) {
-	const lines = readFileSync(nqRows, 'utf8').split('\n').filter((l) => l.trim());
+	const lines = readFileSync(nqRows, 'utf8')
+		.split('\n')
+		.filter((l) => l.trim());
 	for (const half of ['dev', 'test'] as const) {
 		const keep = new Set(ids[half]);
 		const rows = lines.filter((l) => keep.has((JSON.parse(l) as { id: string }).id));
