@@ -19,7 +19,15 @@ import { describeFailure, failureEvidence } from './failureEvidence';
 import { fileBm25Chunks } from './fileBm25Arm';
 import { applyKindPriors, rankFiles } from './fileRanking';
 import { turnWant, type FileKind, type TurnWant } from './filePriors';
-import { hybridSearch, pinnedDefinitions, toHit, type ArmMode, type FtsRanking, type SearchHit } from './hybridSearch';
+import {
+	definitionPinCount,
+	hybridSearch,
+	pinnedDefinitions,
+	toHit,
+	type ArmMode,
+	type FtsRanking,
+	type SearchHit,
+} from './hybridSearch';
 import { retrievalPlan, type RetrievalPlan } from './retrievalPlan';
 import { retrievalTuning, type RetrievalTuning } from './retrievalThresholds';
 
@@ -102,6 +110,8 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 			: null;
 	const searchQuery = failure?.searchText || input.query;
 	const want = turnWant(failure?.parsed.frames.length ? failure.parsed.rest : input.query);
+	// Judged on what the user wrote, not on the shorter text searched for a pasted failure.
+	const pinDefinitions = definitionPinCount(input.query, tuning);
 	const [found, bm25Chunks] = await Promise.all([
 		hybridSearch(db, searchQuery, {
 			...scope,
@@ -113,6 +123,7 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 			thresholds: t,
 			tuning,
 			want: arm === 'hybrid' ? want : null,
+			pinDefinitions,
 			...(input.ftsRanking ? { ftsRanking: input.ftsRanking } : {}),
 		}),
 		// Files mode: the BM25-sum file list reads its own, wider full-text run (fileBm25Arm.ts).
@@ -147,9 +158,7 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 			? `reranker: ${input.rerankerLabel ?? reranker.id} on ${out.hits.length} candidates`
 			: `no reranking: ${input.noRerankReason ?? 'no reranker configured'}`,
 	);
-	const pins = [
-		...new Set([...frameHits.map((h) => h.chunk_id), ...pinnedDefinitions(out.hits, tuning.symbol_pin_definitions)]),
-	];
+	const pins = [...new Set([...frameHits.map((h) => h.chunk_id), ...pinnedDefinitions(out.hits, pinDefinitions)])];
 	const pinSet = new Set(pins);
 	const stage = await runEvidenceStage({
 		query: searchQuery,

@@ -45,6 +45,14 @@ export const RETRIEVAL_TUNING_THRESHOLDS = {
 		rationale:
 			'The best definitions of names written as code (send_file, res.sendFile, Context.invoke) are kept first after the rerank, at most this many: the reranker scores text similarity and can prefer a chunk that mentions a name over the one that defines it. 0 turns pinning off.',
 	},
+	symbol_pin_max_turn_words: {
+		default: 40,
+		min: 1,
+		max: 100000,
+		integer: true,
+		rationale:
+			'Definitions are pinned only for turns of at most this many words: a short question names what it asks about, a pasted bug report names many things (SWE-bench Lite swe-dev R@1 0.370 pinned vs 0.512 not; every natural question but a few tracebacks is shorter, every SWE report longer than 40 words).',
+	},
 	file_agg_decay: {
 		default: 0.6,
 		min: 0,
