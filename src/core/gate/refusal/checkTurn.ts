@@ -23,9 +23,10 @@ export function checkTurn(text: string, ctx: RefusalContext): Refusal | null {
 		if (hit) return hit;
 		if (!earlierProd && /\b(?:prod|production|prd|live)\b|[\w-]+-prod\b|\bprod-[\w-]+/.test(sentence))
 			earlierProd = true;
-		const named = secretish && secretPositions(tokenize(sentence).tokens).length > 0;
+		const { tokens } = tokenize(sentence);
+		const named = secretish && secretPositions(tokens).length > 0;
 		// A short reaction ("nah too slow.") does not give "it" a new antecedent.
-		if (tokenize(sentence).tokens.length >= 5) earlierSecret = named;
+		if (tokens.length >= 5) earlierSecret = named;
 		else if (named) earlierSecret = true;
 	}
 	return null;
