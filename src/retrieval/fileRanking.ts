@@ -10,7 +10,7 @@
  *   the pool does not hold.
  */
 import type { SearchHit } from './hybridSearch';
-import { fileKind, kindPrior, type FileKind, type TurnWant } from './filePriors';
+import { fileKind, implementationDirs, implementationNearby, kindPrior, type FileKind, type TurnWant } from './filePriors';
 import type { RetrievalTuning } from './retrievalThresholds';
 
 const fileKey = (h: Pick<SearchHit, 'path' | 'id'>) => h.path ?? `doc:${h.id}`;
@@ -34,9 +34,10 @@ export function applyKindPriors<H extends { hit: Pick<SearchHit, 'path' | 'id' |
 	const touched: Partial<Record<FileKind, number>> = {};
 	const rules = new Set<string>();
 	const seenFiles = new Set<string>();
+	const implDirs = implementationDirs(candidates.map((c) => c.hit.path));
 	const scored = candidates.map((c, i) => {
 		const kind = fileKind(c.hit.path);
-		const p = kindPrior(kind, want, t);
+		const p = kindPrior(kind, want, t, implementationNearby(c.hit.path, implDirs));
 		if (p.rule && p.weight !== 1) {
 			rules.add(p.rule);
 			if (!seenFiles.has(fileKey(c.hit))) touched[kind] = (touched[kind] ?? 0) + 1;
@@ -96,9 +97,12 @@ export function rankFiles(
 		best.set(key, f);
 	}
 	const files = [...best.values()];
+	const implDirs = implementationDirs(files.map((f) => f.hit.path));
+	const prior = (path: string | null) =>
+		kindPrior(fileKind(path), want, t, implementationNearby(path, implDirs)).weight;
 	const sums = files.map((f) => ({
 		f,
-		sum: decayedSum(f.bm25, t.file_agg_decay, t.file_agg_chunks) * kindPrior(fileKind(f.hit.path), want, t).weight,
+		sum: decayedSum(f.bm25, t.file_agg_decay, t.file_agg_chunks) * prior(f.hit.path),
 	}));
 	const bySum = new Map(
 		sums

@@ -15,7 +15,7 @@ import type { FtsMode } from '../store/searchQueries';
 import { calibratedFloor } from './evidence/calibration';
 import { runEvidenceStage } from './evidence/evidenceStage';
 import type { EvidenceResult } from './evidence/types';
-import { describeFailure, failureEvidence } from './failureEvidence';
+import { describeFailure, describeRaiseSite, failureEvidence, raiseSitePins } from './failureEvidence';
 import { fileBm25Chunks } from './fileBm25Arm';
 import { applyKindPriors, rankFiles } from './fileRanking';
 import { turnWant, type FileKind, type TurnWant } from './filePriors';
@@ -106,7 +106,7 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	// A pasted trace: its workspace frames are exact evidence, and the arms search its error and functions.
 	const failure =
 		arm === 'hybrid' && tuning.stack_frame_max > 0
-			? await failureEvidence(db, scope, input.query, tuning.stack_frame_max)
+			? await failureEvidence(db, scope, input.query, tuning.stack_frame_max, tuning)
 			: null;
 	const searchQuery = failure?.searchText || input.query;
 	const want = turnWant(failure?.parsed.frames.length ? failure.parsed.rest : input.query);
@@ -132,7 +132,9 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 			: undefined,
 	]);
 	// A pasted trace's frame chunks: no arm found them, they are exact evidence (score 0, no arm ranks).
-	const frameHits = (failure?.frames ?? []).map((f) => toHit(f.row, 0, null, null));
+	// Before them, the raising site when no frame reaches the raise (raiseSite.ts).
+	const raisePins = failure ? raiseSitePins(failure, tuning.raise_site_max) : [];
+	const frameHits = [...raisePins, ...(failure?.frames ?? []).map((f) => f.row)].map((r) => toHit(r, 0, null, null));
 	const out = {
 		...found,
 		hits: [...frameHits, ...found.hits.filter((h) => !frameHits.some((f) => f.chunk_id === h.chunk_id))],
@@ -140,6 +142,8 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	const steps: TraceStep[] = [];
 	const note = (message: string) => steps.push({ kind: 'note', stage: 'retrieval', level: 'info', message });
 	if (failure?.parsed.frames.length) note(describeFailure(failure));
+	const raiseNote = failure ? describeRaiseSite(failure, raisePins) : null;
+	if (raiseNote) note(raiseNote);
 	const retrieval: RetrievalStep = {
 		kind: 'retrieval',
 		tier,

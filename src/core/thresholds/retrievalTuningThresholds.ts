@@ -109,6 +109,13 @@ export const RETRIEVAL_TUNING_THRESHOLDS = {
 		max: 5,
 		rationale: 'Multiplier on test files when the turn is about tests (a failing test, "where is X tested").',
 	},
+	prior_stub_below_impl: {
+		default: 0.5,
+		min: 0,
+		max: 1,
+		rationale:
+			'Multiplier on a type stub (.pyi, .d.ts) when an implementation file of its directory is among the candidates and the turn is not about types or stubs: a stub repeats every signature and docstring, so it outranks the code that answers the question (attrs: __init__.pyi above _make.py). Tuned on nq dev / dev2 / dev3 (docs/evaluation.md).',
+	},
 	stack_frame_max: {
 		default: 6,
 		min: 0,
@@ -116,5 +123,28 @@ export const RETRIEVAL_TUNING_THRESHOLDS = {
 		integer: true,
 		rationale:
 			'At most this many workspace frames of a pasted trace are fetched as exact evidence (innermost first): the failing line and its callers.',
+	},
+	raise_site_max: {
+		default: 1,
+		min: 0,
+		max: 5,
+		integer: true,
+		rationale:
+			"A pasted error's raising site — the implementation chunk that holds its message's literal phrases (raiseSite.ts) — is pinned before the frames, at most this many, when no workspace frame's own line raises (the trace was cut at a caller, or is only its last line). 0 turns the rule off. Tuned on nq dev / dev2 / dev3 traceback rows (docs/evaluation.md).",
+	},
+	raise_site_phrase_words: {
+		default: 2,
+		min: 1,
+		max: 20,
+		integer: true,
+		rationale:
+			'A phrase of the message counts only with at least this many words (one of 4 letters or more): "Invalid Version" names its raise, "not" does not.',
+	},
+	raise_site_per_phrase: {
+		default: 20,
+		min: 1,
+		max: 500,
+		integer: true,
+		rationale: 'At most this many chunks are read per phrase (a phrase in many chunks is not a raising site worth pinning anyway).',
 	},
 } as const satisfies ThresholdSection;
