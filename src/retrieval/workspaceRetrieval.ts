@@ -15,6 +15,7 @@ import type { FtsMode } from '../store/searchQueries';
 import { calibratedFloor } from './evidence/calibration';
 import { runEvidenceStage } from './evidence/evidenceStage';
 import type { EvidenceResult } from './evidence/types';
+import { fuseProse, rankByProse } from './docTextArm';
 import { describeFailure, describeRaiseSite, failureEvidence, raiseSitePins } from './failureEvidence';
 import { fileBm25Chunks } from './fileBm25Arm';
 import { applyKindPriors, rankFiles } from './fileRanking';
@@ -164,6 +165,7 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	);
 	const pins = [...new Set([...frameHits.map((h) => h.chunk_id), ...pinnedDefinitions(out.hits, pinDefinitions)])];
 	const pinSet = new Set(pins);
+	let proseMatched: number | null = null;
 	const stage = await runEvidenceStage({
 		query: searchQuery,
 		candidates: out.hits.map((hit) => ({ hit, tier, text: hit.content })),
@@ -176,11 +178,18 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		pinFirst: pins,
 		// The fused order already had the priors (hybridSearch); a reranker's new order gets them again.
 		reorder: (c, reranked) => {
-			if (!reranked) return c;
-			const p = applyKindPriors(c, want, tuning, t.rrf_k, pinSet);
-			return p.ranked;
+			const p = reranked ? applyKindPriors(c, want, tuning, t.rrf_k, pinSet).ranked : c;
+			if (tuning.rrf_weight_prose <= 0) return p;
+			// The pool's docstrings, comments and definition names ranked against the turn's words (docTextArm.ts).
+			const prose = rankByProse(searchQuery, p.map((x) => ({ key: x.hit.chunk_id, content: x.text })));
+			proseMatched = prose.length;
+			return fuseProse(p, (x) => x.hit.chunk_id, prose, tuning.rrf_weight_prose, t.rrf_k, pinSet);
 		},
 	});
+	if (proseMatched !== null)
+		note(
+			`prose list: ${proseMatched} of the pool's chunks have docstrings, comments or names with the turn's words, fused at weight ${tuning.rrf_weight_prose}`,
+		);
 	if (out.priors) note(describePriors(want, out.priors.rules, out.priors.touched));
 	steps.push(stage.rerankStep, stage.evidence.step);
 	// Without a reranker no score was given: the hits say null, as the CONTRACT's hit shape allows.

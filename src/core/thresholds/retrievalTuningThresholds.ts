@@ -116,6 +116,13 @@ export const RETRIEVAL_TUNING_THRESHOLDS = {
 		rationale:
 			'Multiplier on a type stub (.pyi, .d.ts) when an implementation file of its directory is among the candidates and the turn is not about types or stubs: a stub repeats every signature and docstring, so it outranks the code that answers the question (attrs: __init__.pyi above _make.py). Tuned on nq dev / dev2 / dev3 (docs/evaluation.md).',
 	},
+	rrf_weight_prose: {
+		default: 1,
+		min: 0,
+		max: 10,
+		rationale:
+			"Weight, after the rerank, of the pool ranked by BM25 over each chunk's prose alone — docstrings, comments and the names it defines (docTextArm.ts) — fused by RRF with the reranked order (weight 1). Paraphrased and how-to questions say in words what docstrings say; a chunk's body outvotes that prose in whole-chunk BM25. 0 turns the list off. Tuned on nq dev / dev2 / dev3 (docs/evaluation.md).",
+	},
 	stack_frame_max: {
 		default: 6,
 		min: 0,
