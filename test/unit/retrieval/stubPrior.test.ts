@@ -81,3 +81,33 @@ describe('stub prior', () => {
 		);
 	});
 });
+
+describe('symbol arm: a stub definition after the implementation of the same name', () => {
+	it('attr.evolve is defined in __init__.pyi and _funcs.py: the implementation ranks first, though the stub sorts first by path', async () => {
+		const { rankSymbolMatches } = await import('../../../src/retrieval/symbolArm');
+		const { turnIdentifiers } = await import('../../../src/retrieval/queryIdentifiers');
+		const def = (chunk_pk: string, path: string) => ({
+			chunk_pk,
+			doc_id: path,
+			chunk_no: 0,
+			path,
+			start_line: 1,
+			end_line: 9,
+			symbol: 'evolve',
+			content: '',
+			score: 0,
+			def_name: 'evolve',
+			def_kind: 'function',
+			def_start: 1,
+			def_end: 9,
+			norm_leaf: 'evolve',
+			norm_name: 'evolve',
+		});
+		const ids = turnIdentifiers('attr.evolve - how does it build the new instance?').identifiers;
+		const m = rankSymbolMatches(ids, [def('s', '__init__.pyi'), def('i', '_funcs.py')], [], T);
+		assert.deepEqual(
+			m.map((x) => x.row.path),
+			['_funcs.py', '__init__.pyi'],
+		);
+	});
+});
