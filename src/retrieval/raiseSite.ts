@@ -43,6 +43,9 @@ export function messagePhrases(message: string | null, minWords: number, max: nu
 	// KeyError and friends print the repr of their argument: "\"Unsupported date/time field 'b'\"".
 	const wrapped = /^(["'])(.*)\1$/.exec(m);
 	if (wrapped) m = wrapped[2];
+	// Rust's Debug of an error prints its message quoted inside the type: Error("key must be a string", line: 0, …).
+	const debug = /^[A-Z]\w*\(\s*"((?:[^"\\]|\\.)*)"/.exec(m);
+	if (debug) m = debug[1];
 	const parts = m
 		.replace(VALUE_SPAN, '\n')
 		.split(/\n|:\s|;\s|\s[-–—]\s/)

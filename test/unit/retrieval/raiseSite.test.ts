@@ -137,3 +137,9 @@ describe('go test failure lines carry the error', () => {
 		assert.deepEqual(messagePhrases(p.errorMessage, 2, 4), ['undecoded keys']);
 	});
 });
+
+describe("Rust's Debug-printed error", () => {
+	it('takes the quoted message out of Error("…", line: 0, column: 0)', () => {
+		assert.deepEqual(messagePhrases('Error("key must be a string", line: 0, column: 0)', 2, 4), ['key must be a string']);
+	});
+});
