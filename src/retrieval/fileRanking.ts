@@ -78,6 +78,9 @@ export function rankFiles(
 	rrfK: number,
 	pinned: ReadonlySet<string> = new Set(),
 	bm25Chunks?: readonly SearchHit[],
+	/** A third list: file keys ranked by their chunks' prose (docTextArm.ts), fused at `proseWeight`. */
+	proseFiles: readonly string[] = [],
+	proseWeight = 0,
 ): RankedFile[] {
 	type File = { hit: SearchHit; at: number; bm25: number[]; pinned: boolean };
 	const best = new Map<string, File>();
@@ -110,10 +113,14 @@ export function rankFiles(
 			.sort((a, b) => b.sum - a.sum)
 			.map((x, i) => [x.f, i + 1]),
 	);
+	const byProse = new Map(proseFiles.map((k, i) => [k, i + 1]));
 	const out = sums.map(({ f, sum }) => {
 		const a = byChunk.get(f);
 		const b = bySum.get(f);
-		return { f, score: (a ? 1 / (rrfK + a) : 0) + (b ? t.file_bm25_weight / (rrfK + b) : 0), sum };
+		const c = proseWeight > 0 ? byProse.get(fileKey(f.hit)) : undefined;
+		const score =
+			(a ? 1 / (rrfK + a) : 0) + (b ? t.file_bm25_weight / (rrfK + b) : 0) + (c ? proseWeight / (rrfK + c) : 0);
+		return { f, score, sum };
 	});
 	// Pinned files first, in their pinned order (a trace's innermost frame leads), then by score.
 	out.sort(

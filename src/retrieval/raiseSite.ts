@@ -58,17 +58,24 @@ export function messagePhrases(message: string | null, minWords: number, max: nu
 }
 
 /**
- * Ranks the chunks holding the phrases: the words of the phrases each holds, × 1.5 when it also
- * raises (a test asserting the message holds it too, without the raise). Only implementation
- * files (tests, docs and changelogs quote messages; they do not raise them). Best first, ties by path.
+ * Ranks the chunks holding the phrases: the words of the phrases each holds — twice when the
+ * chunk holds a phrase as written (a string literal), not only as the words of an identifier
+ * (`KeyMustBeAString` is indexed as "key must be a string" too) — × 1.5 when it also raises (a test
+ * asserting the message holds it too, without the raise). Only implementation files (tests, docs
+ * and changelogs quote messages; they do not raise them). Best first, ties by path.
  */
 export function rankRaiseSites<C extends PhraseChunk>(phrases: readonly string[], chunks: readonly C[]): RaiseSite<C>[] {
 	const words = phrases.map((p) => p.split(' ').length);
+	const flat = (text: string) => text.toLowerCase().replace(/[^a-z0-9/_'-]+/g, ' ');
 	return chunks
 		.filter((c) => fileKind(c.path) === 'implementation' && c.matched.length > 0)
 		.map((chunk) => {
 			const raises = RAISES.test(chunk.content);
-			const held = [...new Set(chunk.matched)].reduce((s, i) => s + (words[i] ?? 0), 0);
+			const text = flat(chunk.content);
+			const held = [...new Set(chunk.matched)].reduce(
+				(s, i) => s + (words[i] ?? 0) * (phrases[i] && text.includes(flat(phrases[i]).trim()) ? 2 : 1),
+				0,
+			);
 			return { chunk, raises, score: held * (raises ? 1.5 : 1) };
 		})
 		.sort((a, b) => b.score - a.score || (a.chunk.path ?? '').localeCompare(b.chunk.path ?? ''));

@@ -178,12 +178,16 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		pinFirst: pins,
 		// The fused order already had the priors (hybridSearch); a reranker's new order gets them again.
 		reorder: (c, reranked) => {
-			const p = reranked ? applyKindPriors(c, want, tuning, t.rrf_k, pinSet).ranked : c;
-			if (tuning.rrf_weight_prose <= 0) return p;
-			// The pool's docstrings, comments and definition names ranked against the turn's words (docTextArm.ts).
-			const prose = rankByProse(searchQuery, p.map((x) => ({ key: x.hit.chunk_id, content: x.text })));
-			proseMatched = prose.length;
-			return fuseProse(p, (x) => x.hit.chunk_id, prose, tuning.rrf_weight_prose, t.rrf_k, pinSet);
+			// The pool's docstrings, comments and definition names ranked against the turn's words
+			// (docTextArm.ts); not for a pasted failure, whose words are an error's, not a description.
+			let order = c;
+			if (tuning.rrf_weight_prose > 0 && !failure?.parsed.errorType && !failure?.parsed.frames.length) {
+				const prose = rankByProse(input.query, c.map((x) => ({ key: x.hit.chunk_id, content: x.text })));
+				proseMatched = prose.length;
+				order = fuseProse(c, (x) => x.hit.chunk_id, prose, tuning.rrf_weight_prose, t.rrf_k, pinSet);
+			}
+			// The priors last, so neither the reranker nor the prose list lifts a test above the code.
+			return reranked || order !== c ? applyKindPriors(order, want, tuning, t.rrf_k, pinSet).ranked : c;
 		},
 	});
 	if (proseMatched !== null)
@@ -198,7 +202,25 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		content: c.text,
 		...(reranker ? {} : { rerank: null }),
 	}));
-	const files = input.files ? rankFiles(ranked, want, tuning, t.rrf_k, pinSet, bm25Chunks) : null;
+	// Files by their chunks' prose (docTextArm.ts), the file ranking's third list; not for a pasted failure.
+	const proseFiles =
+		input.files && tuning.file_prose_weight > 0 && !failure?.parsed.errorType && !failure?.parsed.frames.length
+			? [
+					...new Set(
+						rankByProse(input.query, ranked.map((h) => ({ key: h.chunk_id, content: h.content }))).map(
+							(id) => {
+								const h = ranked.find((x) => x.chunk_id === id)!;
+								return h.path ?? `doc:${h.id}`;
+							},
+						),
+					),
+				]
+			: [];
+	if (proseFiles.length)
+		note(`prose file list: ${proseFiles.length} file(s) by docstrings, comments and names, fused at weight ${tuning.file_prose_weight}`);
+	const files = input.files
+		? rankFiles(ranked, want, tuning, t.rrf_k, pinSet, bm25Chunks, proseFiles, tuning.file_prose_weight)
+		: null;
 	const hits = (files ? files.map((f) => ({ ...f.hit, file_score: f.file_score })) : ranked).slice(0, input.k);
 	return {
 		plan,

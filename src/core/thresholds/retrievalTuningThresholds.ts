@@ -123,6 +123,13 @@ export const RETRIEVAL_TUNING_THRESHOLDS = {
 		rationale:
 			"Weight, after the rerank, of the pool ranked by BM25 over each chunk's prose alone — docstrings, comments and the names it defines (docTextArm.ts) — fused by RRF with the reranked order (weight 1). Paraphrased and how-to questions say in words what docstrings say; a chunk's body outvotes that prose in whole-chunk BM25. 0 turns the list off. Tuned on nq dev / dev2 / dev3 (docs/evaluation.md).",
 	},
+	file_prose_weight: {
+		default: 0,
+		min: 0,
+		max: 10,
+		rationale:
+			"Files mode: weight of a third file list in the file ranking — files by their best chunk's prose rank (docstrings, comments, names: docTextArm.ts) — beside best chunk (1) and BM25 sum (file_bm25_weight). 0 = off. Tuned on nq dev / dev2 / dev3 (docs/evaluation.md).",
+	},
 	stack_frame_max: {
 		default: 6,
 		min: 0,

@@ -57,14 +57,14 @@ describe('rankRaiseSites', () => {
 			['4', '3'],
 		);
 		assert.equal(ranked[0].raises, true);
-		assert.equal(ranked[0].score, 8 * 1.5);
-		assert.equal(ranked[1].score, 8);
+		assert.equal(ranked[0].score, 8 * 2 * 1.5);
+		assert.equal(ranked[1].score, 8 * 2);
 	});
 
 	it('holding more phrases scores more; a repeated index counts once', () => {
 		const ranked = rankRaiseSites(
 			['alpha beta', 'gamma delta epsilon'],
-			[chunk('a', 'x.go', 'errors.New("alpha beta")', [0, 0]), chunk('b', 'y.go', 'x := 1', [0, 1])],
+			[chunk('a', 'x.go', 'errors.New(alphaBeta)', [0, 0]), chunk('b', 'y.go', 'x := 1', [0, 1])],
 		);
 		assert.deepEqual(
 			ranked.map((r) => [r.chunk.chunk_pk, r.score]),
@@ -141,5 +141,22 @@ describe('go test failure lines carry the error', () => {
 describe("Rust's Debug-printed error", () => {
 	it('takes the quoted message out of Error("…", line: 0, column: 0)', () => {
 		assert.deepEqual(messagePhrases('Error("key must be a string", line: 0, column: 0)', 2, 4), ['key must be a string']);
+	});
+});
+
+describe('rankRaiseSites: the phrase as written beats the words of an identifier', () => {
+	it('error.rs writes "key must be a string"; de.rs only raises ErrorCode::KeyMustBeAString', () => {
+		const phrases = ['key must be a string'];
+		const ranked = rankRaiseSites(phrases, [
+			{ chunk_pk: 'de', path: 'src/de.rs', content: 'return Err(self.peek_error(ErrorCode::KeyMustBeAString));', matched: [0] },
+			{ chunk_pk: 'err', path: 'src/error.rs', content: 'ErrorCode::KeyMustBeAString => f.write_str("key must be a string"),', matched: [0] },
+		]);
+		assert.deepEqual(
+			ranked.map((r) => [r.chunk.chunk_pk, r.score]),
+			[
+				['err', 5 * 2],
+				['de', 5 * 1.5],
+			],
+		);
 	});
 });
