@@ -117,18 +117,18 @@ export const RETRIEVAL_TUNING_THRESHOLDS = {
 			'Multiplier on a type stub (.pyi, .d.ts) when an implementation file of its directory is among the candidates and the turn is not about types or stubs: a stub repeats every signature and docstring, so it outranks the code that answers the question (attrs: __init__.pyi above _make.py). Tuned on nq dev / dev2 / dev3 (docs/evaluation.md).',
 	},
 	rrf_weight_prose: {
-		default: 1,
+		default: 0,
 		min: 0,
 		max: 10,
 		rationale:
-			"Weight, after the rerank, of the pool ranked by BM25 over each chunk's prose alone — docstrings, comments and the names it defines (docTextArm.ts) — fused by RRF with the reranked order (weight 1). Paraphrased and how-to questions say in words what docstrings say; a chunk's body outvotes that prose in whole-chunk BM25. 0 turns the list off. Tuned on nq dev / dev2 / dev3 (docs/evaluation.md).",
+			"Weight, after the rerank, of the pool ranked by BM25 over each chunk's prose alone — docstrings, comments and the names it defines (docTextArm.ts) — fused by RRF with the reranked order (weight 1), the document-type priors applied after it. Off (0): on nq dev / dev2 / dev3 (157 questions) R@1 at 0 / 0.25 / 0.5 / 1 was 0.860 / 0.839 / 0.828 / 0.806 (dev), 0.727 / 0.773 / 0.773 / 0.773 (dev2), 0.810 / 0.810 / 0.786 / 0.786 (dev3) — it lifts some paraphrases (dev3 paraphrase R@5 0.909 → 1.000) and costs more first places elsewhere (docs/evaluation.md).",
 	},
 	file_prose_weight: {
 		default: 0,
 		min: 0,
 		max: 10,
 		rationale:
-			"Files mode: weight of a third file list in the file ranking — files by their best chunk's prose rank (docstrings, comments, names: docTextArm.ts) — beside best chunk (1) and BM25 sum (file_bm25_weight). 0 = off. Tuned on nq dev / dev2 / dev3 (docs/evaluation.md).",
+			"Files mode: weight of a third file list in the file ranking — files by their best chunk's prose rank (docstrings, comments, names: docTextArm.ts) — beside best chunk (1) and BM25 sum (file_bm25_weight). Off (0): on nq dev / dev2 / dev3 R@1 at 0 / 0.5 / 1 / 2 was 0.860 / 0.860 / 0.828 / 0.785, 0.727 / 0.773 / 0.773 / 0.727, 0.810 / 0.786 / 0.762 / 0.714 (docs/evaluation.md).",
 	},
 	stack_frame_max: {
 		default: 6,
