@@ -233,7 +233,9 @@ async function askOne(run: RepoRun, q: NqQuestion, bm25: FileBm25): Promise<NqRe
 /** Summarises one tuning's results. */
 export function evaluation(
 	results: readonly NqResult[],
-	o: Pick<NqEvaluation, 'files' | 'split' | 'tuning' | 'embedder' | 'reranker' | 'repos' | 'mode'> & { tuningLabel: string },
+	o: Pick<NqEvaluation, 'files' | 'split' | 'tuning' | 'embedder' | 'reranker' | 'repos' | 'mode'> & {
+		tuningLabel: string;
+	},
 ): NqEvaluation {
 	const lat = latencySummary(results.map((r) => r.ms));
 	const summary = (rank: (r: NqResult) => number | null) => ({

@@ -97,10 +97,7 @@ export function rankByProse(query: string, chunks: readonly { key: string; conte
 		return { key: c.key, tf, len: terms.length };
 	});
 	const n = docs.length;
-	const avg = Math.max(
-		1,
-		docs.reduce((s, d) => s + d.len, 0) / n,
-	);
+	const avg = Math.max(1, docs.reduce((s, d) => s + d.len, 0) / n);
 	const df = new Map(q.map((t) => [t, docs.filter((d) => d.tf.has(t)).length]));
 	const scored = docs.map((d, i) => {
 		let s = 0;

@@ -111,7 +111,14 @@ export async function failureEvidence(
 	];
 	const searchText = [parsed.rest, parsed.errorType, parsed.errorMessage, ...functions].filter(Boolean).join('\n');
 	const innermost = frames[0] ? { ...frames[0].row, line: frames[0].frame.line } : null;
-	return { parsed, frames, searchText, phrases, raiseSites: await sites, framesReachRaise: framesReachRaise(innermost) };
+	return {
+		parsed,
+		frames,
+		searchText,
+		phrases,
+		raiseSites: await sites,
+		framesReachRaise: framesReachRaise(innermost),
+	};
 }
 
 /**

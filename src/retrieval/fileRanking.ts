@@ -10,7 +10,14 @@
  *   the pool does not hold.
  */
 import type { SearchHit } from './hybridSearch';
-import { fileKind, implementationDirs, implementationNearby, kindPrior, type FileKind, type TurnWant } from './filePriors';
+import {
+	fileKind,
+	implementationDirs,
+	implementationNearby,
+	kindPrior,
+	type FileKind,
+	type TurnWant,
+} from './filePriors';
 import type { RetrievalTuning } from './retrievalThresholds';
 
 const fileKey = (h: Pick<SearchHit, 'path' | 'id'>) => h.path ?? `doc:${h.id}`;

@@ -64,7 +64,10 @@ export function messagePhrases(message: string | null, minWords: number, max: nu
  * asserting the message holds it too, without the raise). Only implementation files (tests, docs
  * and changelogs quote messages; they do not raise them). Best first, ties by path.
  */
-export function rankRaiseSites<C extends PhraseChunk>(phrases: readonly string[], chunks: readonly C[]): RaiseSite<C>[] {
+export function rankRaiseSites<C extends PhraseChunk>(
+	phrases: readonly string[],
+	chunks: readonly C[],
+): RaiseSite<C>[] {
 	const words = phrases.map((p) => p.split(' ').length);
 	const flat = (text: string) => text.toLowerCase().replace(/[^a-z0-9/_'-]+/g, ' ');
 	return chunks
@@ -94,7 +97,9 @@ export function lineOf(content: string, startLine: number | null, line: number):
  * does not (the trace was cut at a caller, or no frame is in the workspace) the raising site is
  * somewhere the frames do not name, and it goes before them.
  */
-export function framesReachRaise(innermost: { content: string; start_line: number | null; line: number } | null): boolean {
+export function framesReachRaise(
+	innermost: { content: string; start_line: number | null; line: number } | null,
+): boolean {
 	if (!innermost) return false;
 	const text = lineOf(innermost.content, innermost.start_line, innermost.line);
 	return text !== null && RAISES.test(text);

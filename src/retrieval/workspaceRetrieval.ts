@@ -182,7 +182,10 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 			// (docTextArm.ts); not for a pasted failure, whose words are an error's, not a description.
 			let order = c;
 			if (tuning.rrf_weight_prose > 0 && !failure?.parsed.errorType && !failure?.parsed.frames.length) {
-				const prose = rankByProse(input.query, c.map((x) => ({ key: x.hit.chunk_id, content: x.text })));
+				const prose = rankByProse(
+					input.query,
+					c.map((x) => ({ key: x.hit.chunk_id, content: x.text })),
+				);
 				proseMatched = prose.length;
 				order = fuseProse(c, (x) => x.hit.chunk_id, prose, tuning.rrf_weight_prose, t.rrf_k, pinSet);
 			}
@@ -207,17 +210,20 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		input.files && tuning.file_prose_weight > 0 && !failure?.parsed.errorType && !failure?.parsed.frames.length
 			? [
 					...new Set(
-						rankByProse(input.query, ranked.map((h) => ({ key: h.chunk_id, content: h.content }))).map(
-							(id) => {
-								const h = ranked.find((x) => x.chunk_id === id)!;
-								return h.path ?? `doc:${h.id}`;
-							},
-						),
+						rankByProse(
+							input.query,
+							ranked.map((h) => ({ key: h.chunk_id, content: h.content })),
+						).map((id) => {
+							const h = ranked.find((x) => x.chunk_id === id)!;
+							return h.path ?? `doc:${h.id}`;
+						}),
 					),
 				]
 			: [];
 	if (proseFiles.length)
-		note(`prose file list: ${proseFiles.length} file(s) by docstrings, comments and names, fused at weight ${tuning.file_prose_weight}`);
+		note(
+			`prose file list: ${proseFiles.length} file(s) by docstrings, comments and names, fused at weight ${tuning.file_prose_weight}`,
+		);
 	const files = input.files
 		? rankFiles(ranked, want, tuning, t.rrf_k, pinSet, bm25Chunks, proseFiles, tuning.file_prose_weight)
 		: null;

@@ -159,6 +159,7 @@ export const RETRIEVAL_TUNING_THRESHOLDS = {
 		min: 1,
 		max: 500,
 		integer: true,
-		rationale: 'At most this many chunks are read per phrase (a phrase in many chunks is not a raising site worth pinning anyway).',
+		rationale:
+			'At most this many chunks are read per phrase (a phrase in many chunks is not a raising site worth pinning anyway).',
 	},
 } as const satisfies ThresholdSection;

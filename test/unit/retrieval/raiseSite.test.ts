@@ -9,9 +9,10 @@ describe('messagePhrases', () => {
 		assert.deepEqual(messagePhrases("could not determine a constructor for the tag '!include'", 2, 4), [
 			'could not determine a constructor for the tag',
 		]);
-		assert.deepEqual(messagePhrases("'1.234,5' is not a properly formatted decimal number. Did you mean '1.2345'?", 2, 4), [
-			'is not a properly formatted decimal number Did you mean',
-		]);
+		assert.deepEqual(
+			messagePhrases("'1.234,5' is not a properly formatted decimal number. Did you mean '1.2345'?", 2, 4),
+			['is not a properly formatted decimal number Did you mean'],
+		);
 	});
 
 	it('splits at a colon, so an inlined value (Invalid Version: v1.2) does not break the phrase', () => {
@@ -50,7 +51,12 @@ describe('rankRaiseSites', () => {
 			chunk('1', 'docs/errors.md', 'could not determine a constructor for the tag', [0]),
 			chunk('2', 'tests/test_constructor.py', 'assert "could not determine a constructor for the tag" in str(e)', [0]),
 			chunk('3', 'yaml/nodes.py', 'help = "could not determine a constructor for the tag"', [0]),
-			chunk('4', 'yaml/constructor.py', 'raise ConstructorError(None, None, "could not determine a constructor for the tag %r")', [0]),
+			chunk(
+				'4',
+				'yaml/constructor.py',
+				'raise ConstructorError(None, None, "could not determine a constructor for the tag %r")',
+				[0],
+			),
 		]);
 		assert.deepEqual(
 			ranked.map((r) => r.chunk.chunk_pk),
@@ -82,7 +88,10 @@ describe('framesReachRaise', () => {
 		assert.equal(lineOf(content, 10, 11), '    return load(stream, SafeLoader)');
 		assert.equal(framesReachRaise({ content, start_line: 10, line: 11 }), false);
 		assert.equal(framesReachRaise({ content, start_line: 10, line: 12 }), true);
-		assert.equal(framesReachRaise({ content: '      throw new TypeError(`Invalid Version`)', start_line: 38, line: 38 }), true);
+		assert.equal(
+			framesReachRaise({ content: '      throw new TypeError(`Invalid Version`)', start_line: 38, line: 38 }),
+			true,
+		);
 	});
 
 	it('is false without a workspace frame or outside the chunk', () => {
@@ -94,7 +103,18 @@ describe('framesReachRaise', () => {
 
 describe('raiseSitePins', () => {
 	const site = (chunk_pk: string) => ({
-		chunk: { chunk_pk, doc_id: 'd', chunk_no: 0, path: 'a.py', start_line: 1, end_line: 9, symbol: null, content: 'raise E', score: 0, matched: [0] },
+		chunk: {
+			chunk_pk,
+			doc_id: 'd',
+			chunk_no: 0,
+			path: 'a.py',
+			start_line: 1,
+			end_line: 9,
+			symbol: null,
+			content: 'raise E',
+			score: 0,
+			matched: [0],
+		},
 		score: 3,
 		raises: true,
 	});
@@ -140,7 +160,9 @@ describe('go test failure lines carry the error', () => {
 
 describe("Rust's Debug-printed error", () => {
 	it('takes the quoted message out of Error("…", line: 0, column: 0)', () => {
-		assert.deepEqual(messagePhrases('Error("key must be a string", line: 0, column: 0)', 2, 4), ['key must be a string']);
+		assert.deepEqual(messagePhrases('Error("key must be a string", line: 0, column: 0)', 2, 4), [
+			'key must be a string',
+		]);
 	});
 });
 
@@ -148,8 +170,18 @@ describe('rankRaiseSites: the phrase as written beats the words of an identifier
 	it('error.rs writes "key must be a string"; de.rs only raises ErrorCode::KeyMustBeAString', () => {
 		const phrases = ['key must be a string'];
 		const ranked = rankRaiseSites(phrases, [
-			{ chunk_pk: 'de', path: 'src/de.rs', content: 'return Err(self.peek_error(ErrorCode::KeyMustBeAString));', matched: [0] },
-			{ chunk_pk: 'err', path: 'src/error.rs', content: 'ErrorCode::KeyMustBeAString => f.write_str("key must be a string"),', matched: [0] },
+			{
+				chunk_pk: 'de',
+				path: 'src/de.rs',
+				content: 'return Err(self.peek_error(ErrorCode::KeyMustBeAString));',
+				matched: [0],
+			},
+			{
+				chunk_pk: 'err',
+				path: 'src/error.rs',
+				content: 'ErrorCode::KeyMustBeAString => f.write_str("key must be a string"),',
+				matched: [0],
+			},
 		]);
 		assert.deepEqual(
 			ranked.map((r) => [r.chunk.chunk_pk, r.score]),

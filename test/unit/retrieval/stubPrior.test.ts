@@ -1,7 +1,13 @@
 /** Type stubs (.pyi, .d.ts) go below the implementation they describe, unless the turn is about types. */
 import assert from 'node:assert/strict';
 import { applyKindPriors, rankFiles } from '../../../src/retrieval/fileRanking';
-import { fileKind, implementationDirs, implementationNearby, kindPrior, turnWant } from '../../../src/retrieval/filePriors';
+import {
+	fileKind,
+	implementationDirs,
+	implementationNearby,
+	kindPrior,
+	turnWant,
+} from '../../../src/retrieval/filePriors';
 import type { SearchHit } from '../../../src/retrieval/hybridSearch';
 import { DEFAULT_RETRIEVAL_TUNING as T } from '../../../src/retrieval/retrievalThresholds';
 
@@ -38,7 +44,10 @@ describe('stub prior', () => {
 	});
 
 	it('weighs a stub by prior_stub_below_impl only when an implementation is nearby and types are not asked', () => {
-		assert.deepEqual(kindPrior('stub', 'code', T, true), { weight: T.prior_stub_below_impl, rule: 'code: stub below implementation' });
+		assert.deepEqual(kindPrior('stub', 'code', T, true), {
+			weight: T.prior_stub_below_impl,
+			rule: 'code: stub below implementation',
+		});
 		assert.deepEqual(kindPrior('stub', 'howto', T, true).weight, T.prior_stub_below_impl);
 		assert.deepEqual(kindPrior('stub', 'types', T, true), { weight: 1, rule: null });
 		assert.deepEqual(kindPrior('stub', 'code', T, false), { weight: 1, rule: null });
