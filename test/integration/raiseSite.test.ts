@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
+import type { TraceStep } from '../../src/core/trace';
 import { Indexer } from '../../src/indexing/indexer';
 import { loadBuiltinEmbedder } from '../../src/models/builtinEmbedder';
 import type { Embedder } from '../../src/models/embedder';
@@ -63,10 +64,8 @@ def test_missing_section():
 };
 
 /** The trace note that starts with `prefix`, or undefined. */
-function noteStarting(steps: readonly { kind: string }[], prefix: string): string | undefined {
-	for (const s of steps)
-		if (s.kind === 'note' && (s as { message: string }).message.startsWith(prefix))
-			return (s as { message: string }).message;
+function noteStarting(steps: readonly TraceStep[], prefix: string): string | undefined {
+	for (const s of steps) if (s.kind === 'note' && s.message.startsWith(prefix)) return s.message;
 	return undefined;
 }
 
