@@ -179,9 +179,10 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		// The fused order already had the priors (hybridSearch); a reranker's new order gets them again.
 		reorder: (c, reranked) => {
 			// The pool's docstrings, comments and definition names ranked against the turn's words
-			// (docTextArm.ts); not for a pasted failure, whose words are an error's, not a description.
+			// (docTextArm.ts); a pasted failure's words are an error's, not a description.
 			let order = c;
-			if (tuning.rrf_weight_prose > 0 && !failure?.parsed.errorType && !failure?.parsed.frames.length) {
+			// Only how-to turns in chunks mode (the chat turn's evidence): measured there, not elsewhere.
+			if (tuning.rrf_weight_prose > 0 && want === 'howto' && !input.files && !failure?.parsed.errorType) {
 				const prose = rankByProse(
 					input.query,
 					c.map((x) => ({ key: x.hit.chunk_id, content: x.text })),

@@ -146,6 +146,30 @@ settings.config.ConfigError: could not find a section named 'db' in the settings
 			assert.match(noteStarting(r.steps, 'raising site:') ?? '', /the innermost frame raises, frames lead$/);
 		});
 
+		it('the prose list runs for a how-to turn in chunks mode only, and the trace says so', async () => {
+			const ask = (query: string, files: boolean) =>
+				retrieveWorkspace(current().db, {
+					query,
+					workspaceIds: [ws],
+					k: 4,
+					embedder,
+					reranker: new LinearReranker(),
+					floor: DEFAULT_THRESHOLDS.floor_workspace_question,
+					thresholds: DEFAULT_THRESHOLDS,
+					files,
+				});
+			const howto = 'how do I read one section of a settings file?';
+			assert.match(
+				noteStarting((await ask(howto, false)).steps, 'prose list:') ?? '',
+				/^prose list: [1-9]\d* of the pool's chunks have docstrings, comments or names with the turn's words, fused at weight 0\.25$/,
+			);
+			assert.equal(noteStarting((await ask(howto, true)).steps, 'prose list:'), undefined);
+			assert.equal(
+				noteStarting((await ask('where is a settings section looked up?', false)).steps, 'prose list:'),
+				undefined,
+			);
+		});
+
 		it('a stub beside its implementation goes below it unless the turn is about types', async () => {
 			const code = await search('where does load_settings read the file and return one of its sections?');
 			const paths = code.hits.map((h) => h.path);

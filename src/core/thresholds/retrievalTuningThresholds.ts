@@ -117,11 +117,11 @@ export const RETRIEVAL_TUNING_THRESHOLDS = {
 			'Multiplier on a type stub (.pyi, .d.ts) when an implementation file of its directory is among the candidates and the turn is not about types or stubs: a stub repeats every signature and docstring, so it outranks the code that answers the question (attrs: __init__.pyi above _make.py). Tuned on nq dev / dev2 / dev3 (docs/evaluation.md).',
 	},
 	rrf_weight_prose: {
-		default: 0,
+		default: 0.25,
 		min: 0,
 		max: 10,
 		rationale:
-			"Weight, after the rerank, of the pool ranked by BM25 over each chunk's prose alone — docstrings, comments and the names it defines (docTextArm.ts) — fused by RRF with the reranked order (weight 1), the document-type priors applied after it. Off (0): on nq dev / dev2 / dev3 (157 questions) R@1 at 0 / 0.25 / 0.5 / 1 was 0.860 / 0.839 / 0.828 / 0.806 (dev), 0.727 / 0.773 / 0.773 / 0.773 (dev2), 0.810 / 0.810 / 0.786 / 0.786 (dev3) — it lifts some paraphrases (dev3 paraphrase R@5 0.909 → 1.000) and costs more first places elsewhere (docs/evaluation.md).",
+			"How-to turns in chunks mode (the chat turn's evidence) only: weight, after the rerank, of the pool ranked by BM25 over each chunk's prose alone — docstrings, comments and the names it defines (docTextArm.ts) — fused by RRF with the reranked order (weight 1), the document-type priors after it. Chunks mode, how-to rows, R@1 / R@5 at 0 → 0.25: nq dev 0.688 / 0.938 → 0.812 / 1.000, dev2 0.500 → 0.750, dev3 0.667 / 0.833 unchanged. Applied to every turn it lost more than it gained (files mode R@1 dev 0.860 → 0.839 at 0.25, 0.806 at 1; dev2 paraphrase in chunks mode 0.800 → 0.400), so files mode and other turns never run it (docs/evaluation.md). 0 turns it off.",
 	},
 	file_prose_weight: {
 		default: 0,
