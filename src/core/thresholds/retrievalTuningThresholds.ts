@@ -121,7 +121,7 @@ export const RETRIEVAL_TUNING_THRESHOLDS = {
 		min: 0,
 		max: 10,
 		rationale:
-			"How-to turns in chunks mode (the chat turn's evidence) only: weight, after the rerank, of the pool ranked by BM25 over each chunk's prose alone — docstrings, comments and the names it defines (docTextArm.ts) — fused by RRF with the reranked order (weight 1), the document-type priors after it. Chunks mode, how-to rows, R@1 / R@5 at 0 → 0.25: nq dev 0.688 / 0.938 → 0.812 / 1.000, dev2 0.500 → 0.750, dev3 0.667 / 0.833 unchanged. Applied to every turn it lost more than it gained (files mode R@1 dev 0.860 → 0.839 at 0.25, 0.806 at 1; dev2 paraphrase in chunks mode 0.800 → 0.400), so files mode and other turns never run it (docs/evaluation.md). 0 turns it off.",
+			"How-to turns in chunks mode (the chat turn's evidence) only: weight, after the rerank, of the pool ranked by BM25 over each chunk's prose alone — docstrings, comments and the names it defines (docTextArm.ts) — fused by RRF with the reranked order (weight 1), the document-type priors after it. Chunks mode, how-to rows, R@1 / R@5 at 0 → 0.25: nq dev 0.688 / 0.938 → 0.750 / 1.000, dev2 0.500 → 0.750, dev3 0.667 / 0.833 unchanged. Applied to every turn it lost more than it gained (files mode R@1 dev 0.860 → 0.839 at 0.25, 0.806 at 1; dev2 paraphrase in chunks mode 0.800 → 0.400), so files mode and other turns never run it (docs/evaluation.md). 0 turns it off.",
 	},
 	file_prose_weight: {
 		default: 0,
