@@ -37,6 +37,7 @@ turn searches (files mode). --split keeps the dev or test half (SHA-256 of the i
 --index-cache DIR: keep each repository's index in DIR/REPO (PGlite) and re-index only changed files next time
 (delete DIR when chunking or the embedder changes).
 --tuning FILE: a JSON object of src/retrieval/retrievalThresholds.ts names (e.g. the new parts switched off).
+--chunks: chunks mode, as the chat turn's evidence is ranked: a hit is a gold file's chunk among the first k chunks.
 `;
 
 /** Where the Debian packages put the repositories of the natural-question set. */
@@ -81,6 +82,8 @@ export interface NqResult {
 /** What `gmem eval nq` prints as JSON. */
 export interface NqEvaluation {
 	files: string[];
+	/** files (distinct files ranked, the default) or chunks (--chunks); absent: files. */
+	mode?: 'files' | 'chunks';
 	split: NqSplit | 'all';
 	embedder: string;
 	reranker: string;
@@ -158,6 +161,8 @@ interface RepoRun {
 	t: Thresholds;
 	tuning: RetrievalTuning;
 	floor: number;
+	/** Chunks mode (--chunks): rank chunks, not distinct files. */
+	chunks?: boolean;
 }
 
 async function indexRepo(
@@ -194,7 +199,7 @@ async function askOne(run: RepoRun, q: NqQuestion, bm25: FileBm25): Promise<NqRe
 			query: q.question,
 			workspaceIds: [run.es.workspaceId],
 			k: 10,
-			files: true,
+			files: !run.chunks,
 			embedder: run.embedder,
 			reranker: run.reranker,
 			floor: run.floor,
@@ -228,7 +233,9 @@ async function askOne(run: RepoRun, q: NqQuestion, bm25: FileBm25): Promise<NqRe
 /** Summarises one tuning's results. */
 export function evaluation(
 	results: readonly NqResult[],
-	o: Pick<NqEvaluation, 'files' | 'split' | 'tuning' | 'embedder' | 'reranker' | 'repos'> & { tuningLabel: string },
+	o: Pick<NqEvaluation, 'files' | 'split' | 'tuning' | 'embedder' | 'reranker' | 'repos' | 'mode'> & {
+		tuningLabel: string;
+	},
 ): NqEvaluation {
 	const lat = latencySummary(results.map((r) => r.ms));
 	const summary = (rank: (r: NqResult) => number | null) => ({
@@ -238,6 +245,7 @@ export function evaluation(
 	});
 	return {
 		files: o.files,
+		...(o.mode ? { mode: o.mode } : {}),
 		split: o.split,
 		embedder: o.embedder,
 		reranker: o.reranker,
@@ -267,7 +275,7 @@ export function formatNqTable(e: NqEvaluation): string {
 	const cols = ['', 'n', 'R@1', 'R@5', 'R@10', 'BM25 R@1', 'BM25 R@5', 'BM25 R@10'];
 	const head =
 		`natural questions: ${e.files.join(', ')} (split ${e.split})\n` +
-		`embedder ${e.embedder}; reranker ${e.reranker}; tuning ${e.tuning_label}; files mode, k 10; ${e.errors} question(s) failed\n` +
+		`embedder ${e.embedder}; reranker ${e.reranker}; tuning ${e.tuning_label}; ${e.mode ?? 'files'} mode, k 10; ${e.errors} question(s) failed\n` +
 		e.repos
 			.map((r) => `  ${r.repo}: ${r.root}, ${r.files} files, ${r.chunks} chunks, indexed in ${r.index_ms} ms`)
 			.join('\n') +
@@ -293,6 +301,7 @@ const OPTIONS = {
 	tuning: { type: 'string', multiple: true },
 	db: { type: 'string' },
 	'index-cache': { type: 'string' },
+	chunks: { type: 'boolean', default: false },
 	json: { type: 'boolean', default: false },
 	...JSON_OUT_OPTION,
 } as const;
@@ -365,6 +374,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 					t,
 					tuning: tunings[0].tuning,
 					floor: config.floor,
+					chunks: values.chunks,
 				};
 				io.stderr(`gmem eval nq: indexing ${repo} (${roots[repo]})\n`);
 				const idx = await indexRepo(runCtx, roots[repo]);
@@ -392,6 +402,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 			embedder: embedder ? embedder.id : 'none (lexical only)',
 			reranker: rr.reranker ? rr.reranker.id : 'none',
 			repos: repoRows,
+			mode: values.chunks ? 'chunks' : 'files',
 		});
 		for (const r of results[i]) if (r.error) io.stderr(`gmem eval nq: ${r.id} failed: ${r.error}\n`);
 		emitEvaluation(e, formatNqTable, { json: values.json }, io);

@@ -9,6 +9,9 @@ import type { SearchScope } from '../store/searchQueries';
 import type { Queryable } from '../store/queryable';
 import { chunksAtLines, pathsNamed } from '../store/frameChunks';
 import type { ArmRow } from '../store/searchQueries';
+import { chunksWithPhrases, type PhraseRow } from '../store/phraseChunks';
+import { framesReachRaise, messagePhrases, rankRaiseSites, type RaiseSite } from './raiseSite';
+import type { RetrievalTuning } from './retrievalThresholds';
 import { functionLeaf, matchFramePath, parseFailure, type ParsedFailure, type StackFrame } from './stackFrames';
 
 /** A frame that points into the workspace, with its chunk. */
@@ -24,6 +27,11 @@ export interface FailureEvidence {
 	frames: WorkspaceFrame[];
 	/** The text the arms search instead of the raw paste (null: no frames, search the turn as typed). */
 	searchText: string | null;
+	/** The message's literal phrases and the chunks that hold them, best first (raiseSite.ts). */
+	phrases: string[];
+	raiseSites: RaiseSite<PhraseRow>[];
+	/** Whether the innermost workspace frame's own line raises (else the raising site goes first). */
+	framesReachRaise: boolean;
 }
 
 // Frames of the language runtime and standard library (rustc's, Node's internals, CPython's own lib, GOROOT).
@@ -57,9 +65,19 @@ export async function failureEvidence(
 	scope: SearchScope,
 	query: string,
 	max: number,
+	tuning?: Pick<RetrievalTuning, 'raise_site_max' | 'raise_site_phrase_words' | 'raise_site_per_phrase'>,
 ): Promise<FailureEvidence> {
 	const parsed = parseFailure(query);
-	if (!parsed.frames.length || max <= 0) return { parsed, frames: [], searchText: null };
+	// The raising site: only for an error the parser recognised (a type, or a Go panic), by its message.
+	const phrases =
+		tuning && tuning.raise_site_max > 0 && parsed.errorType
+			? messagePhrases(parsed.errorMessage, tuning.raise_site_phrase_words, 4)
+			: [];
+	const sites = phrases.length
+		? chunksWithPhrases(db, scope, phrases, tuning!.raise_site_per_phrase).then((rows) => rankRaiseSites(phrases, rows))
+		: Promise.resolve([] as RaiseSite<PhraseRow>[]);
+	if (!parsed.frames.length || max <= 0)
+		return { parsed, frames: [], searchText: null, phrases, raiseSites: await sites, framesReachRaise: false };
 	const basenames = [...new Set(parsed.frames.map((f) => f.path.split('/').pop()!))];
 	const candidates = await pathsNamed(db, scope, basenames);
 	const mapped = parsed.frames
@@ -92,7 +110,28 @@ export async function failureEvidence(
 		),
 	];
 	const searchText = [parsed.rest, parsed.errorType, parsed.errorMessage, ...functions].filter(Boolean).join('\n');
-	return { parsed, frames, searchText };
+	const innermost = frames[0] ? { ...frames[0].row, line: frames[0].frame.line } : null;
+	return {
+		parsed,
+		frames,
+		searchText,
+		phrases,
+		raiseSites: await sites,
+		framesReachRaise: framesReachRaise(innermost),
+	};
+}
+
+/**
+ * The raising-site chunks to pin, at most `max`: none when the frames reach the raise (their
+ * innermost chunk is it) or when the best site is already a frame's chunk.
+ */
+export function raiseSitePins(e: FailureEvidence, max: number): PhraseRow[] {
+	if (e.framesReachRaise || max <= 0) return [];
+	const frameChunks = new Set(e.frames.map((f) => f.row.chunk_pk));
+	return e.raiseSites
+		.slice(0, max)
+		.filter((s) => !frameChunks.has(s.chunk.chunk_pk))
+		.map((s) => s.chunk);
 }
 
 /** The trace line. */
@@ -103,4 +142,15 @@ export function describeFailure(e: FailureEvidence): string {
 		: 'no error line';
 	const where = e.frames.map((f) => `${f.path}:${f.frame.line}`).join(', ');
 	return `pasted failure: ${p.frames.length} frame(s), ${err}; ${e.frames.length} in the workspace${where ? ` (${where})` : ''}, fetched as exact evidence`;
+}
+
+/** The raising-site trace line (null when the message gave no phrase). */
+export function describeRaiseSite(e: FailureEvidence, pinned: readonly PhraseRow[]): string | null {
+	if (!e.phrases.length) return null;
+	const quoted = e.phrases.map((p) => `"${p}"`).join(', ');
+	if (!e.raiseSites.length) return `raising site: no implementation chunk holds ${quoted}`;
+	const best = e.raiseSites[0].chunk;
+	const at = `${best.path ?? best.doc_id}:${best.start_line ?? '?'}`;
+	if (pinned.length) return `raising site: ${at} holds ${quoted}; no frame reaches the raise, so it leads the evidence`;
+	return `raising site: ${at} holds ${quoted}; ${e.framesReachRaise ? 'the innermost frame raises, frames lead' : 'already a frame'}`;
 }

@@ -10,7 +10,14 @@
  *   the pool does not hold.
  */
 import type { SearchHit } from './hybridSearch';
-import { fileKind, kindPrior, type FileKind, type TurnWant } from './filePriors';
+import {
+	fileKind,
+	implementationDirs,
+	implementationNearby,
+	kindPrior,
+	type FileKind,
+	type TurnWant,
+} from './filePriors';
 import type { RetrievalTuning } from './retrievalThresholds';
 
 const fileKey = (h: Pick<SearchHit, 'path' | 'id'>) => h.path ?? `doc:${h.id}`;
@@ -34,9 +41,10 @@ export function applyKindPriors<H extends { hit: Pick<SearchHit, 'path' | 'id' |
 	const touched: Partial<Record<FileKind, number>> = {};
 	const rules = new Set<string>();
 	const seenFiles = new Set<string>();
+	const implDirs = implementationDirs(candidates.map((c) => c.hit.path));
 	const scored = candidates.map((c, i) => {
 		const kind = fileKind(c.hit.path);
-		const p = kindPrior(kind, want, t);
+		const p = kindPrior(kind, want, t, implementationNearby(c.hit.path, implDirs));
 		if (p.rule && p.weight !== 1) {
 			rules.add(p.rule);
 			if (!seenFiles.has(fileKey(c.hit))) touched[kind] = (touched[kind] ?? 0) + 1;
@@ -77,6 +85,9 @@ export function rankFiles(
 	rrfK: number,
 	pinned: ReadonlySet<string> = new Set(),
 	bm25Chunks?: readonly SearchHit[],
+	/** A third list: file keys ranked by their chunks' prose (docTextArm.ts), fused at `proseWeight`. */
+	proseFiles: readonly string[] = [],
+	proseWeight = 0,
 ): RankedFile[] {
 	type File = { hit: SearchHit; at: number; bm25: number[]; pinned: boolean };
 	const best = new Map<string, File>();
@@ -96,9 +107,12 @@ export function rankFiles(
 		best.set(key, f);
 	}
 	const files = [...best.values()];
+	const implDirs = implementationDirs(files.map((f) => f.hit.path));
+	const prior = (path: string | null) =>
+		kindPrior(fileKind(path), want, t, implementationNearby(path, implDirs)).weight;
 	const sums = files.map((f) => ({
 		f,
-		sum: decayedSum(f.bm25, t.file_agg_decay, t.file_agg_chunks) * kindPrior(fileKind(f.hit.path), want, t).weight,
+		sum: decayedSum(f.bm25, t.file_agg_decay, t.file_agg_chunks) * prior(f.hit.path),
 	}));
 	const bySum = new Map(
 		sums
@@ -106,10 +120,14 @@ export function rankFiles(
 			.sort((a, b) => b.sum - a.sum)
 			.map((x, i) => [x.f, i + 1]),
 	);
+	const byProse = new Map(proseFiles.map((k, i) => [k, i + 1]));
 	const out = sums.map(({ f, sum }) => {
 		const a = byChunk.get(f);
 		const b = bySum.get(f);
-		return { f, score: (a ? 1 / (rrfK + a) : 0) + (b ? t.file_bm25_weight / (rrfK + b) : 0), sum };
+		const c = proseWeight > 0 ? byProse.get(fileKey(f.hit)) : undefined;
+		const score =
+			(a ? 1 / (rrfK + a) : 0) + (b ? t.file_bm25_weight / (rrfK + b) : 0) + (c ? proseWeight / (rrfK + c) : 0);
+		return { f, score, sum };
 	});
 	// Pinned files first, in their pinned order (a trace's innermost frame leads), then by score.
 	out.sort(

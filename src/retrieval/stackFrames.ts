@@ -36,6 +36,8 @@ interface LineRule {
 	/** Whether the language prints the innermost frame last (Python, pytest). */
 	innermostLast: boolean;
 	frame: (m: RegExpExecArray) => Omit<StackFrame, 'language'> | null;
+	/** The error a frame line also carries (go test's `x_test.go:33: message`). */
+	error?: (m: RegExpExecArray) => { type: string; message: string | null };
 }
 
 const RULES: LineRule[] = [
@@ -102,10 +104,12 @@ const RULES: LineRule[] = [
 		frame: (m) => ({ path: m[1], line: +m[2], func: null }),
 	},
 	{
-		re: /^\s+([\w./-]+_test\.go):(\d+): /,
+		re: /^\s+([\w./-]+_test\.go):(\d+): (.*)$/,
 		language: 'go',
 		innermostLast: false,
 		frame: (m) => ({ path: m[1], line: +m[2], func: null }),
+		// go test prints the failure's message on the frame's own line: it is the error.
+		error: (m) => ({ type: 'FAIL', message: m[3].trim() || null }),
 	},
 ];
 
@@ -149,7 +153,13 @@ export function parseFailure(text: string): ParsedFailure {
 		const line = lines[i];
 		const rule = RULES.find((r) => r.re.test(line));
 		if (rule) {
-			const f = rule.frame(rule.re.exec(line)!);
+			const m = rule.re.exec(line)!;
+			const f = rule.frame(m);
+			if (rule.error && !errorType) {
+				const e = rule.error(m);
+				errorType = e.type;
+				errorMessage = e.message;
+			}
 			if (f) {
 				const func =
 					f.func ?? (rule.language === 'go' || rule.language === 'rust' ? functionAbove(lines[i - 1]) : null);

@@ -8,6 +8,7 @@
 import type { ArmRow, SearchScope } from '../store/searchQueries';
 import type { Queryable } from '../store/queryable';
 import { normalizeSymbol } from '../store/chunkRepo';
+import { fileKind } from './filePriors';
 import { symbolDefinitions, type SymbolRow } from '../store/symbolSearch';
 import type { QueryIdentifier, IdentifierStrength } from './queryIdentifiers';
 import type { RetrievalTuning } from './retrievalThresholds';
@@ -84,6 +85,8 @@ export function rankSymbolMatches(
 	const definitions = [...best.values()].sort(
 		(a, b) =>
 			b.score - a.score ||
+			// A stub re-declares what the implementation defines: of two equal definitions the code comes first.
+			Number(fileKind(a.row.path) === 'stub') - Number(fileKind(b.row.path) === 'stub') ||
 			(a.row.path ?? '').localeCompare(b.row.path ?? '') ||
 			(a.row.start_line ?? 0) - (b.row.start_line ?? 0),
 	);

@@ -15,7 +15,8 @@ import type { FtsMode } from '../store/searchQueries';
 import { calibratedFloor } from './evidence/calibration';
 import { runEvidenceStage } from './evidence/evidenceStage';
 import type { EvidenceResult } from './evidence/types';
-import { describeFailure, failureEvidence } from './failureEvidence';
+import { fuseProse, rankByProse } from './docTextArm';
+import { describeFailure, describeRaiseSite, failureEvidence, raiseSitePins } from './failureEvidence';
 import { fileBm25Chunks } from './fileBm25Arm';
 import { applyKindPriors, rankFiles } from './fileRanking';
 import { turnWant, type FileKind, type TurnWant } from './filePriors';
@@ -106,7 +107,7 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	// A pasted trace: its workspace frames are exact evidence, and the arms search its error and functions.
 	const failure =
 		arm === 'hybrid' && tuning.stack_frame_max > 0
-			? await failureEvidence(db, scope, input.query, tuning.stack_frame_max)
+			? await failureEvidence(db, scope, input.query, tuning.stack_frame_max, tuning)
 			: null;
 	const searchQuery = failure?.searchText || input.query;
 	const want = turnWant(failure?.parsed.frames.length ? failure.parsed.rest : input.query);
@@ -132,7 +133,9 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 			: undefined,
 	]);
 	// A pasted trace's frame chunks: no arm found them, they are exact evidence (score 0, no arm ranks).
-	const frameHits = (failure?.frames ?? []).map((f) => toHit(f.row, 0, null, null));
+	// Before them, the raising site when no frame reaches the raise (raiseSite.ts).
+	const raisePins = failure ? raiseSitePins(failure, tuning.raise_site_max) : [];
+	const frameHits = [...raisePins, ...(failure?.frames ?? []).map((f) => f.row)].map((r) => toHit(r, 0, null, null));
 	const out = {
 		...found,
 		hits: [...frameHits, ...found.hits.filter((h) => !frameHits.some((f) => f.chunk_id === h.chunk_id))],
@@ -140,6 +143,8 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	const steps: TraceStep[] = [];
 	const note = (message: string) => steps.push({ kind: 'note', stage: 'retrieval', level: 'info', message });
 	if (failure?.parsed.frames.length) note(describeFailure(failure));
+	const raiseNote = failure ? describeRaiseSite(failure, raisePins) : null;
+	if (raiseNote) note(raiseNote);
 	const retrieval: RetrievalStep = {
 		kind: 'retrieval',
 		tier,
@@ -160,6 +165,7 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	);
 	const pins = [...new Set([...frameHits.map((h) => h.chunk_id), ...pinnedDefinitions(out.hits, pinDefinitions)])];
 	const pinSet = new Set(pins);
+	let proseMatched: number | null = null;
 	const stage = await runEvidenceStage({
 		query: searchQuery,
 		candidates: out.hits.map((hit) => ({ hit, tier, text: hit.content })),
@@ -172,11 +178,26 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		pinFirst: pins,
 		// The fused order already had the priors (hybridSearch); a reranker's new order gets them again.
 		reorder: (c, reranked) => {
-			if (!reranked) return c;
-			const p = applyKindPriors(c, want, tuning, t.rrf_k, pinSet);
-			return p.ranked;
+			// The pool's docstrings, comments and definition names ranked against the turn's words
+			// (docTextArm.ts); a pasted failure's words are an error's, not a description.
+			let order = c;
+			// Only how-to turns in chunks mode (the chat turn's evidence): measured there, not elsewhere.
+			if (tuning.rrf_weight_prose > 0 && want === 'howto' && !input.files && !failure?.parsed.errorType) {
+				const prose = rankByProse(
+					input.query,
+					c.map((x) => ({ key: x.hit.chunk_id, content: x.text })),
+				);
+				proseMatched = prose.length;
+				order = fuseProse(c, (x) => x.hit.chunk_id, prose, tuning.rrf_weight_prose, t.rrf_k, pinSet);
+			}
+			// The priors last, so neither the reranker nor the prose list lifts a test above the code.
+			return reranked || order !== c ? applyKindPriors(order, want, tuning, t.rrf_k, pinSet).ranked : c;
 		},
 	});
+	if (proseMatched !== null)
+		note(
+			`prose list: ${proseMatched} of the pool's chunks have docstrings, comments or names with the turn's words, fused at weight ${tuning.rrf_weight_prose}`,
+		);
 	if (out.priors) note(describePriors(want, out.priors.rules, out.priors.touched));
 	steps.push(stage.rerankStep, stage.evidence.step);
 	// Without a reranker no score was given: the hits say null, as the CONTRACT's hit shape allows.
@@ -185,7 +206,28 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		content: c.text,
 		...(reranker ? {} : { rerank: null }),
 	}));
-	const files = input.files ? rankFiles(ranked, want, tuning, t.rrf_k, pinSet, bm25Chunks) : null;
+	// Files by their chunks' prose (docTextArm.ts), the file ranking's third list; not for a pasted failure.
+	const proseFiles =
+		input.files && tuning.file_prose_weight > 0 && !failure?.parsed.errorType && !failure?.parsed.frames.length
+			? [
+					...new Set(
+						rankByProse(
+							input.query,
+							ranked.map((h) => ({ key: h.chunk_id, content: h.content })),
+						).map((id) => {
+							const h = ranked.find((x) => x.chunk_id === id)!;
+							return h.path ?? `doc:${h.id}`;
+						}),
+					),
+				]
+			: [];
+	if (proseFiles.length)
+		note(
+			`prose file list: ${proseFiles.length} file(s) by docstrings, comments and names, fused at weight ${tuning.file_prose_weight}`,
+		);
+	const files = input.files
+		? rankFiles(ranked, want, tuning, t.rrf_k, pinSet, bm25Chunks, proseFiles, tuning.file_prose_weight)
+		: null;
 	const hits = (files ? files.map((f) => ({ ...f.hit, file_score: f.file_score })) : ranked).slice(0, input.k);
 	return {
 		plan,

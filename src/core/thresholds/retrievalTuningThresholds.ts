@@ -109,6 +109,27 @@ export const RETRIEVAL_TUNING_THRESHOLDS = {
 		max: 5,
 		rationale: 'Multiplier on test files when the turn is about tests (a failing test, "where is X tested").',
 	},
+	prior_stub_below_impl: {
+		default: 0.5,
+		min: 0,
+		max: 1,
+		rationale:
+			'Multiplier on a type stub (.pyi, .d.ts) when an implementation file of its directory is among the candidates and the turn is not about types or stubs: a stub repeats every signature and docstring, so it outranks the code that answers the question (attrs: __init__.pyi above _make.py). Tuned on nq dev / dev2 / dev3 (docs/evaluation.md).',
+	},
+	rrf_weight_prose: {
+		default: 0.25,
+		min: 0,
+		max: 10,
+		rationale:
+			"How-to turns in chunks mode (the chat turn's evidence) only: weight, after the rerank, of the pool ranked by BM25 over each chunk's prose alone — docstrings, comments and the names it defines (docTextArm.ts) — fused by RRF with the reranked order (weight 1), the document-type priors after it. Chunks mode, how-to rows, R@1 / R@5 at 0 → 0.25: nq dev 0.688 / 0.938 → 0.750 / 1.000, dev2 0.500 → 0.750, dev3 0.667 / 0.833 unchanged. Applied to every turn it lost more than it gained (files mode R@1 dev 0.860 → 0.839 at 0.25, 0.806 at 1; dev2 paraphrase in chunks mode 0.800 → 0.400), so files mode and other turns never run it (docs/evaluation.md). 0 turns it off.",
+	},
+	file_prose_weight: {
+		default: 0,
+		min: 0,
+		max: 10,
+		rationale:
+			"Files mode: weight of a third file list in the file ranking — files by their best chunk's prose rank (docstrings, comments, names: docTextArm.ts) — beside best chunk (1) and BM25 sum (file_bm25_weight). Off (0): on nq dev / dev2 / dev3 R@1 at 0 / 0.5 / 1 / 2 was 0.860 / 0.860 / 0.828 / 0.785, 0.727 / 0.773 / 0.773 / 0.727, 0.810 / 0.786 / 0.762 / 0.714 (docs/evaluation.md).",
+	},
 	stack_frame_max: {
 		default: 6,
 		min: 0,
@@ -116,5 +137,29 @@ export const RETRIEVAL_TUNING_THRESHOLDS = {
 		integer: true,
 		rationale:
 			'At most this many workspace frames of a pasted trace are fetched as exact evidence (innermost first): the failing line and its callers.',
+	},
+	raise_site_max: {
+		default: 1,
+		min: 0,
+		max: 5,
+		integer: true,
+		rationale:
+			"A pasted error's raising site — the implementation chunk that holds its message's literal phrases (raiseSite.ts) — is pinned before the frames, at most this many, when no workspace frame's own line raises (the trace was cut at a caller, or is only its last line). 0 turns the rule off. Tuned on nq dev / dev2 / dev3 traceback rows (docs/evaluation.md).",
+	},
+	raise_site_phrase_words: {
+		default: 2,
+		min: 1,
+		max: 20,
+		integer: true,
+		rationale:
+			'A phrase of the message counts only with at least this many words (one of 4 letters or more): "Invalid Version" names its raise, "not" does not.',
+	},
+	raise_site_per_phrase: {
+		default: 20,
+		min: 1,
+		max: 500,
+		integer: true,
+		rationale:
+			'At most this many chunks are read per phrase (a phrase in many chunks is not a raising site worth pinning anyway).',
 	},
 } as const satisfies ThresholdSection;
