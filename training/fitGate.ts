@@ -122,7 +122,9 @@ function fitHead(name: HeadName, data: HeadData, l2: number, steps: number, minC
 		.split(',')
 		.filter(Boolean)
 		.map((d) => d.split('='));
-	const dropped = (f: string) => drop.some(([h, prefix]) => h === name && f.startsWith(prefix));
+	// `fuonly_` features are the follow-up head's alone (src/core/gate/followupFeatures.ts).
+	const dropped = (f: string) =>
+		(name !== 'followup' && f.startsWith('fuonly_')) || drop.some(([h, prefix]) => h === name && f.startsWith(prefix));
 	const names = [...counts.keys()]
 		.filter((f) => (f === 'bias' || (counts.get(f) ?? 0) >= minCount) && !dropped(f))
 		.sort();

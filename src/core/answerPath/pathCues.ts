@@ -30,7 +30,7 @@ export const SECRET_REQUEST: CueTable = cueTable([
 	},
 	{
 		name: 'env_contents',
-		re: /\b(?:contents? of|what(?:'s| is) in|cat|print|show(?: me)?|dump|read) (?:the |our |my )?\.env\b/,
+		re: /\b(?:contents? of|what(?:'s| is) in|cat|print|show(?: me)?|dump|read) (?:the |our |my )?\.env\b(?!\.(?:example|sample|template|dist|defaults)\b)/,
 	},
 ]);
 

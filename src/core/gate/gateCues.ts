@@ -69,8 +69,10 @@ export const THIRD_PARTY_FRAME =
 	/(?:site-packages|dist-packages|node_modules|\/usr\/lib|\.cargo\/registry|go\/pkg\/mod|\/jdk|java\.base|internal\/process|<frozen)/;
 
 /** Doubt carried by a statement ("pretty sure we…"): the rubric makes it a question that retrieves. */
+// "i swear we registered it", "thought we pinned it somewhere", "i'm fairly sure we tried that":
+// a belief about the project held with doubt is a question, and retrieves (rubric).
 export const DOUBT =
-	/\b(?:pretty sure|i think|i thought|i believe|i had the impression|i have the impression|i was under the impression|if i recall|iirc|if i remember(?: correctly)?|not sure (?:if|whether)|i'm not sure|wasn't (?:it|that|there)|didn't we|weren't we|haven't we|aren't we|don't we|isn't it|i assume|i guess|right\?$|correct\?$|or (?:was|is|did) (?:it|that|we)|no\?$)\b/;
+	/\b(?:(?:pretty|fairly|quite|almost|reasonably|very) sure|i (?:could |would )?swear|thought (?:we|it|there|you|that)|i(?:'m| am) thinking (?:we|that|it|there)|i have a (?:feeling|hunch)|i(?:'d| would) have thought|feels familiar|i think|i thought|i believe|i had the impression|i have the impression|i was under the impression|if i recall|iirc|if i remember(?: correctly)?|not sure (?:if|whether)|i'm not sure|wasn't (?:it|that|there)|didn't we|weren't we|haven't we|aren't we|don't we|isn't it|i assume|i guess|right\?$|correct\?$|or (?:was|is|did) (?:it|that|we)|no\?$)\b/;
 
 /** Statement openers: the user tells something. */
 export const STATEMENT_LEAD =

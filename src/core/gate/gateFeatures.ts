@@ -11,6 +11,7 @@ import { socialKind } from '../trigger/socialCues';
 import type { HistoryTurn } from '../types';
 import * as C from './gateCues';
 import { VAGUE_REQUEST as VAGUE } from '../answerPath/pathCues';
+import { followupOnlyFeatures } from './followupFeatures';
 
 /** Characters of an earlier turn the history features read (head or tail). */
 const WINDOW = 240;
@@ -186,6 +187,7 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 	f.push(`history_users:${bucket(users, [0, 1, 3, 7])}`);
 	if (users > 0) {
 		add('history_greeting_only', greetingOnly(history));
+		f.push(...followupOnlyFeatures(text, raw));
 		// Earlier turns are read through short windows: an offer or a question closes a reply, a
 		// topic is set early; a long pasted reply must not slow the decision.
 		const lastAsst = lastOf(history, 'assistant');

@@ -130,9 +130,12 @@ export function applyLearnedGate(
 		},
 		start,
 	);
-	const refuseBy = refusal ?? (d.path.path === 'refuse' ? { rule: d.path.rule, match: d.path.match ?? '' } : null);
-	if (Object.keys(weights.heads).length === 0)
-		return refuseBy ? refused(c, d, refuseBy.rule, refuseBy.match) : { c, d };
+	// With learned heads the hard rule alone refuses: the rule path's secret cue is the same cue
+	// without the hard rule's exemptions ("does this logger leak the token?" asks about code).
+	const learned = Object.keys(weights.heads).length > 0;
+	const refuseBy =
+		refusal ?? (!learned && d.path.path === 'refuse' ? { rule: d.path.rule, match: d.path.match ?? '' } : null);
+	if (!learned) return refuseBy ? refused(c, d, refuseBy.rule, refuseBy.match) : { c, d };
 
 	start = rec.now();
 	// A host may pass a malformed entry; the features read only well-formed turns.

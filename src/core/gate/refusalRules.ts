@@ -14,7 +14,14 @@
 import { SECRET_REQUEST } from '../answerPath/pathCues';
 import { firstCue, type TextForms } from '../text/turnText';
 import { type Refusal, ORDINARY_QUESTION, NOT_PROD_ANYWHERE, NO_CONTEXT, LEANS_BACK } from './refusal/vocabulary';
-import { PLACEHOLDER_SENTENCE, PARTIAL_SECRET, SECRET_SLICE } from './refusal/secrets';
+import {
+	PLACEHOLDER_SENTENCE,
+	PARTIAL_SECRET,
+	SECRET_SLICE,
+	NAME_QUESTION,
+	NOT_A_REQUEST_BEFORE,
+} from './refusal/secrets';
+import { withoutPastedData } from './refusal/pastedData';
 import { DRAFTING, MAY_DESTROY } from './refusal/destructive';
 import {
 	GO_AHEAD,
@@ -25,6 +32,10 @@ import {
 	REAL_TARGET,
 	MAY_ACT,
 	goAheadNamingProd,
+	STEP_PICK,
+	DESCRIBED_PICK,
+	RETARGET_PROD,
+	pickedStepDestroys,
 } from './refusal/history';
 import { checkTurn } from './refusal/checkTurn';
 
@@ -36,9 +47,11 @@ export { refusalContext } from './refusal/history';
  * "yes, do it" / "now paste it here", the last user turn and reply (`refusalContext`).
  */
 export function checkRefusal(
-	t: Pick<TextForms, 'text' | 'core'>,
+	forms: Pick<TextForms, 'text' | 'core'>,
 	history: ReadonlyArray<{ role: string; content: string }> = [],
 ): Refusal | null {
+	// A pasted log, trace or snippet is data: it can name a secret, it asks for nothing.
+	const t = withoutPastedData(forms);
 	// The earlier turns matter only to a turn that leans on them ("yes, do it", "paste it here", "same
 	// for prod"): a go-ahead, or a back-reference next to an action or production word.
 	const goAhead = history.length > 0 && GO_AHEAD.test(t.core);
@@ -48,15 +61,19 @@ export function checkRefusal(
 	const pick = history.length > 0 && OPTION_PICK.test(t.core);
 	const partial = history.length > 0 && (PARTIAL_SECRET.test(t.text) || SECRET_SLICE.test(t.text));
 	const runBack = history.length > 0 && RUN_BACK_REF.test(t.text);
+	const stepPick = history.length > 0 && (STEP_PICK.test(t.core) || DESCRIBED_PICK.test(t.core));
+	const retarget = history.length > 0 && RETARGET_PROD.test(t.core);
 	const ctx =
-		goAhead || goAheadOnProd || leans || pick || partial || runBack
+		goAhead || goAheadOnProd || leans || pick || partial || runBack || stepPick || retarget
 			? refusalContext(history, goAhead || partial)
 			: NO_CONTEXT;
 	if ((ctx.refusedLast || ctx.destroyProd) && !ctx.offered && GO_AHEAD.test(t.core) && !NOT_PROD_ANYWHERE.test(t.text))
 		return { rule: ctx.destroyProd ? 'destructive_prod' : 'secret', cue: 'go_ahead_after_refusal', match: t.core };
+	if (retarget && ctx.destroy && !ctx.offered) return { rule: 'destructive_prod', cue: 'retarget_prod', match: t.core };
 	if (goAheadOnProd && ctx.destroy && !ctx.offered)
 		return { rule: 'destructive_prod', cue: 'go_ahead_on_prod', match: goAheadOnProd };
-	const picked = pick ? pickDestroysProd(t.core, ctx) : null;
+	const picked =
+		(pick ? pickDestroysProd(t.core, ctx) : null) ?? (stepPick ? pickedStepDestroys(t.core, history, ctx) : null);
 	if (picked) return { rule: 'destructive_prod', cue: 'pick_destructive_option', match: picked };
 	// After a refused secret request any part of it; with a secret merely named, an explicit slice.
 	const part = (ctx.refusedLast && PARTIAL_SECRET.exec(t.text)) || (ctx.secret && SECRET_SLICE.exec(t.text));
@@ -73,7 +90,10 @@ export function checkRefusal(
 	)
 		return { rule: 'destructive_prod', cue: 'run_back_ref_on_prod', match: RUN_BACK_REF.exec(t.text)![0] };
 	const old = firstCue(SECRET_REQUEST, t.text);
-	if (old && !ORDINARY_QUESTION.test(t.core)) return { rule: 'secret', cue: old.name, match: old.match };
+	// "you sure that doesnt leak the password": the cue's verb describes, it is not asked for.
+	const before = old ? /(\S+)\s*$/.exec(t.text.slice(0, t.text.indexOf(old.match)))?.[1] : undefined;
+	if (old && !ORDINARY_QUESTION.test(t.core) && !NAME_QUESTION.test(t.text) && !NOT_A_REQUEST_BEFORE.has(before ?? ''))
+		return { rule: 'secret', cue: old.name, match: old.match };
 	// "How can I give the Vercel token to Ana? Can you send it to her?": "it" is the token.
 	return checkTurn(t.text, ctx);
 }

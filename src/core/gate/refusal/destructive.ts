@@ -22,7 +22,7 @@ export const DESTROY = new Set(
 	),
 );
 export const DESTROY_PHRASES =
-	/\b(?:tear down|force[- ]push|push (?:--force(?:-with-lease)?|-f)|reset --hard|scale (?:\w+ )?(?:down )?to (?:zero|0)|rm -rf|delete from|turn off|switch off|shut off|helm uninstall|kubectl delete|terraform destroy|pulumi destroy|cdk destroy|sls remove|serverless remove|dropdb|reset (?:the )?(?:[\w-]+ ){0,3}(?:offsets?|database|db|data|cluster|tables?)|(?:migrate|db):rollback|migrate down|down[- ]migrations?|restore [^.?!\n]{0,40}(?:over|onto|into) (?:the )?(?:prod|production)|scale [^.?!\n]{0,60}(?:to )?(?:zero|0)\b|s3 rm [^\n]*--recursive|-x ?delete\b|update \w+ set\b(?![^;\n]*\bwhere\b)|pg_restore [^\n]*--clean|gsutil (?:-m )?rm -r|az group delete|gcloud [\w ]{0,40} delete|vacuum\b[^.?!\n]{0,60}\bretain 0 hours?)\b/g;
+	/\b(?:tear down|force[- ]push|push (?:--force(?:-with-lease)?|-f)|reset --hard|scale (?:\w+ )?(?:down )?to (?:zero|0)|rm -rf|delete from|turn off|switch off|shut off|helm uninstall|kubectl delete|terraform destroy|pulumi destroy|cdk destroy|sls remove|serverless remove|dropdb|reset (?:the )?(?:[\w-]+ ){0,3}(?:offsets?|database|db|data|cluster|tables?|replicas?|replication|slave|master)|(?:migrate|db):rollback|migrate down|down[- ]migrations?|restore [^.?!\n]{0,40}(?:over|onto|into) (?:the )?(?:prod|production)|scale [^.?!\n]{0,60}(?:to )?(?:zero|0)\b|s3 rm [^\n]*--recursive|-x ?delete\b|update \w+ set\b(?![^;\n]*\bwhere\b)|pg_restore [^\n]*--clean|gsutil (?:-m )?rm -r|az group delete|gcloud [\w ]{0,40} delete|vacuum\b[^.?!\n]{0,60}\bretain 0 hours?|(?:run|apply|execute|kick off|trigger|start|fire off)\b[^.?!\n]{0,30}?\bmigrations?|run (?:the )?down\b|(?:pulumi up|(?:terraform|tofu|terragrunt) apply)|[\w.:-]*(?:(?:disabled?|skip|bypass|insecure|no)[\w.:-]*(?:auth|tls|ssl|csrf|verify)|(?:auth|tls|ssl|csrf|verify)[\w.:-]*(?:disabled?|skip|bypass|insecure))[\w.:-]*\s*[=:]\s*(?:true|1|on)|\b(?![\w.:-]*(?:disable|skip|bypass|insecure))[\w.:-]*(?:auth|tls|ssl|csrf|verify)[\w.:-]*\s*[=:]\s*(?:false|off|0))\b/g;
 
 // Writing about a destructive step is not running it.
 // "disable deletion protection on prod-db", "skip the plan", "we've never needed it" are not drafting.
@@ -30,9 +30,12 @@ export const DESTROY_PHRASES =
 // "remember that we drop the prod orders table every friday", "fyi we wipe the prod cache nightly".
 // A note lead followed by a subject, or a "we …" sentence with a habit word.
 export const STATED_FACT =
-	/^(?:(?:remember|note|fyi|for the record|keep in mind|(?:just so )?you know|heads up)\b[,:]?\s+(?:that\s+)?(?:we|they|our|ops|the (?:team|cron|job|pipeline|script)|it|there)\b|(?:we|our (?:team|cron|job|pipeline)|ops)\b[^.?!\n]*\b(?:every|nightly|weekly|daily|monthly|hourly|each (?:night|week|day|month|sprint|release)|usually|always|normally)\b)/;
+	/^(?:(?:remember|note|(?:worth )?noting(?: for the future)?|fyi|for the record|for context|keep in mind|(?:just so )?you know|heads up)\b[,:]?\s+(?:that\s+)?(?:we|they|our|ops|the (?:team|cron|job|pipeline|script)|it|there)\b|(?:we|our (?:team|cron|job|pipeline)|ops)\b[^.?!\n]*\b(?:every|nightly|weekly|daily|monthly|hourly|each (?:night|week|day|month|sprint|release)|usually|always|normally)\b)/;
 export const DRAFTING =
-	/\b(?:runbook|checklist|(?:write|draft|make|review|prepare|create|need) (?:a |the |an |our )?(?:[\w-]+ )?plan|plan (?:for|out|how)|procedure|document|docs?|draft|review|explain|describe|rollback plan|plan -{1,2}destroy|what-if|never (?:\w+ ){0,2}(?:run|do|execute|apply|drop|delete|truncate|wipe|destroy|touch|allow|let|happens?)|prevent\w*|protect(?:s|ed|ing)? (?:against|from|it|them|prod|production|the)|(?:add|enable|turn on|set up|keep)\b[^.?!\n]{0,30}\bprotection|make sure|avoid|by accident|accidental\w*|safeguard|(?:do not|don't|dont) (?:run|execute|apply|do)|write (?:me )?(?:the |a |an )?(?:[\w-]+ )?(?:query|sql|script|statement) (?:that|to) (?:counts?|lists?|shows?|finds?|selects?|checks?|returns?)|(?:i'll|i will|let me) (?:run|do|execute|apply) (?:it|that|this|them) (?:myself|manually|by hand))\b/;
+	/\b(?:runbook|checklist|(?:write|draft|make|review|prepare|create|need) (?:a |the |an |our )?(?:[\w-]+ )?plan|plan (?:for|out|how)|procedure|document|docs?|draft|(?<!\b(?:skip|skipping|without|no|bypass|bypassing)\s(?:the |a |code )?)review|explain|describe|rollback plan|plan -{1,2}destroy|what-if|never (?:\w+ ){0,2}(?:run|do|execute|apply|drop|delete|truncate|wipe|destroy|touch|allow|let|happens?)|prevent\w*|protect(?:s|ed|ing)? (?:against|from|it|them|prod|production|the)|(?:add|enable|turn on|set up|keep)\b[^.?!\n]{0,30}\bprotection|make sure|avoid|by accident|accidental\w*|safeguard|(?:do not|don't|dont) (?:run|execute|apply|do)|write (?:me )?(?:the |a |an )?(?:[\w-]+ )?(?:query|sql|script|statement) (?:that|to) (?:counts?|lists?|shows?|finds?|selects?|checks?|returns?)|(?:i'll|i will|let me) (?:run|do|execute|apply) (?:it|that|this|them) (?:myself|manually|by hand))\b/;
+
+export const HARMLESS_HEAD =
+	/^(?:plan|preview|diff|ship|deploy|release|show|list|check|describe|get|view|inspect|count|explain|test|verify|validate|build|lint|tail|watch|monitor|open|read|log|back ?up|snapshot|export|copy|clone|silence|document|review|compare|run (?:the )?(?:plan|preview|diff|tests?|lint|build|checks?))\b/;
 
 export function destructiveRule(
 	sentence: string,
@@ -43,8 +46,9 @@ export function destructiveRule(
 	if (ORDINARY_QUESTION.test(core) || DRAFTING.test(sentence) || STATED_FACT.test(core)) return null;
 	const { tokens, starts } = tokenize(sentence);
 	const destroy = tokens.flatMap((t, i) => (parts(t).some((p) => DESTROY.has(p)) ? [i] : []));
-	// "ok, same thing but against production" after a destructive request.
-	if (earlierDestroy && !STATEMENT_START.test(core))
+	// "ok, same thing but against production" after a destructive request. A sentence led by its own
+	// harmless verb ("plan again against prod", "ship the poll change to prod too") repeats that verb.
+	if (earlierDestroy && !STATEMENT_START.test(core) && !HARMLESS_HEAD.test(core))
 		for (let i = 0; i < tokens.length; i++)
 			// "that" only as a pronoun ("run that on prod"), not a relative ("the query that counts").
 			if (
@@ -55,10 +59,16 @@ export function destructiveRule(
 				destroy.push(i);
 	const phrases = phrasePositions(sentence, tokens, starts, DESTROY_PHRASES);
 	destroy.push(...phrases);
+	// "only they run `pulumi up` against prod": what others do, not a request.
+	const byOthers = (i: number) => /^(?:they|he|she)$/.test(tokens[tokens[i - 1] === 'run' ? i - 2 : i - 1] ?? '');
+	for (let k = destroy.length - 1; k >= 0; k--) if (byOthers(destroy[k])) destroy.splice(k, 1);
 	// Force-pushing over a shared branch destroys its history whatever the environment (checked before
 	// the non-production words: "my local main over origin/main" is still main).
 	if (/\bforce[- ]push|\bpush\b[^.?!\n]*(?:--force|\s-f\b|\bforce\b)/.test(sentence)) {
-		const branch = tokens.flatMap((t, i) => (BRANCH_WORDS.test(t) ? [i] : []));
+		// "HEAD:main" pushes onto main.
+		const branch = tokens.flatMap((t, i) =>
+			BRANCH_WORDS.test(t) || t.split(':').some((p) => BRANCH_WORDS.test(p)) ? [i] : [],
+		);
 		const pushes = tokens.flatMap((t, i) => (/^(?:push|force-push|--force|-f)$/.test(t) ? [i] : []));
 		const b = near(pushes, branch, 8);
 		if (b)
@@ -92,5 +102,5 @@ export function destructiveRule(
 
 // Built from the destructive vocabulary (plain words: nothing to escape) plus the phrase heads.
 export const MAY_DESTROY = new RegExp(
-	`${[...DESTROY].join('|')}|tear|rm |force|push|reset|turn off|switch off|shut off|uninstall|scale|rollback|migrat|restore|pg_restore|update|vacuum|-x ?delete`,
+	`${[...DESTROY].join('|')}|tear|rm |force|push|reset|turn off|switch off|shut off|uninstall|scale|rollback|migrat|restore|pg_restore|update|vacuum|-x ?delete|pulumi up|apply|run (?:the )?down|kick off|trigger|start|auth|tls|ssl|csrf|verify`,
 );

@@ -16,7 +16,7 @@ import {
 	LEAD,
 } from './vocabulary';
 import { COMMIT, REVEAL, secretPositions } from './secrets';
-import { DESTROY, DRAFTING } from './destructive';
+import { DESTROY, DESTROY_PHRASES, DRAFTING, destructiveRule } from './destructive';
 import { checkTurn } from './checkTurn';
 
 export const GO_AHEAD =
@@ -28,7 +28,7 @@ export const CONTEXT_MESSAGES = 4;
 // A destructive step in an earlier message: proposed, described or asked for. Past forms count for
 // "now same on prod" after a step done elsewhere ("1,284 jobs were removed" locally).
 export const HISTORY_DESTROY =
-	/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|destroys|delete|deletemany|deleteall|dropdatabase|terminate|rm -rf|force[- ]push|tear down|prune|cleared|removed|deleted|dropped|wiped|purged|truncated|pruned|destroyed)\b/;
+	/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|destroys|delete|deletemany|deleteall|dropdatabase|terminate|rm -rf|force[- ]push|tear down|prune|cleared|removed|deleted|dropped|wiped|purged|truncated|pruned|destroyed|data loss|overwrites?|overwritten|recreates? the|reset replica)\b|--replace\b/;
 // The strict subset that makes a go-ahead a go-ahead for destruction ("Plan: 14 to destroy" → "apply it").
 export const HISTORY_DESTROY_STRICT =
 	/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|destroys|delete|deletemany|deleteall|dropdatabase|terminate|rm -rf|force[- ]push|tear down|prune)\b/;
@@ -67,8 +67,10 @@ export function refusalContext(
 			seenAssistant = true;
 			ctx.lastReply = h.content.slice(0, 1200).toLowerCase();
 			// The last reply offered something safe ("I won't force-push; want me to open a PR instead?").
+			// A refusal that names a safe alternative ("`aws configure list` tells you which key is in use",
+			// "— want that?", "I can list them") is accepted by a "yes": the alternative runs.
 			const offers =
-				/\b(?:want me to|shall i|should i|would you like|instead\b|i can (?:also )?(?:push|open|create|write|draft|show|run))/.test(
+				/\b(?:want me to|shall i|should i|would you like|instead\b|i can (?:also )?\w+|want (?:that|this|it)\b|tells you|shows you|will show)/.test(
 					text,
 				);
 			const destructive =
@@ -112,6 +114,43 @@ export function optionText(reply: string, n: number): string | null {
 	return reply.slice(start, next ? next.index : undefined);
 }
 
+// "just do step 3 against prod", "yep do the force one": a step or an option of an earlier reply,
+// picked by number or by a word of it.
+export const STEP_PICK = /\b(?:do|run|apply|execute|try|go with|take|use)\s+(?:step|option|number|#)\s*([1-3])\b/;
+export const DESCRIBED_PICK =
+	/\b(?:do|run|use|take|go with|try|pick)\s+the\s+([\w-]{3,})\s+(?:one|option|version|way|variant|approach)\b/;
+/** How many earlier messages a picked step is looked up in (a runbook quoted a few turns back). */
+export const STEP_MESSAGES = 8;
+
+/** The earlier reply's step the turn picks, when it destroys production or a shared branch. */
+export function pickedStepDestroys(
+	core: string,
+	history: ReadonlyArray<{ role: string; content: string }>,
+	ctx: RefusalContext,
+): string | null {
+	const step = STEP_PICK.exec(core);
+	const word = step ? null : DESCRIBED_PICK.exec(core)?.[1];
+	if (!step && !word) return null;
+	const prod = ctx.prodNamed || PROD_MENTION.test(core);
+	for (let i = history.length - 1, read = 0; i >= 0 && read < STEP_MESSAGES; i--, read++) {
+		const h = history[i];
+		if (h.role !== 'assistant' || typeof h.content !== 'string') continue;
+		const reply = h.content.slice(0, 1200).toLowerCase();
+		const opt = step
+			? optionText(reply, Number(step[1]))
+			: (reply.split(/[.;!?]\s+|,\s+or\s+|\bor\b/).find((c) => c.includes(word!)) ?? null);
+		if (!opt) continue;
+		if (DRAFTING.test(opt) || NOT_PROD_ANYWHERE.test(opt)) return null;
+		if (destructiveRule(opt, opt, false, prod)) return opt.trim().slice(0, 120);
+		const { tokens } = tokenize(opt);
+		DESTROY_PHRASES.lastIndex = 0;
+		const destroys =
+			tokens.some((t) => parts(t).some((p) => DESTROY.has(p) || DESTROY.has(verbOf(p)))) || DESTROY_PHRASES.test(opt);
+		return destroys && prod ? opt.trim().slice(0, 120) : null;
+	}
+	return null;
+}
+
 /** The picked option runs a destructive step against production (named in it, or in the window). */
 export function pickDestroysProd(core: string, ctx: RefusalContext): string | null {
 	const m = OPTION_PICK.exec(core);
@@ -136,6 +175,10 @@ export const REAL_TARGET =
 export const MAY_ACT = new RegExp(
 	`\\b(?:${[...REVEAL, ...COMMIT].join('|')}|what|need|want|let me|can i|value|values|plaintext|contents?|one|prod|production)\\b`,
 );
+
+// "cool, now prod", "prod next", "and on production?": only a production target, after a step.
+export const RETARGET_PROD =
+	/^(?:(?:ok|okay|cool|great|nice|good|right|now|and|then|next|also)[,.!]?\s+)*(?:(?:on|in|against|for|to)\s+)?(?:the\s+)?(?:prod|production|prd|live|[\w-]+-prod|prod-[\w-]+)(?:\s+(?:now|next|too|also|please|pls|as well|then))*\s*[.!?]*$/;
 
 /**
  * The sentence of a turn that is a go-ahead aimed at production by name ("go ahead on prod",

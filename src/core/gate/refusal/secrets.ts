@@ -32,7 +32,7 @@ export const COMMIT_PHRASES =
 	/\b(?:check (?:[\w.\/-]+ ){0,4}in(?:to)?|git add|paste (?:it |them )?into|put (?:it |them )?(?:in|into))\b/g;
 // Where a committed or published secret ends up: the repository, code, config, or somewhere public.
 export const COMMIT_TARGET =
-	/\b(?:commit|push|git add|check in|into|upload|publish|repo|repository|source|code|readme|public|docs|wiki|confluence|gist|pastebin|issue|ticket|channel|chat|here|workflow|dockerfile|compose|ya?ml|hardcode|hard-code|inline|[\w-]+\.(?:ts|js|py|go|rs|java|cs|rb|php|json|toml|ini|cfg|conf|properties|xml|tf))\b|(?:^|\s)\.(?:npmrc|env)\b/;
+	/\b(?:commit|push|git add|check in|into|upload|publish|repo|repository|source|code|readme|public|docs|wiki|confluence|gist|pastebin|issue|ticket|channel|chat|here|workflow|dockerfile|compose|ya?ml|csproj|fsproj|vbproj|pom|gradle|plist|manifest|appsettings|hardcode|hard-code|inline|[\w-]+\.(?:ts|js|py|go|rs|java|cs|rb|php|json|toml|ini|cfg|conf|properties|xml|tf|csproj|fsproj|vbproj|gradle|kts|kt|swift|plist|xcconfig|ya?ml|hcl|tfvars|sh|ex|exs|scala|clj|cpp|h))\b|(?:^|\s)\.(?:npmrc|env)\b/;
 
 // A secret, by name ("api key", "password"), by file (".env.production", "id_rsa") or by variable (STRIPE_SECRET_KEY).
 export const SECRET_WORDS =
@@ -40,12 +40,12 @@ export const SECRET_WORDS =
 /** "recovery" names a secret only as recovery codes / phrase / key ("a 30-day recovery window" is not one). */
 export const RECOVERY_SECRET = /^(?:codes?|phrases?|keys?|words|seed)$/;
 export const SECRET_FILE =
-	/^(?:\.env(?:\.(?!example$|sample$|template$|dist$|defaults$)[\w-]+)?|[\w-]+\.env|keystore\.properties|google-services\.json|\.npmrc|\.pypirc|\.netrc|\.pgpass|\.databrickscfg|credentials(?:\.json|\.ya?ml|\.csv)?|secrets?\.(?:ya?ml|json|toml|txt|env)|service[-_]?account[\w.-]*|[\w-]*\.(?:pem|p12|pfx|jks|keystore|p8|ppk)|[\w-]+\.key|id_(?:rsa|ed25519|ecdsa|dsa)|master\.key|appsettings\.production\.json|kubeconfig[\w.-]*|terraform\.tfstate(?:\.backup)?|[\w-]*\.tfstate|firebase-adminsdk[\w-]*\.json|\.git-credentials|\.dockercfg|htpasswd|\.htpasswd)$/;
+	/^(?:\.env(?:\.(?!example$|sample$|template$|dist$|defaults$)[\w-]+)?|\.renviron|\.envrc|[\w-]+\.env|keystore\.properties|google-services\.json|\.npmrc|\.pypirc|\.netrc|\.pgpass|\.databrickscfg|credentials(?:\.json|\.ya?ml|\.csv)?|secrets?\.(?:ya?ml|json|toml|txt|env)|service[-_]?account[\w.-]*|[\w-]*\.(?:pem|p12|pfx|jks|keystore|p8|ppk)|[\w-]+\.key|id_(?:rsa|ed25519|ecdsa|dsa)|master\.key|appsettings\.production\.json|kubeconfig[\w.-]*|terraform\.tfstate(?:\.backup)?|[\w-]*\.tfstate|firebase-adminsdk[\w-]*\.json|\.git-credentials|\.dockercfg|htpasswd|\.htpasswd)$/;
 export const SECRET_VAR =
 	/^[a-z0-9]+(?:_[a-z0-9]+)*_(?:key|secret|token|password|passwd|pwd|dsn|pat|credentials?)$|^(?:database|db|redis|mongo|amqp)_url$/;
 // After a secret word, these make it a topic, not a value ("password hashing", "token refresh logic").
 export const TOPIC_AFTER = new Set(
-	'enrollment enrolment qr reset hashing hash hashes validation validator validate policy policies reset field fields strength rotation rotate format manager management handling handler storage length requirement requirements input prompt flow loading loader logic middleware scanner scanning example template variable variables name names expiry expiration refresh provider helper service class function module config configuration settings setup scope scopes permission permissions bucket buckets leak leaks check checks error errors type types schema generation generator count limit limits parsing parser bindings binding mapping'.split(
+	'enrollment enrolment qr reset hashing hash hashes validation validator validate policy policies reset field fields strength rotation rotate format manager management handling handler storage length requirement requirements input prompt flow loading loader logic middleware scanner scanning example template variable variables name names expiry expiration refresh provider helper service class function module config configuration settings setup scope scopes permission permissions bucket buckets leak leaks check checks error errors type types schema generation generator count limit limits parsing parser bindings binding mapping expired expires expiring'.split(
 		' ',
 	),
 );
@@ -54,12 +54,34 @@ export const TOPIC_AFTER = new Set(
 export const HARMLESS_BEFORE =
 	/^(?:random|fake|dummy|placeholder|sample|example|mock|generate[ds]?|create[ds]?|rotate[ds]?|revoke[ds]?|regenerate[ds]?|reissue[ds]?|redact(?:ed|s|ing)?|mask(?:ed|s|ing)?|scrub(?:bed|s|bing)?|strip(?:ped|s|ping)?|remove[ds]?|hide|obfuscate[ds]?|invalid|expired|revoked|own|local|dev|test)$/;
 export const PLACEHOLDER_SENTENCE =
-	/\b(?:placeholder|dummy|fake|\.env\.example|sample values?|whether|(?:don't|do not|dont|never|without) (?:print|show|reveal|paste|display|output|log|expose)\w*|not the (?:value|values|key itself)|is (?:it |they )?(?:set|present|defined|configured)(?! to\b)|not what it is|without (?:the |its |their )?values?)\b/;
+	/\b(?:placeholder|dummy|fake|\.env\.example|sample values?|whether|(?:don't|do not|dont|never|without) (?:print|show|reveal|paste|display|output|log|expose)\w*|not the (?:value|values|key itself)|is (?:it |they )?(?:set|present|defined|configured)(?! to\b)|not what it is|without (?:the |its |their )?values?|not (?:the )?values|names? only|only (?:the )?names|no values)\b/;
 
 // Questions about where, how or why — ordinary workspace questions, never refused. For secrets only
 // the location and mechanism shapes exempt ("is there a way to see the prod password?" is a request).
 export const SECRET_ORDINARY =
-	/^(?:(?:ok|okay|so|hey|hi|hmm|quick question|question|also|and|but|btw)[,:]?\s+)*(?:where|how (?:does|do|is|are|can i (?:safely|securely|properly)|should|would (?:i|we) (?:safely|securely|properly))|which (?:file|env|module|service|class|config|variable|var|secret manager|vault|path|key name)|why (?:does|is|are|did|do|can't|won't|isn't|doesn't)|when (?:does|do|is|are|should)|what happens|is there (?:a|an|any) (?:rule|policy|guideline|convention|standard|doc)|explain (?:how|where|why|what)|walk me through (?:how|why|where|adding|setting up|configuring|wiring|creating|storing|rotating|revoking|removing|scrubbing)|what (?:would|will|does|do)\b(?![^?!]{0,40}\b(?:have|has|say|says|contain|contains|hold|holds|store|stores) (?:for|as|in)\b)|is (?:the |this |that |it |`)|(?:can|could) you (?:tell|show) me (?:where|how|which|why|whether|if)|tell me (?:where|how|which|why|whether|if)|show me (?:where|how|which)|list (?:the |all )?(?:env(?:ironment)? ?var(?:iable)?s?|names|places|files))\b/;
+	/^(?:(?:ok|okay|so|hey|hi|hmm|quick question|question|also|and|but|btw)[,:]?\s+)*(?:(?:are )?(?:you|u) sure\b|(?:does|did|will|would|might|could|can) (?!you\b|u\b|ya\b|we\b|i\b|anyone\b|anybody\b|someone\b|somebody\b)(?:[\w-]+ ){1,4}(?:ever )?(?:leak|print|log|expose|send|show|include|store|write|output|dump|echo|return|mask|redact)\b|where|how (?:does|do|is|are|can i (?:safely|securely|properly)|should|would (?:i|we) (?:safely|securely|properly))|which (?:file|env|module|service|class|config|variable|var|secret manager|vault|path|key name)|why (?:does|is|are|did|do|can't|won't|isn't|doesn't)|when (?:does|do|is|are|should)|what happens|is there (?:a|an|any) (?:rule|policy|guideline|convention|standard|doc)|explain (?:how|where|why|what)|walk me through (?:how|why|where|adding|setting up|configuring|wiring|creating|storing|rotating|revoking|removing|scrubbing)|what (?:would|will|does|do)\b(?![^?!]{0,40}\b(?:have|has|say|says|contain|contains|hold|holds|store|stores) (?:for|as|in)\b)|is (?:the |this |that |it |`)|(?:can|could) you (?:tell|show) me (?:where|how|which|why|whether|if)|tell me (?:where|how|which|why|whether|if)|show me (?:where|how|which)|list (?:the |all )?(?:env(?:ironment)? ?var(?:iable)?s?|names|places|files))\b/;
+
+const PASS_OWNER =
+	/^(?:db|database|admin|root|ssh|smtp|ftp|sftp|mysql|postgres|pg|redis|wifi|user|account|sudo|master|prod|production|vpn|keystore|signing)$/;
+// One typo away from a long secret word ("secrte", "pasword", "credentails"): typed fast, still asked.
+const LONG_SECRET_WORDS = ['secret', 'secrets', 'password', 'passwords', 'credentials', 'credential', 'passphrase'];
+function withinOneEdit(a: string, b: string): boolean {
+	if (Math.abs(a.length - b.length) > 1 || a === b) return a === b;
+	let i = 0;
+	while (i < a.length && i < b.length && a[i] === b[i]) i++;
+	if (a.length === b.length)
+		return (
+			a.slice(i + 1) === b.slice(i + 1) || // one substitution
+			(a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2)) // one transposition
+		);
+	return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+export const misspeltSecretWord = (t: string) =>
+	t.length >= 5 && t.length <= 12 && /^[a-z]+$/.test(t) && LONG_SECRET_WORDS.some((w) => withinOneEdit(t, w));
+
+// A resource's password by its short suffix ("db-checkout-pass", "smtp_pwd"); not "first-pass".
+const PASS_SUFFIX =
+	/^(?!(?:single|first|second|two|one|multi|by|final|last|next)[-_])[a-z0-9]+(?:[-_][a-z0-9]+)*[-_](?:pass|pwd|passwd)$/;
 
 /** Positions of secret mentions that are values, not topics. */
 // Tokens worth the file and variable patterns: they carry a dot, an underscore, a slash or a dash.
@@ -78,6 +100,9 @@ export function secretPositions(tokens: readonly string[]): number[] {
 		let named =
 			seed ||
 			SECRET_WORDS.test(t) ||
+			misspeltSecretWord(t) ||
+			// "the db pass", "root pass": a password by its short name after what it opens.
+			(t === 'pass' && PASS_OWNER.test(tokens[i - 1] ?? '')) ||
 			(t === 'recovery' && RECOVERY_SECRET.test(tokens[i + 1] ?? '')) ||
 			(t === 'connection' && tokens[i + 1]?.startsWith('string')) ||
 			// "cat the prod env file": the env file is the .env by another name.
@@ -89,7 +114,8 @@ export function secretPositions(tokens: readonly string[]): number[] {
 				(t.endsWith('/') && /^secrets?$|^credentials$|^keys$|^certs$/.test(base)) ||
 				SECRET_VAR.test(t) ||
 				(!t.startsWith('.') &&
-					t.split(/[-_]/).some((p) => /^(?:secrets?|passwords?|tokens?|credentials?|apikey)$/.test(p)));
+					(t.split(/[-_]/).some((p) => /^(?:secrets?|passwords?|tokens?|credentials?|apikey)$/.test(p)) ||
+						PASS_SUFFIX.test(t)));
 			// A dotted config key whose last segment is a secret: spring.datasource.password, auth.token.
 			if (!named && !t.startsWith('.') && t.includes('.'))
 				named = /^(?:password|passwd|secret|token|api[-_]?key|private[-_]?key|credentials?|client[-_]secret)$/.test(
@@ -108,7 +134,11 @@ export function secretPositions(tokens: readonly string[]): number[] {
 		if (
 			/^keys?$/.test(t) &&
 			/^(?:the|our|my|that|this)$/.test(tokens[i - 1] ?? '') &&
-			!/^(?:is|was|value)$/.test(tokens[i + 1] ?? '') &&
+			!(
+				/^(?:is|was)$/.test(tokens[i + 1] ?? '') &&
+				/^(?:so|and|because|then|for|please|now|here)?$/.test(tokens[i + 2] ?? '')
+			) &&
+			tokens[i + 1] !== 'value' &&
 			!/\b(?:api|secret|private|signing|access|license|ssh)\b/.test(tokens.slice(Math.max(0, i - 4), i).join(' '))
 		)
 			continue;
@@ -125,18 +155,55 @@ export const PROTECTIVE =
 export const UNIGNORE =
 	/\b(?:remove|delete|drop|take|un-?ignore)\s+\S*(?:\.env|secrets?|credentials|\.pem|\.key)\S* (?:from|out of) (?:the )?\.?gitignore\b/;
 export const VALUE_OF =
-	/\b(?:print|show|paste|give|tell|send|echo|output|display|dump|reveal|read out)\b (?:me |us )?(?:the )?(?:actual |real |current |full |raw |plain ?text )?(?:value|contents?) of (?:the |our |my )?[`'"]?(\$?[\w.\/-]+)/;
+	/\b(?:print|show|paste|give|tell|send|echo|output|display|dump|reveal|read out|get|grab|fetch|pull|retrieve)\b (?:me |us )?(?:the )?(?:actual |real |current |full |raw |plain ?text )?(?:value|contents?) of (?:the |our |my )?[`'"]?(\$?[\w.\/-]+)|\bread (?:the |my |our )?[`'"]?(\$?[\w.\/-]+)[`'"]? (?:from|in|out of) (?:the |my |our )?\.env\b(?!\.(?:example|sample|template)\b)(?![^.?!\n]*\b(?:without|don't|do not|never) (?:print|show|reveal|echo|output))/;
+// "hello, i need to understand where the API takes the stripe secret from": the question after the
+// lead is what is asked.
+export const EMBEDDED_QUESTION_LEAD =
+	/^(?:(?:hello|hi|hey|ok|okay|so)[,!]?\s+)*(?:i (?:need|want|would like|'d like|am trying|'m trying|try) to (?:understand|know|find out|figure out|learn|check|see)|i(?:'m| am) (?:wondering|curious|not sure|unsure)|i (?:wonder|don't know|dont know|do not know)|(?:can|could) you (?:help me )?(?:understand|figure out|find out|check)|help me (?:understand|figure out|find out|find)|do you know|any idea|not sure)\s+/;
+// "what's the CRM api key env var called": the name of a setting, not its value.
+export const NAME_QUESTION =
+	/\b(?:called|named)\s*(?:[,.?!]|$|\band\b)|\bname of (?:the )?(?:[\w-]+ ){0,3}(?:key|var|variable|setting|secret|env)\b/;
 export const ASKS_ABOUT = new Set(['where', 'how', 'which', 'why', 'whether', 'if', 'when']);
+
+// Before a verb, these make it a description or a noun, not a request: "that doesnt leak the
+// password", "the publish job uses NPM_TOKEN", "will it log the token". A third-person form
+// ("sends", "reads") describes, except in what the user asks to be written ("a script that reads
+// the .env and POSTs every variable").
+export const NOT_A_REQUEST_BEFORE = new Set(
+	"t the a an this these those its our my your their his her which who whose does doesn't doesnt did didn't didnt will won't wont would wouldn't wouldnt could couldn't couldnt should shouldn't shouldnt might may must can't cant cannot never it he she they is was are were be been being has have had".split(
+		' ',
+	),
+);
+// After a verb, these make it a noun: "publish failed", "the send button".
+export const NOUN_AFTER = new Set(
+	'failed fails failing broke breaks job jobs step steps stage button workflow pipeline target task'.split(' '),
+);
+export function asksAction(tokens: readonly string[], i: number): boolean {
+	const t = tokens[i];
+	if (t.length > 3 && t.endsWith('s') && !t.endsWith('ss') && !t.includes('-'))
+		return /^(?:that|which|and|also|then)$/.test(tokens[i - 1] ?? '');
+	if (i > 0 && NOT_A_REQUEST_BEFORE.has(tokens[i - 1])) return false;
+	return !NOUN_AFTER.has(tokens[i + 1] ?? '');
+}
+
+// "the values", "its plaintext", "me the contents" stand for a secret named before; "values from
+// application.conf" are config values of the sentence's own request.
+const VALUE_WORD = /^(?:value|values|contents?|plaintext)$/;
+const VALUE_DETERMINER =
+	/^(?:the|its|their|his|her|those|these|me|us|actual|real|raw|full|plain|decrypted|prod|production|live|current)$/;
+const valueWord = (tokens: readonly string[], i: number) =>
+	VALUE_WORD.test(tokens[i]) && (i === 0 || VALUE_DETERMINER.test(tokens[i - 1]));
 
 export function secretRule(sentence: string, core: string, earlierSecret: boolean): Refusal | null {
 	// Un-ignoring a secret file to commit it is a commit, whatever else the sentence says.
 	const unignore = UNIGNORE.exec(sentence);
 	if (unignore) return { rule: 'commit_secret', cue: 'unignore_secret', match: unignore[0] };
-	if (SECRET_ORDINARY.test(core)) return null;
+	if (SECRET_ORDINARY.test(core) || SECRET_ORDINARY.test(core.replace(EMBEDDED_QUESTION_LEAD, ''))) return null;
+	if (NAME_QUESTION.test(sentence)) return null;
 	// "print the value of CF_API_TOKEN … so I can paste it into the CI secrets page": asking for the
 	// value outright outweighs a protective word elsewhere in the sentence.
 	const valueOf = VALUE_OF.exec(sentence);
-	if (valueOf && secretPositions([valueOf[1].replace(/[`'".,]+$/, '')]).length)
+	if (valueOf && secretPositions([(valueOf[1] ?? valueOf[2]).replace(/[`'".,]+$/, '')]).length)
 		return { rule: 'secret', cue: 'value_of_secret', match: valueOf[0] };
 	if (PROTECTIVE.test(core)) return null;
 	if (SECRET_COMMAND.test(sentence))
@@ -157,7 +224,7 @@ export function secretRule(sentence: string, core: string, earlierSecret: boolea
 			)
 				pronouns.push(i);
 			else if (
-				/^(?:value|values|contents?|plaintext)$/.test(tokens[i]) ||
+				valueWord(tokens, i) ||
 				// "the output" stands for the secret; "my terminal output" does not.
 				(tokens[i] === 'output' && /^(?:the|its|their|full|raw|decrypted)$/.test(tokens[i - 1] ?? '')) ||
 				(tokens[i] === 'one' && /^(?:prod|production|real|live|actual)$/.test(tokens[i - 1] ?? ''))
@@ -179,15 +246,16 @@ export function secretRule(sentence: string, core: string, earlierSecret: boolea
 		!PLACEHOLDER_SENTENCE.test(sentence) &&
 		tokens.some(
 			(t, i) =>
-				/^(?:value|values|plaintext|contents?)$/.test(t) ||
-				(t === 'one' && /^(?:prod|production|real|live|actual)$/.test(tokens[i - 1] ?? '')),
+				valueWord(tokens, i) || (t === 'one' && /^(?:prod|production|real|live|actual)$/.test(tokens[i - 1] ?? '')),
 		)
 	)
 		return { rule: 'secret', cue: 'ask_secret_value', match: sentence };
 	if (!objects.length) return null;
 	// Committing a secret file or value: whatever else the sentence says.
 	// "before I commit to it" decides; "commit it to the repo" commits.
-	const commit = tokens.flatMap((t, i) => (COMMIT.has(verbOf(t)) && tokens[i + 1] !== 'to' ? [i] : []));
+	const commit = tokens.flatMap((t, i) =>
+		COMMIT.has(verbOf(t)) && tokens[i + 1] !== 'to' && asksAction(tokens, i) ? [i] : [],
+	);
 	commit.push(...phrasePositions(sentence, tokens, starts, COMMIT_PHRASES));
 	const c = near(commit, secrets, COMMIT_SPAN) ?? near(commit, pronouns, PRONOUN_SPAN);
 	if (c && COMMIT_TARGET.test(sentence))
@@ -202,6 +270,7 @@ export function secretRule(sentence: string, core: string, earlierSecret: boolea
 		return { rule: 'secret', cue: 'ask_secret_value', match: sentence };
 	const reveal = tokens.flatMap((t, i) =>
 		(REVEAL.has(verbOf(t)) || REVEAL.has(t.split('-')[0])) &&
+		asksAction(tokens, i) &&
 		!ASKS_ABOUT.has(tokens[i + 1] ?? '') &&
 		!ASKS_ABOUT.has(tokens[i + 2] ?? '')
 			? [i]
@@ -222,4 +291,4 @@ export const SECRET_SLICE = /\b(?:first|last) (?:few |\d+ )(?:chars|characters|d
 
 // Cheap scans that rule most turns out before any sentence is tokenised.
 export const MAY_NAME_SECRET =
-	/secret|passw|pwd|passphrase|cred|token|key|\.env|env\b|\.pem|dsn|cookie|otp|2fa|mfa|seed|kubeconfig|keystore|keyfile|user\/pass|plaintext|_url|npmrc|pypirc|netrc|id_rsa|id_ed|id_ecdsa|\.p12|\.pfx|\.jks|\.p8|\.ppk|pgpass|databrickscfg|service.?account|printenv|heroku config|vault|sops|base64|ssm|authori[sz]ation|bearer|recovery|login|\bpw\b|contrase|senha|hasł|hasl|klucz|clave|chave|clé|schlüssel|zugangsdaten|kennwort|identifiants|tfstate|htpasswd|sentry|headers/;
+	/secret|secr|serc|scre|sect|passw|pasw|pssw|passo|crede|crend|credn|\bpass\b|pwd|passphrase|cred|token|key|\.env|env\b|\.pem|dsn|cookie|otp|2fa|mfa|seed|kubeconfig|keystore|keyfile|user\/pass|plaintext|_url|npmrc|pypirc|netrc|id_rsa|id_ed|id_ecdsa|\.p12|\.pfx|\.jks|\.p8|\.ppk|pgpass|databrickscfg|service.?account|printenv|heroku config|vault|sops|base64|ssm|authori[sz]ation|bearer|recovery|login|\bpw\b|contrase|senha|hasł|hasl|klucz|clave|chave|clé|schlüssel|zugangsdaten|kennwort|identifiants|tfstate|htpasswd|sentry|headers/;
