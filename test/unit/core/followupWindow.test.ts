@@ -7,18 +7,26 @@ import type { HistoryTurn } from '../../../src/core/types';
 // the score.
 const HISTORY: HistoryTurn[] = [
 	{ role: 'user', content: 'the retry wrapper in src/net/retry.ts swallows the timeout error' },
-	{ role: 'assistant', content: 'It catches every error and retries; the timeout is rethrown only after the last attempt.' },
+	{
+		role: 'assistant',
+		content: 'It catches every error and retries; the timeout is rethrown only after the last attempt.',
+	},
 ];
 const HEAD = `ok so I tried that and it still does the same thing, here is what I get when I run it:\n${'-'.repeat(240)}\n`;
 const TAIL = `\n${'-'.repeat(160)}\nany idea why it keeps doing that?`;
-const middle = (line: string, chars: number) => Array.from({ length: Math.ceil(chars / line.length) }, () => line).join('\n');
+const middle = (line: string, chars: number) =>
+	Array.from({ length: Math.ceil(chars / line.length) }, () => line).join('\n');
 
 describe('follow-up scorer: reads the rule window of a long turn', () => {
 	it('scores two long turns with the same head and tail but different pasted middles the same', () => {
-		const plain = decideTurn({ utterance: HEAD + middle('    at step (worker.js:10:5)', 6000) + TAIL, history: HISTORY });
+		const plain = decideTurn({
+			utterance: HEAD + middle('    at step (worker.js:10:5)', 6000) + TAIL,
+			history: HISTORY,
+		});
 		// A middle full of names and identifiers no earlier turn used: read whole, they are a "new subject".
 		const named = decideTurn({
-			utterance: HEAD + middle('    at KafkaConsumerGroup.rebalancePartitions (OrderLedgerService.java:88)', 6000) + TAIL,
+			utterance:
+				HEAD + middle('    at KafkaConsumerGroup.rebalancePartitions (OrderLedgerService.java:88)', 6000) + TAIL,
 			history: HISTORY,
 		});
 		assert.deepEqual(
