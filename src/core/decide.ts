@@ -41,7 +41,8 @@ const STANDALONE: FollowupResult = { score: 0, is_followup: false, signals: [] }
  */
 function safeFollowup(input: TurnInput, text: TurnText, th: Thresholds, rec: TraceRecorder): FollowupResult {
 	try {
-		return scoreFollowup(input.utterance, input.history, th, text);
+		// The rule window, like every other stage: a pasted log must not make the scorer tokenise kilobytes.
+		return scoreFollowup(text.raw, input.history, th, text);
 	} catch (e) {
 		rec.note(
 			'followup',

@@ -14,6 +14,7 @@ import { MEMORY_COMMAND_THRESHOLDS } from './thresholds/memoryCommandThresholds'
 import { POLICY_THRESHOLDS } from './thresholds/policyThresholds';
 import { RETRIEVAL_THRESHOLDS } from './thresholds/retrievalThresholds';
 import { RETRIEVAL_TUNING_THRESHOLDS } from './thresholds/retrievalTuningThresholds';
+import { TEXT_BUDGET_THRESHOLDS } from './thresholds/textBudgetThresholds';
 import type { ThresholdSpec } from './thresholds/spec';
 
 export type { ThresholdSpec } from './thresholds/spec';
@@ -30,6 +31,7 @@ export const THRESHOLD_TABLE = {
 	...INSTRUCTION_FILE_THRESHOLDS,
 	...LIVE_STATE_THRESHOLDS,
 	...MEMORY_COMMAND_THRESHOLDS,
+	...TEXT_BUDGET_THRESHOLDS,
 } as const;
 
 export type ThresholdName = keyof typeof THRESHOLD_TABLE;

@@ -37,10 +37,8 @@ import {
 } from './gateModel';
 import { GATE_WEIGHTS } from './gateWeights';
 import { checkRefusal } from './refusalRules';
-import { fullForms } from '../text/turnText';
+import { refusalForms } from './refusalView';
 
-/** How much of a turn the refusal rules read (more than the rule window: a request can hide mid-message). */
-const REFUSAL_CHARS = 8000;
 const NO_RETRIEVE_TRIGGERS: ReadonlySet<Trigger> = new Set<Trigger>([
 	'correction',
 	'instruction',
@@ -117,7 +115,7 @@ export function applyLearnedGate(
 	weights: GateWeights = GATE_WEIGHTS,
 ): { c: Classified; d: Draft } {
 	let start = rec.now();
-	const refusal = checkRefusal(fullForms(input.utterance, REFUSAL_CHARS), input.history);
+	const refusal = checkRefusal(refusalForms(input.utterance, th), input.history);
 	rec.gate(
 		{
 			gate: 'refusal',
