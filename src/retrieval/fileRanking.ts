@@ -65,10 +65,18 @@ export function decayedSum(scores: readonly number[], decay: number, n: number):
 		.reduce((acc, s, i) => acc + s * decay ** i, 0);
 }
 
+/** A further ranked file list fused into the file ranking (one hit per file, best first). */
+export interface FileList {
+	weight: number;
+	hits: readonly SearchHit[];
+}
+
 /**
  * Ranks the distinct files of `ranked` (chunks best first); see the module comment. `bm25Chunks`
  * (fileBm25Arm.ts), when given, is where the BM25 sums come from instead of the pool's chunks, and
- * a file only it found joins the list on its sum alone.
+ * a file only it found joins the list on its sum alone. `extra` lists (files a long report names or
+ * whose definitions it names: mentionedFiles.ts, definedNames.ts) add weight × prior / (rrfK + rank),
+ * and a file only they hold joins with its hit there.
  */
 export function rankFiles(
 	ranked: readonly SearchHit[],
@@ -77,6 +85,7 @@ export function rankFiles(
 	rrfK: number,
 	pinned: ReadonlySet<string> = new Set(),
 	bm25Chunks?: readonly SearchHit[],
+	extra: readonly FileList[] = [],
 ): RankedFile[] {
 	type File = { hit: SearchHit; at: number; bm25: number[]; pinned: boolean };
 	const best = new Map<string, File>();
@@ -95,6 +104,16 @@ export function rankFiles(
 		f.bm25.push(h.arms.fts.score);
 		best.set(key, f);
 	}
+	const extraRank = extra.map((l) => {
+		const at = new Map<string, number>();
+		for (const h of l.hits) {
+			const key = fileKey(h);
+			if (at.has(key)) continue;
+			at.set(key, at.size + 1);
+			if (!best.has(key)) best.set(key, { hit: h, at: Infinity, bm25: [], pinned: false });
+		}
+		return { weight: l.weight, at };
+	});
 	const files = [...best.values()];
 	const sums = files.map((f) => ({
 		f,
@@ -109,7 +128,15 @@ export function rankFiles(
 	const out = sums.map(({ f, sum }) => {
 		const a = byChunk.get(f);
 		const b = bySum.get(f);
-		return { f, score: (a ? 1 / (rrfK + a) : 0) + (b ? t.file_bm25_weight / (rrfK + b) : 0), sum };
+		let score = (a ? 1 / (rrfK + a) : 0) + (b ? t.file_bm25_weight / (rrfK + b) : 0);
+		if (extraRank.length) {
+			const prior = kindPrior(fileKind(f.hit.path), want, t).weight;
+			for (const l of extraRank) {
+				const r = l.at.get(fileKey(f.hit));
+				if (r) score += (l.weight * prior) / (rrfK + r);
+			}
+		}
+		return { f, score, sum };
 	});
 	// Pinned files first, in their pinned order (a trace's innermost frame leads), then by score.
 	out.sort(

@@ -17,7 +17,9 @@ import { runEvidenceStage } from './evidence/evidenceStage';
 import type { EvidenceResult } from './evidence/types';
 import { describeFailure, failureEvidence } from './failureEvidence';
 import { fileBm25Chunks } from './fileBm25Arm';
-import { applyKindPriors, rankFiles } from './fileRanking';
+import { filesByDefinedNames } from './definedNames';
+import { applyKindPriors, rankFiles, type FileList } from './fileRanking';
+import { mentionedFileHits } from './mentionedFileArm';
 import { turnWant, type FileKind, type TurnWant } from './filePriors';
 import {
 	definitionPinCount,
@@ -112,7 +114,7 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	const want = turnWant(failure?.parsed.frames.length ? failure.parsed.rest : input.query);
 	// Judged on what the user wrote, not on the shorter text searched for a pasted failure.
 	const pinDefinitions = definitionPinCount(input.query, tuning);
-	const [found, bm25Chunks] = await Promise.all([
+	const [found, bm25Chunks, mentioned] = await Promise.all([
 		hybridSearch(db, searchQuery, {
 			...scope,
 			k: plan.pool,
@@ -129,6 +131,10 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		// Files mode: the BM25-sum file list reads its own, wider full-text run (fileBm25Arm.ts).
 		input.files && arm !== 'vector' && (input.ftsRanking ?? 'bm25') === 'bm25'
 			? fileBm25Chunks(db, scope, searchQuery, t, tuning)
+			: undefined,
+		// Files mode: the files the turn names by module or printed path (mentionedFileArm.ts).
+		input.files && arm === 'hybrid' && tuning.file_mention_weight > 0
+			? mentionedFileHits(db, scope, input.query, tuning.file_mention_max)
 			: undefined,
 	]);
 	// A pasted trace's frame chunks: no arm found them, they are exact evidence (score 0, no arm ranks).
@@ -185,7 +191,14 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		content: c.text,
 		...(reranker ? {} : { rerank: null }),
 	}));
-	const files = input.files ? rankFiles(ranked, want, tuning, t.rrf_k, pinSet, bm25Chunks) : null;
+	const lists: FileList[] = [];
+	if (mentioned?.hits.length) lists.push({ weight: tuning.file_mention_weight, hits: mentioned.hits });
+	if (input.files && tuning.file_defs_weight > 0) {
+		const defining = filesByDefinedNames(found.symbol_matches).slice(0, tuning.file_defs_max);
+		if (defining.length)
+			lists.push({ weight: tuning.file_defs_weight, hits: defining.map((f) => toHit(f.match.row, 0, null, null)) });
+	}
+	const files = input.files ? rankFiles(ranked, want, tuning, t.rrf_k, pinSet, bm25Chunks, lists) : null;
 	const hits = (files ? files.map((f) => ({ ...f.hit, file_score: f.file_score })) : ranked).slice(0, input.k);
 	return {
 		plan,
