@@ -184,6 +184,15 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		},
 	});
 	if (out.priors) note(describePriors(want, out.priors.rules, out.priors.touched));
+	if (mentioned?.files.length)
+		note(
+			`named files: ${mentioned.files
+				.slice(0, 5)
+				.map((f) => f.path)
+				.join(
+					', ',
+				)}${mentioned.files.length > 5 ? ', …' : ''} — in the file ranking (weight ${tuning.file_mention_weight})`,
+		);
 	steps.push(stage.rerankStep, stage.evidence.step);
 	// Without a reranker no score was given: the hits say null, as the CONTRACT's hit shape allows.
 	const ranked = stage.candidates.map((c): SearchHit => ({
