@@ -73,10 +73,18 @@ export function decayedSum(scores: readonly number[], decay: number, n: number):
 		.reduce((acc, s, i) => acc + s * decay ** i, 0);
 }
 
+/** A further ranked file list fused into the file ranking (one hit per file, best first). */
+export interface FileList {
+	weight: number;
+	hits: readonly SearchHit[];
+}
+
 /**
  * Ranks the distinct files of `ranked` (chunks best first); see the module comment. `bm25Chunks`
  * (fileBm25Arm.ts), when given, is where the BM25 sums come from instead of the pool's chunks, and
- * a file only it found joins the list on its sum alone.
+ * a file only it found joins the list on its sum alone. `extra` lists (files a long report names or
+ * whose definitions it names: mentionedFiles.ts, definedNames.ts) add weight × prior / (rrfK + rank),
+ * and a file only they hold joins with its hit there.
  */
 export function rankFiles(
 	ranked: readonly SearchHit[],
@@ -85,9 +93,7 @@ export function rankFiles(
 	rrfK: number,
 	pinned: ReadonlySet<string> = new Set(),
 	bm25Chunks?: readonly SearchHit[],
-	/** A third list: file keys ranked by their chunks' prose (docTextArm.ts), fused at `proseWeight`. */
-	proseFiles: readonly string[] = [],
-	proseWeight = 0,
+	extra: readonly FileList[] = [],
 ): RankedFile[] {
 	type File = { hit: SearchHit; at: number; bm25: number[]; pinned: boolean };
 	const best = new Map<string, File>();
@@ -106,6 +112,16 @@ export function rankFiles(
 		f.bm25.push(h.arms.fts.score);
 		best.set(key, f);
 	}
+	const extraRank = extra.map((l) => {
+		const at = new Map<string, number>();
+		for (const h of l.hits) {
+			const key = fileKey(h);
+			if (at.has(key)) continue;
+			at.set(key, at.size + 1);
+			if (!best.has(key)) best.set(key, { hit: h, at: Infinity, bm25: [], pinned: false });
+		}
+		return { weight: l.weight, at };
+	});
 	const files = [...best.values()];
 	const implDirs = implementationDirs(files.map((f) => f.hit.path));
 	const prior = (path: string | null) =>
@@ -120,13 +136,17 @@ export function rankFiles(
 			.sort((a, b) => b.sum - a.sum)
 			.map((x, i) => [x.f, i + 1]),
 	);
-	const byProse = new Map(proseFiles.map((k, i) => [k, i + 1]));
 	const out = sums.map(({ f, sum }) => {
 		const a = byChunk.get(f);
 		const b = bySum.get(f);
-		const c = proseWeight > 0 ? byProse.get(fileKey(f.hit)) : undefined;
-		const score =
-			(a ? 1 / (rrfK + a) : 0) + (b ? t.file_bm25_weight / (rrfK + b) : 0) + (c ? proseWeight / (rrfK + c) : 0);
+		let score = (a ? 1 / (rrfK + a) : 0) + (b ? t.file_bm25_weight / (rrfK + b) : 0);
+		if (extraRank.length) {
+			const p = prior(f.hit.path);
+			for (const l of extraRank) {
+				const r = l.at.get(fileKey(f.hit));
+				if (r) score += (l.weight * p) / (rrfK + r);
+			}
+		}
 		return { f, score, sum };
 	});
 	// Pinned files first, in their pinned order (a trace's innermost frame leads), then by score.

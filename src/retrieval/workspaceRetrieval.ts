@@ -18,7 +18,9 @@ import type { EvidenceResult } from './evidence/types';
 import { fuseProse, rankByProse } from './docTextArm';
 import { describeFailure, describeRaiseSite, failureEvidence, raiseSitePins } from './failureEvidence';
 import { fileBm25Chunks } from './fileBm25Arm';
-import { applyKindPriors, rankFiles } from './fileRanking';
+import { filesByDefinedNames } from './definedNames';
+import { applyKindPriors, rankFiles, type FileList } from './fileRanking';
+import { mentionedFileHits } from './mentionedFileArm';
 import { turnWant, type FileKind, type TurnWant } from './filePriors';
 import {
 	definitionPinCount,
@@ -113,7 +115,7 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	const want = turnWant(failure?.parsed.frames.length ? failure.parsed.rest : input.query);
 	// Judged on what the user wrote, not on the shorter text searched for a pasted failure.
 	const pinDefinitions = definitionPinCount(input.query, tuning);
-	const [found, bm25Chunks] = await Promise.all([
+	const [found, bm25Chunks, mentioned] = await Promise.all([
 		hybridSearch(db, searchQuery, {
 			...scope,
 			k: plan.pool,
@@ -130,6 +132,10 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		// Files mode: the BM25-sum file list reads its own, wider full-text run (fileBm25Arm.ts).
 		input.files && arm !== 'vector' && (input.ftsRanking ?? 'bm25') === 'bm25'
 			? fileBm25Chunks(db, scope, searchQuery, t, tuning)
+			: undefined,
+		// Files mode: the files the turn names by module or printed path (mentionedFileArm.ts).
+		input.files && arm === 'hybrid' && tuning.file_mention_weight > 0
+			? mentionedFileHits(db, scope, input.query, tuning.file_mention_max)
 			: undefined,
 	]);
 	// A pasted trace's frame chunks: no arm found them, they are exact evidence (score 0, no arm ranks).
@@ -199,6 +205,15 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 			`prose list: ${proseMatched} of the pool's chunks have docstrings, comments or names with the turn's words, fused at weight ${tuning.rrf_weight_prose}`,
 		);
 	if (out.priors) note(describePriors(want, out.priors.rules, out.priors.touched));
+	if (mentioned?.files.length)
+		note(
+			`named files: ${mentioned.files
+				.slice(0, 5)
+				.map((f) => f.path)
+				.join(
+					', ',
+				)}${mentioned.files.length > 5 ? ', …' : ''} — in the file ranking (weight ${tuning.file_mention_weight})`,
+		);
 	steps.push(stage.rerankStep, stage.evidence.step);
 	// Without a reranker no score was given: the hits say null, as the CONTRACT's hit shape allows.
 	const ranked = stage.candidates.map((c): SearchHit => ({
@@ -206,28 +221,28 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		content: c.text,
 		...(reranker ? {} : { rerank: null }),
 	}));
-	// Files by their chunks' prose (docTextArm.ts), the file ranking's third list; not for a pasted failure.
-	const proseFiles =
-		input.files && tuning.file_prose_weight > 0 && !failure?.parsed.errorType && !failure?.parsed.frames.length
-			? [
-					...new Set(
-						rankByProse(
-							input.query,
-							ranked.map((h) => ({ key: h.chunk_id, content: h.content })),
-						).map((id) => {
-							const h = ranked.find((x) => x.chunk_id === id)!;
-							return h.path ?? `doc:${h.id}`;
-						}),
-					),
-				]
-			: [];
-	if (proseFiles.length)
-		note(
-			`prose file list: ${proseFiles.length} file(s) by docstrings, comments and names, fused at weight ${tuning.file_prose_weight}`,
-		);
-	const files = input.files
-		? rankFiles(ranked, want, tuning, t.rrf_k, pinSet, bm25Chunks, proseFiles, tuning.file_prose_weight)
-		: null;
+	const lists: FileList[] = [];
+	if (mentioned?.hits.length) lists.push({ weight: tuning.file_mention_weight, hits: mentioned.hits });
+	if (input.files && tuning.file_defs_weight > 0) {
+		const defining = filesByDefinedNames(found.symbol_matches).slice(0, tuning.file_defs_max);
+		if (defining.length)
+			lists.push({ weight: tuning.file_defs_weight, hits: defining.map((f) => toHit(f.match.row, 0, null, null)) });
+	}
+	// Files by their chunks' prose (docTextArm.ts), one more file list; not for a pasted failure.
+	if (input.files && tuning.file_prose_weight > 0 && !failure?.parsed.errorType && !failure?.parsed.frames.length) {
+		const byId = new Map(ranked.map((h) => [h.chunk_id, h]));
+		const prose = rankByProse(
+			input.query,
+			ranked.map((h) => ({ key: h.chunk_id, content: h.content })),
+		).map((id) => byId.get(id)!);
+		if (prose.length) {
+			lists.push({ weight: tuning.file_prose_weight, hits: prose });
+			note(
+				`prose file list: ${prose.length} chunk(s) by docstrings, comments and names, fused at weight ${tuning.file_prose_weight}`,
+			);
+		}
+	}
+	const files = input.files ? rankFiles(ranked, want, tuning, t.rrf_k, pinSet, bm25Chunks, lists) : null;
 	const hits = (files ? files.map((f) => ({ ...f.hit, file_score: f.file_score })) : ranked).slice(0, input.k);
 	return {
 		plan,

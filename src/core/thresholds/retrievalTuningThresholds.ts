@@ -82,6 +82,34 @@ export const RETRIEVAL_TUNING_THRESHOLDS = {
 		rationale:
 			"When files are ranked, the BM25-sum file list is built from the full-text arm run again over every query term (no common-term cut) for up to this many chunks, not only from the reranked pool: the pool's chunks come from the rare terms and the other arms, so a file that whole-file BM25 ranks high could be missing from it. Natural-question dev (93): R@5 0.946 from the pool, 1.000 with this list; R@1 0.817 / 0.839 / 0.849 / 0.849 / 0.849 / 0.849 at 30 / 50 / 100 / 200 / 300 / 1000. 100: the start of that plateau, and on SWE-bench sympy (46,634 chunks) as good as 1000 (R@10 0.733, R@5 0.707 vs 0.693) at a fifth of the search time. 0 = the pool's chunks only.",
 	},
+	file_mention_weight: {
+		default: 1,
+		min: 0,
+		max: 10,
+		rationale:
+			'Files mode: weight (RRF, beside the best-chunk list) of the files the turn names by module or printed path (django.db.models.query, sympy/core/expr.py, ascii.qdp → the indexed file with that path suffix; mentionedFiles.ts): a bug report often says where the code is. SWE-bench Lite swe-dev (127) R@1 / R@5 / R@10: 0.512 / 0.740 / 0.819 at 0, 0.496 / 0.764 / 0.827 at 1; natural-question dev and dev2 unchanged. 0 = off.',
+	},
+	file_mention_max: {
+		default: 10,
+		min: 1,
+		max: 100,
+		integer: true,
+		rationale: 'At most this many named files enter the file ranking (most often named first).',
+	},
+	file_defs_weight: {
+		default: 0,
+		min: 0,
+		max: 10,
+		rationale:
+			"Files mode: weight (RRF) of the files ranked by the names the turn mentions that they define, each name counting 1 / (files defining it) (definedNames.ts): the file that defines several of a report's names is where it points. Off by default: SWE-bench Lite swe-dev R@1 / R@5 / R@10 0.488 / 0.756 / 0.819 at 1 alone, 0.535 / 0.764 / 0.819 with file_mention_weight 1 (R@10 one report below the named files alone, 0.827); nq dev R@1 0.860 → 0.871.",
+	},
+	file_defs_max: {
+		default: 20,
+		min: 1,
+		max: 200,
+		integer: true,
+		rationale: 'At most this many files of the defined-names list enter the file ranking.',
+	},
 	prior_impl_over_other: {
 		default: 0.6,
 		min: 0,

@@ -129,4 +129,27 @@ describe('rankFiles', () => {
 			['a.py', 'b.py'],
 		);
 	});
+
+	it('an extra file list (named files, defined names) adds weight / (rrfK + rank) and brings in a file no arm found', () => {
+		const pool = [hit('a.py', 0), hit('b.py', 0)];
+		const named = [hit('n.py', 0), hit('b.py', 7)];
+		const files = rankFiles(pool, 'code', retrievalTuning({ file_bm25_weight: 0 }), 60, new Set(), undefined, [
+			{ weight: 1, hits: named },
+		]);
+		// b: 1/62 + 1/62 beats a: 1/61 and n: 1/61 (tie with a, broken by pool order: a was seen first).
+		assert.deepEqual(
+			files.map((f) => f.hit.path),
+			['b.py', 'a.py', 'n.py'],
+		);
+		assert.equal(files[0].hit.chunk_id, 'b.py#0');
+		assert.equal(files[2].hit.chunk_id, 'n.py#0');
+		// A named test file gets the implementation prior (0.6): it stays below the pool's second file.
+		const tests = rankFiles(pool, 'code', retrievalTuning({ file_bm25_weight: 0 }), 60, new Set(), undefined, [
+			{ weight: 1, hits: [hit('tests/test_b.py', 0)] },
+		]);
+		assert.deepEqual(
+			tests.map((f) => f.hit.path),
+			['a.py', 'b.py', 'tests/test_b.py'],
+		);
+	});
 });
