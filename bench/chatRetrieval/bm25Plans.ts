@@ -20,7 +20,7 @@ import { cpuMeter } from './cpuMeter';
 import { sqlStage } from './stageClock';
 import { pgliteStore, serverStore } from './storeCache';
 
-const PLANS = { probe: 0, default: DEFAULT_BM25_LIMITS.scanPerCandidate, scan: 1e9 } as const;
+const PLANS = { probe: 0, p2: 2, default: DEFAULT_BM25_LIMITS.scanPerCandidate, scan: 1e9 } as const;
 type Plan = keyof typeof PLANS;
 
 const pct = (xs: readonly number[], p: number) => {
@@ -88,9 +88,9 @@ async function main(): Promise<void> {
 					floor: DEFAULT_THRESHOLDS.floor_workspace_question,
 					thresholds: DEFAULT_THRESHOLDS,
 				});
-			const ms: Record<Plan, number[]> = { probe: [], default: [], scan: [] };
-			const cpu: Record<Plan, number> = { probe: 0, default: 0, scan: 0 };
-			const rows: Record<Plan, ArmRow[][]> = { probe: [], default: [], scan: [] };
+			const ms: Record<Plan, number[]> = { probe: [], p2: [], default: [], scan: [] };
+			const cpu: Record<Plan, number> = { probe: 0, p2: 0, default: 0, scan: 0 };
+			const rows: Record<Plan, ArmRow[][]> = { probe: [], p2: [], default: [], scan: [] };
 			const load = loadavg()[0];
 			// Each plan over every call as one batch (so the store's CPU can be read per plan), in the
 			// order probe, default, scan, then back, twice: load drifting over the run hits each alike.

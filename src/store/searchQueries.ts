@@ -115,8 +115,8 @@ function bm25Arm(
 	// Scoring is set-based: each term with at most scanPerCandidate postings per candidate is one
 	// index range scan whose rows are hash-joined to the candidates; only terms in more chunks
 	// than that are looked up per candidate (one (chunk_id, term = ANY) probe each; OFFSET 0 keeps the planner from
-	// flattening that into a scan of every posting of the common term; no tier test: a chunk's
-	// postings share its tier, and without it the probe is index-only). Float8 constants: a
+	// flattening that into a scan of every posting of the common term; the tier test stays: without
+	// it the probe is index-only, yet an earlier A/B measured it slower). Float8 constants: a
 	// numeric literal would make every posting's arithmetic numeric. The sum runs in term order so
 	// tied chunks tie exactly whichever plan produced their postings (ties break by chunk id).
 	return db.query<ArmRow>(
@@ -148,7 +148,7 @@ function bm25Arm(
 			UNION ALL
 			SELECT t.term, t.chunk_id, t.tf::float8 AS tf, t.doc_len FROM probed CROSS JOIN cand
 			CROSS JOIN LATERAL (SELECT x.term, x.chunk_id, x.tf, x.doc_len FROM chunk_terms x
-				WHERE x.chunk_id = cand.chunk_id AND x.term = ANY(probed.terms) OFFSET 0) t
+				WHERE x.chunk_id = cand.chunk_id AND x.term = ANY(probed.terms) AND x.tier = $1 OFFSET 0) t
 			WHERE probed.terms IS NOT NULL),
 		scored AS (
 			SELECT p.chunk_id, sum(idf.idf * (p.tf * ${k1 + 1}::float8) / (p.tf + ${k1}::float8 * (${1 - b}::float8 + ${b}::float8 * p.doc_len / st.avgdl)) ORDER BY p.term) AS score
