@@ -8,6 +8,7 @@ import { SCHEMA_001 } from './schema001';
 import { SCHEMA_002 } from './schema002';
 import { SCHEMA_003 } from './schema003';
 import { SCHEMA_004 } from './schema004';
+import { SCHEMA_005 } from './schema005';
 
 /** One numbered, append-only schema step. Never edit a released step; add the next number. */
 export interface Migration {
@@ -21,6 +22,7 @@ export const MIGRATIONS: readonly Migration[] = [
 	{ version: 2, name: 'user/team scope on every row', sql: SCHEMA_002 },
 	{ version: 3, name: 'symbol table', sql: SCHEMA_003 },
 	{ version: 4, name: 'memory proposals, code anchors, recall times', sql: SCHEMA_004 },
+	{ version: 5, name: 'BM25 postings index covers tf and doc_len', sql: SCHEMA_005 },
 ];
 
 /** The schema version this build writes and understands. */
