@@ -24,6 +24,12 @@ export const CORRECTION_CUES: CueTable = cueTable([
 		name: 'wrong',
 		re: /\b(?:that(?:'s| is| was)|it(?:'s| is| was)|you(?:'re| are| were)|this is|thats)\s+(?:still\s+)?(?:not\s+(?:right|correct|true|accurate|what i (?:said|asked|meant|wanted))|wrong|incorrect|inaccurate|outdated|out of date|mistaken|false)\b(?! to\b)/,
 	},
+	// "the README is out of date": the user says a document the project keeps is wrong (a fact to
+	// store, like a correction of a stored belief), not a question about it.
+	{
+		name: 'doc_wrong',
+		re: /\bthe (?:readme|docs?|documentation|wiki|comment|docstring|changelog|guide|runbook)(?:\.md)? (?:is|are|was|were) (?:still |now |totally |completely )?(?:wrong|incorrect|outdated|out of date)\b/,
+	},
 	{ name: 'not_what_i', re: /\bnot what i (?:said|asked|meant|wanted)\b/ },
 	{
 		name: 'misunderstood',

@@ -53,6 +53,13 @@ describe('retrieval trigger', () => {
 				['we use tabs, not spaces', 'correction'],
 			]);
 		});
+		it('a document the project keeps said to be wrong is a correction, a question about it is not', () => {
+			expectAll([
+				['and it needs DATABASE_URL set, the README is out of date', 'correction'],
+				['the docs are wrong about the default port', 'correction'],
+				['is the README out of date?', 'question'],
+			]);
+		});
 		it('"actually …?" is a request, not a correction', () => {
 			assert.equal(trigger('actually, can you also add tests?'), 'question');
 		});
