@@ -2,22 +2,8 @@
 import assert from 'node:assert/strict';
 import { applyKindPriors, decayedSum, rankFiles } from '../../../src/retrieval/fileRanking';
 import { fileKind, kindPrior, turnWant } from '../../../src/retrieval/filePriors';
-import type { SearchHit } from '../../../src/retrieval/hybridSearch';
+import { hit } from './poolHit';
 import { DEFAULT_RETRIEVAL_TUNING as T, retrievalTuning } from '../../../src/retrieval/retrievalThresholds';
-
-const hit = (path: string, n: number, bm25: number | null = null): SearchHit => ({
-	id: path,
-	chunk_id: `${path}#${n}`,
-	path,
-	start_line: 1,
-	end_line: 10,
-	symbol: null,
-	score: 0,
-	fused: 0,
-	arms: { fts: bm25 === null ? null : { rank: 1, score: bm25 }, vector: null },
-	rerank: null,
-	content: '',
-});
 
 describe('fileKind and turnWant', () => {
 	it('classifies paths across ecosystems', () => {

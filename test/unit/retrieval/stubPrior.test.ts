@@ -8,22 +8,8 @@ import {
 	kindPrior,
 	turnWant,
 } from '../../../src/retrieval/filePriors';
-import type { SearchHit } from '../../../src/retrieval/hybridSearch';
+import { hit } from './poolHit';
 import { DEFAULT_RETRIEVAL_TUNING as T } from '../../../src/retrieval/retrievalThresholds';
-
-const hit = (path: string, n: number, bm25: number | null = null): SearchHit => ({
-	id: path,
-	chunk_id: `${path}#${n}`,
-	path,
-	start_line: 1,
-	end_line: 10,
-	symbol: null,
-	score: 0,
-	fused: 0,
-	arms: { fts: bm25 === null ? null : { rank: 1, score: bm25 }, vector: null },
-	rerank: null,
-	content: '',
-});
 
 describe('stub prior', () => {
 	it('classifies .pyi and .d.ts (also .d.mts) as stubs, a test stub as a test, .ts as implementation', () => {
