@@ -61,6 +61,8 @@ function withPath(p: PathResult, path: AnswerPath, rule: string): PathResult {
 		: { path, rule, match: null, edit_request: p.edit_request, reads_workspace: path === 'tool' && p.reads_workspace };
 }
 
+/** The user speaking of themselves: the only turns whose correction or statement may write the profile. */
+const FIRST_PERSON = /\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|myself)\b/i;
 /** Scores one head, records it as a gate step and returns P(yes) (binary) or the label's score. */
 function head(
 	g: CompiledGate,
@@ -218,6 +220,10 @@ export function applyLearnedGate(
 			const p = r ? pOf(g, name, r) : d.write.includes(tier) ? 1 : 0;
 			if (p >= th.gate_write_p) write.push(tier);
 		}
+		// The profile holds facts about the user (rubric: corrections and statements of project facts go
+		// to research): a turn with no reference to the user writes no profile, whatever a word weighs.
+		if (!c.features.about_user && !c.features.personal_reference && !FIRST_PERSON.test(input.utterance))
+			write = write.filter((w) => w !== 'profile');
 		if (triggerName === 'correction' && write.length === 0) write = ['research'];
 	}
 	if (input.context?.restricted) write = write.filter((w) => w !== 'research');
