@@ -86,7 +86,7 @@ for (const engine of testEngines()) {
 			await new Indexer({ db: s.db, embedder, thresholds: DEFAULT_THRESHOLDS }).indexFolders([root]);
 		});
 		after(() => rmSync(root, { recursive: true, force: true }));
-		const search = (query: string, tuning = DEFAULT_RETRIEVAL_TUNING) =>
+		const search = (query: string, tuning = DEFAULT_RETRIEVAL_TUNING, files = true) =>
 			retrieveWorkspace(current().db, {
 				query,
 				workspaceIds: [ws],
@@ -96,7 +96,7 @@ for (const engine of testEngines()) {
 				floor: DEFAULT_THRESHOLDS.floor_workspace_question,
 				thresholds: DEFAULT_THRESHOLDS,
 				tuning,
-				files: true,
+				files,
 			});
 		const cut = `Traceback (most recent call last):
   File "/srv/app/main.py", line 3, in <module>
@@ -147,17 +147,7 @@ settings.config.ConfigError: could not find a section named 'db' in the settings
 		});
 
 		it('the prose list runs for a how-to turn in chunks mode only, and the trace says so', async () => {
-			const ask = (query: string, files: boolean) =>
-				retrieveWorkspace(current().db, {
-					query,
-					workspaceIds: [ws],
-					k: 4,
-					embedder,
-					reranker: new LinearReranker(),
-					floor: DEFAULT_THRESHOLDS.floor_workspace_question,
-					thresholds: DEFAULT_THRESHOLDS,
-					files,
-				});
+			const ask = (query: string, files: boolean) => search(query, DEFAULT_RETRIEVAL_TUNING, files);
 			const howto = 'how do I read one section of a settings file?';
 			assert.match(
 				noteStarting((await ask(howto, false)).steps, 'prose list:') ?? '',
