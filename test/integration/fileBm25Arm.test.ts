@@ -5,18 +5,16 @@
  * reaches it, and files mode ranks it above files that match one word.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
-import { Indexer } from '../../src/indexing/indexer';
 import { fileBm25Chunks } from '../../src/retrieval/fileBm25Arm';
 import { retrievalTuning } from '../../src/retrieval/retrievalThresholds';
 import { retrieveWorkspace } from '../../src/retrieval/workspaceRetrieval';
-import { workspaceId } from '../../src/store/location';
 import type { Store } from '../../src/store/openStore';
 import { ftsArm } from '../../src/store/searchQueries';
-import { suiteStore, testEngines } from '../fixtures/store_engines';
+import { indexedRepoSuite } from '../fixtures/indexed_repo';
+import { testEngines } from '../fixtures/store_engines';
 
 const QUERY = 'where does the layout render the page margins zeta';
 
@@ -41,20 +39,12 @@ function writeRepo(root: string): void {
 for (const engine of testEngines()) {
 	describe(`file-level BM25 arm (${engine.name})`, function () {
 		this.timeout(120_000);
-		let root: string;
-		let ws: string;
-		const current = suiteStore(engine, async (s) => {
-			root = mkdtempSync(join(tmpdir(), 'gmem-filebm25-'));
-			writeRepo(root);
-			ws = workspaceId(root);
-			await new Indexer({ db: s.db, embedder: null, thresholds: DEFAULT_THRESHOLDS }).indexFolders([root]);
-		});
-		after(() => rmSync(root, { recursive: true, force: true }));
+		const repo = indexedRepoSuite(engine, { prefix: 'gmem-filebm25-', write: writeRepo });
 		let store: Store;
 		beforeEach(() => {
-			store = current();
+			store = repo.store();
 		});
-		const scope = () => ({ tier: 'workspace' as const, workspaceIds: [ws] });
+		const scope = repo.scope;
 
 		it('reaches chunks the common-term cut leaves out of the chunk arm', async () => {
 			const chunkArm = await ftsArm(store.db, scope(), 'layout render page margins zeta', 'bm25', 270, {
@@ -78,7 +68,7 @@ for (const engine of testEngines()) {
 			const files = (candidates: number) =>
 				retrieveWorkspace(store.db, {
 					query: QUERY,
-					workspaceIds: [ws],
+					workspaceIds: [repo.ws()],
 					k: 5,
 					files: true,
 					arm: 'fts',

@@ -5,17 +5,15 @@
  * `__init__.py` are not taken for it.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
-import { Indexer } from '../../src/indexing/indexer';
 import { mentionedFileHits } from '../../src/retrieval/mentionedFileArm';
 import { retrievalTuning } from '../../src/retrieval/retrievalThresholds';
 import { retrieveWorkspace } from '../../src/retrieval/workspaceRetrieval';
-import { workspaceId } from '../../src/store/location';
 import type { Store } from '../../src/store/openStore';
-import { suiteStore, testEngines } from '../fixtures/store_engines';
+import { indexedRepoSuite } from '../fixtures/indexed_repo';
+import { testEngines } from '../fixtures/store_engines';
 
 const REPORT =
 	'bulk insert drops rows silently when the batch is large.\n' +
@@ -44,20 +42,12 @@ function writeRepo(root: string): void {
 for (const engine of testEngines()) {
 	describe(`named files (${engine.name})`, function () {
 		this.timeout(120_000);
-		let root: string;
-		let ws: string;
-		const current = suiteStore(engine, async (s) => {
-			root = mkdtempSync(join(tmpdir(), 'gmem-named-'));
-			writeRepo(root);
-			ws = workspaceId(root);
-			await new Indexer({ db: s.db, embedder: null, thresholds: DEFAULT_THRESHOLDS }).indexFolders([root]);
-		});
-		after(() => rmSync(root, { recursive: true, force: true }));
+		const repo = indexedRepoSuite(engine, { prefix: 'gmem-named-', write: writeRepo });
 		let store: Store;
 		beforeEach(() => {
-			store = current();
+			store = repo.store();
 		});
-		const scope = () => ({ tier: 'workspace' as const, workspaceIds: [ws] });
+		const scope = repo.scope;
 
 		it('resolves the dotted module to db/query.py only, with its first chunk', async () => {
 			const { files, hits } = await mentionedFileHits(store.db, scope(), REPORT, 10);
@@ -74,7 +64,7 @@ for (const engine of testEngines()) {
 			const run = (w: number) =>
 				retrieveWorkspace(store.db, {
 					query: REPORT,
-					workspaceIds: [ws],
+					workspaceIds: [repo.ws()],
 					k: 5,
 					files: true,
 					embedder: null,

@@ -5,19 +5,15 @@
  * and a type stub goes below the implementation beside it.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import type { TraceStep } from '../../src/core/trace';
-import { Indexer } from '../../src/indexing/indexer';
-import { loadBuiltinEmbedder } from '../../src/models/builtinEmbedder';
-import type { Embedder } from '../../src/models/embedder';
 import { LinearReranker } from '../../src/models/linearReranker';
 import { DEFAULT_RETRIEVAL_TUNING } from '../../src/retrieval/retrievalThresholds';
 import { retrieveWorkspace } from '../../src/retrieval/workspaceRetrieval';
-import { workspaceId } from '../../src/store/location';
-import { suiteStore, testEngines } from '../fixtures/store_engines';
+import { indexedRepoSuite } from '../fixtures/indexed_repo';
+import { testEngines } from '../fixtures/store_engines';
 
 const FILES: Record<string, string> = {
 	'settings/config.py': `"""Reading settings files."""
@@ -72,26 +68,22 @@ function noteStarting(steps: readonly TraceStep[], prefix: string): string | und
 for (const engine of testEngines()) {
 	describe(`raising site and stub prior (${engine.name})`, function () {
 		this.timeout(120_000);
-		let root: string;
-		let embedder: Embedder;
-		let ws: string;
-		const current = suiteStore(engine, async (s) => {
-			root = mkdtempSync(join(tmpdir(), 'gmem-raise-'));
-			for (const [p, text] of Object.entries(FILES)) {
-				mkdirSync(dirname(join(root, p)), { recursive: true });
-				writeFileSync(join(root, p), text);
-			}
-			ws = workspaceId(root);
-			embedder = await loadBuiltinEmbedder();
-			await new Indexer({ db: s.db, embedder, thresholds: DEFAULT_THRESHOLDS }).indexFolders([root]);
+		const repo = indexedRepoSuite(engine, {
+			prefix: 'gmem-raise-',
+			builtinEmbedder: true,
+			write: (root) => {
+				for (const [p, text] of Object.entries(FILES)) {
+					mkdirSync(dirname(join(root, p)), { recursive: true });
+					writeFileSync(join(root, p), text);
+				}
+			},
 		});
-		after(() => rmSync(root, { recursive: true, force: true }));
 		const search = (query: string, tuning = DEFAULT_RETRIEVAL_TUNING, files = true) =>
-			retrieveWorkspace(current().db, {
+			retrieveWorkspace(repo.store().db, {
 				query,
-				workspaceIds: [ws],
+				workspaceIds: [repo.ws()],
 				k: 4,
-				embedder,
+				embedder: repo.embedder(),
 				reranker: new LinearReranker(),
 				floor: DEFAULT_THRESHOLDS.floor_workspace_question,
 				thresholds: DEFAULT_THRESHOLDS,

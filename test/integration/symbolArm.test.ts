@@ -5,36 +5,25 @@
  * their file.
  */
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, rmSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import { Indexer } from '../../src/indexing/indexer';
-import { loadBuiltinEmbedder } from '../../src/models/builtinEmbedder';
-import type { Embedder } from '../../src/models/embedder';
 import { LinearReranker } from '../../src/models/linearReranker';
 import { DEFAULT_RETRIEVAL_TUNING, retrievalTuning } from '../../src/retrieval/retrievalThresholds';
 import { retrieveWorkspace } from '../../src/retrieval/workspaceRetrieval';
-import { workspaceId } from '../../src/store/location';
 import type { Store } from '../../src/store/openStore';
-import { suiteStore, testEngines } from '../fixtures/store_engines';
+import { indexedRepoSuite } from '../fixtures/indexed_repo';
+import { testEngines } from '../fixtures/store_engines';
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'retrieval', 'webapp');
+const copyFixture = (root: string) => cpSync(FIXTURE, root, { recursive: true });
 
 for (const engine of testEngines()) {
 	describe(`symbol arm (${engine.name})`, function () {
 		this.timeout(120_000);
-		let root: string;
-		let embedder: Embedder;
-		let ws: string;
-		const current = suiteStore(engine, async (s) => {
-			root = mkdtempSync(join(tmpdir(), 'gmem-symbols-'));
-			cpSync(FIXTURE, root, { recursive: true });
-			ws = workspaceId(root);
-			embedder = await loadBuiltinEmbedder();
-			await new Indexer({ db: s.db, embedder, thresholds: DEFAULT_THRESHOLDS }).indexFolders([root]);
-		});
-		after(() => rmSync(root, { recursive: true, force: true }));
+		const repo = indexedRepoSuite(engine, { prefix: 'gmem-symbols-', builtinEmbedder: true, write: copyFixture });
+		const current = repo.store;
 		let store: Store;
 		beforeEach(() => {
 			store = current();
@@ -42,9 +31,9 @@ for (const engine of testEngines()) {
 		const search = (query: string, tuning = DEFAULT_RETRIEVAL_TUNING) =>
 			retrieveWorkspace(store.db, {
 				query,
-				workspaceIds: [ws],
+				workspaceIds: [repo.ws()],
 				k: 5,
-				embedder,
+				embedder: repo.embedder(),
 				reranker: new LinearReranker(),
 				floor: DEFAULT_THRESHOLDS.floor_workspace_question,
 				thresholds: DEFAULT_THRESHOLDS,
@@ -54,7 +43,7 @@ for (const engine of testEngines()) {
 		it('the indexer fills the symbol table with qualified names, kinds and lines', async () => {
 			const rows = await store.db.query<{ path: string; name: string; kind: string; start_line: number }>(
 				'SELECT path, name, kind, start_line FROM symbols WHERE workspace_id = $1 ORDER BY path, start_line',
-				[ws],
+				[repo.ws()],
 			);
 			const names = rows.map((r) => `${r.path}:${r.name}:${r.kind}`);
 			for (const n of [
@@ -102,15 +91,17 @@ for (const engine of testEngines()) {
 		});
 
 		it("a file's definitions leave the table with the file", async () => {
-			unlinkSync(join(root, 'src', 'webapp', 'app.py'));
-			await new Indexer({ db: store.db, embedder, thresholds: DEFAULT_THRESHOLDS }).indexFolders([root]);
+			unlinkSync(join(repo.root(), 'src', 'webapp', 'app.py'));
+			await new Indexer({ db: store.db, embedder: repo.embedder(), thresholds: DEFAULT_THRESHOLDS }).indexFolders([
+				repo.root(),
+			]);
 			const rows = await store.db.query('SELECT 1 FROM symbols WHERE workspace_id = $1 AND path = $2', [
-				ws,
+				repo.ws(),
 				'src/webapp/app.py',
 			]);
 			assert.equal(rows.length, 0);
 			const left = await store.db.query('SELECT 1 FROM symbols WHERE workspace_id = $1 AND path = $2', [
-				ws,
+				repo.ws(),
 				'src/webapp/helpers.py',
 			]);
 			assert.ok(left.length >= 3);
@@ -121,23 +112,14 @@ for (const engine of testEngines()) {
 for (const engine of testEngines()) {
 	describe(`pasted failures (${engine.name})`, function () {
 		this.timeout(120_000);
-		let root: string;
-		let embedder: Embedder;
-		let ws: string;
-		const current = suiteStore(engine, async (s) => {
-			root = mkdtempSync(join(tmpdir(), 'gmem-frames-'));
-			cpSync(FIXTURE, root, { recursive: true });
-			ws = workspaceId(root);
-			embedder = await loadBuiltinEmbedder();
-			await new Indexer({ db: s.db, embedder, thresholds: DEFAULT_THRESHOLDS }).indexFolders([root]);
-		});
-		after(() => rmSync(root, { recursive: true, force: true }));
+		const repo = indexedRepoSuite(engine, { prefix: 'gmem-frames-', builtinEmbedder: true, write: copyFixture });
+		const current = repo.store;
 		const search = (query: string) =>
 			retrieveWorkspace(current().db, {
 				query,
-				workspaceIds: [ws],
+				workspaceIds: [repo.ws()],
 				k: 4,
-				embedder,
+				embedder: repo.embedder(),
 				reranker: new LinearReranker(),
 				floor: DEFAULT_THRESHOLDS.floor_workspace_question,
 				thresholds: DEFAULT_THRESHOLDS,
