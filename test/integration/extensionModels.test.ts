@@ -10,7 +10,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveThresholds, type Thresholds } from '../../src/core/thresholds';
 import type { NoteStep, RerankStep, RetrievalStep, TraceStep } from '../../src/core/trace';
-import { ChatController } from '../../src/chat/chatController';
 import { ModelsRuntime, type ModelSettings } from '../../src/chat/modelsRuntime';
 import { WorkspaceMemory } from '../../src/chat/workspaceMemory';
 import type { ModelManifest } from '../../src/models/manifests';
@@ -18,6 +17,7 @@ import { mustOpen, testEngines } from '../fixtures/store_engines';
 import { tempDir, tinyManifest, writeTinyModel } from '../fixtures/models/tinyModels';
 import { quietLogger as quiet } from '../fixtures/hostDoubles';
 import { writeDemoSources } from '../fixtures/demoWorkspace';
+import { recordingChat, workspaceEmbedders, type RecordingChat } from '../fixtures/recordingChat';
 
 const QUESTION = 'How does parseConfig in src/config.ts handle invalid JSON input?';
 const notes = (steps: TraceStep[]) => steps.filter((s): s is NoteStep => s.kind === 'note').map((s) => s.message);
@@ -29,7 +29,6 @@ for (const engine of testEngines()) {
 		let ws: string;
 		let models: ModelsRuntime;
 		let memory: WorkspaceMemory;
-		let controller: ChatController;
 		let dispose: () => Promise<void>;
 		let location: Parameters<typeof mustOpen>[0];
 		let thresholds: Thresholds;
@@ -45,22 +44,8 @@ for (const engine of testEngines()) {
 		};
 		const missingOffers: string[][] = [];
 		let staleSignals = 0;
-		const replies: { markdown: string; trace: { steps: TraceStep[] } }[] = [];
-
-		const ask = async (id: string) => {
-			await controller.send(id, QUESTION);
-			return replies.at(-1)!;
-		};
-		const embeddersInStore = async () => {
-			const store = await mustOpen(location);
-			try {
-				return await store.db.query<{ embedder: string | null; n: number }>(
-					"SELECT embedder, count(*)::int AS n FROM chunks WHERE tier = 'workspace' GROUP BY embedder ORDER BY embedder",
-				);
-			} finally {
-				await store.close();
-			}
-		};
+		let ask: (id: string) => ReturnType<RecordingChat['ask']>;
+		const embeddersInStore = () => workspaceEmbedders(location);
 
 		before(async () => {
 			tmp = tempDir('extmodels');
@@ -86,15 +71,8 @@ for (const engine of testEngines()) {
 				onModelsMissing: (m) => missingOffers.push(m.map((x) => x.name)),
 				onStaleVectors: () => staleSignals++,
 			});
-			controller = new ChatController({
-				log: quiet,
-				thresholds: () => thresholds,
-				isRestricted: () => false,
-				retrieve: (q, r, th) => memory.retrieve(q, r, th),
-			});
-			controller.attach((type, params) => {
-				if (type === 'chat/reply') replies.push(params as never);
-			});
+			const chat = recordingChat(memory, () => thresholds);
+			ask = (id) => chat.ask(id, QUESTION);
 		});
 		after(async () => {
 			await memory?.dispose();
@@ -207,32 +185,8 @@ for (const engine of testEngines()) {
 			hubEndpoint: 'http://127.0.0.1:9',
 			localPath: '',
 		};
-		const embedders = async () => {
-			const store = await mustOpen(location);
-			try {
-				return (
-					await store.db.query<{ embedder: string | null }>(
-						"SELECT DISTINCT embedder FROM chunks WHERE tier = 'workspace' ORDER BY embedder",
-					)
-				).map((r) => r.embedder);
-			} finally {
-				await store.close();
-			}
-		};
-		const turn = async () => {
-			const controller = new ChatController({
-				log: quiet,
-				thresholds: () => thresholds,
-				isRestricted: () => false,
-				retrieve: (q, r, th) => memory.retrieve(q, r, th),
-			});
-			const replies: { trace: { steps: TraceStep[] } }[] = [];
-			controller.attach((type, params) => {
-				if (type === 'chat/reply') replies.push(params as never);
-			});
-			await controller.send('b1', QUESTION);
-			return replies.at(-1)!.trace.steps;
-		};
+		const embedders = async () => (await workspaceEmbedders(location)).map((r) => r.embedder);
+		const turn = async () => (await recordingChat(memory, () => thresholds).ask('b1', QUESTION)).trace.steps;
 
 		before(async () => {
 			tmp = tempDir('extbuiltin');

@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { resolveThresholds, type Thresholds } from '../../src/core/thresholds';
 import type { RetrievalStep } from '../../src/core/trace';
 import { decideTurn } from '../../src/core/decide';
-import { ChatController } from '../../src/chat/chatController';
 import { WorkspaceMemory } from '../../src/chat/workspaceMemory';
 import { testEngines } from '../fixtures/store_engines';
 import { quietLogger as quiet } from '../fixtures/hostDoubles';
 import { writeDemoSources } from '../fixtures/demoWorkspace';
+import { recordingChat, type RecordingChat } from '../fixtures/recordingChat';
 
 const [pglite] = testEngines();
 
@@ -25,8 +25,7 @@ describe('extension: workspace retrieval in a chat turn (PGlite)', function () {
 	let dispose: () => Promise<void>;
 	let memory: WorkspaceMemory;
 	let thresholds: Thresholds;
-	const replies: { markdown: string; trace: { steps: { kind: string }[] } }[] = [];
-	let controller: ChatController;
+	let chat: RecordingChat;
 
 	before(async () => {
 		base = mkdtempSync(join(tmpdir(), 'gmem-ext-'));
@@ -43,15 +42,7 @@ describe('extension: workspace retrieval in a chat turn (PGlite)', function () {
 			folders: () => [ws],
 			workerScript: join(__dirname, '..', '..', 'src', 'indexing', 'indexWorker.ts'),
 		});
-		controller = new ChatController({
-			log: quiet,
-			thresholds: () => thresholds,
-			isRestricted: () => false,
-			retrieve: (q, r, th) => memory.retrieve(q, r, th),
-		});
-		controller.attach((type, params) => {
-			if (type === 'chat/reply') replies.push(params as never);
-		});
+		chat = recordingChat(memory, () => thresholds);
 	});
 	after(async () => {
 		await memory?.dispose();
@@ -64,17 +55,16 @@ describe('extension: workspace retrieval in a chat turn (PGlite)', function () {
 	});
 
 	it('says the workspace is not indexed yet before Index Workspace', async () => {
-		await controller.send('t1', 'How does parseConfig in src/config.ts handle invalid JSON input?');
-		assert.match(replies.at(-1)!.markdown, /The workspace is not indexed yet/);
-		assert.match(replies.at(-1)!.markdown, /Index Workspace/);
+		const reply = await chat.ask('t1', 'How does parseConfig in src/config.ts handle invalid JSON input?');
+		assert.match(reply.markdown, /The workspace is not indexed yet/);
+		assert.match(reply.markdown, /Index Workspace/);
 	});
 
 	it('indexes in the worker, then a turn cites the right file with a retrieval step in the trace', async () => {
 		const [r] = await memory.indexFolders([ws]);
 		assert.equal(r.files_indexed, 2);
 		assert.ok(r.chunks >= 2);
-		await controller.send('t2', 'How does parseConfig in src/config.ts handle invalid JSON input?');
-		const reply = replies.at(-1)!;
+		const reply = await chat.ask('t2', 'How does parseConfig in src/config.ts handle invalid JSON input?');
 		// Citations are escaped Markdown: src/config\.ts:1\-3
 		assert.match(reply.markdown, /src\/config\\\.ts:1\\-3/);
 		assert.match(reply.markdown, /```(ts)?\nexport function parseConfig/);
@@ -88,8 +78,7 @@ describe('extension: workspace retrieval in a chat turn (PGlite)', function () {
 	});
 
 	it('says so honestly when nothing matches', async () => {
-		await controller.send('t3', 'Where is the zebraquokka webhook retried in the codebase?');
-		const reply = replies.at(-1)!;
+		const reply = await chat.ask('t3', 'Where is the zebraquokka webhook retried in the codebase?');
 		assert.match(reply.markdown, /Nothing in (this workspace's index|the indexed workspace) matched/);
 		assert.ok(reply.trace.steps.some((s) => s.kind === 'retrieval'));
 	});
