@@ -18,13 +18,14 @@ import { persistTurn } from '../../src/retrieval/memoryWriter';
 import { ChatController } from '../../src/chat/chatController';
 import { citationUri } from '../../src/extension/chat/citationUris';
 import { storeMemory, storePersist } from '../../src/chat/turnStore';
-import { WorkspaceMemory } from '../../src/chat/workspaceMemory';
+import type { WorkspaceMemory } from '../../src/chat/workspaceMemory';
 import { workspaceId } from '../../src/store/location';
 import { memoriesByDocIds } from '../../src/store/memoryRepo';
 import { startOpenAiStub, type OpenAiStub } from '../stubs/openaiStub.cjs';
 import { testEngines } from '../fixtures/store_engines';
 import { quietLogger as quiet, MapState } from '../fixtures/hostDoubles';
 import { writeDemoSources } from '../fixtures/demoWorkspace';
+import { folderMemory } from '../fixtures/folderMemory';
 
 const kinds = (trace: DecisionTrace | null) => (trace?.steps ?? []).map((s) => s.kind);
 const notes = (trace: DecisionTrace | null) =>
@@ -60,12 +61,7 @@ for (const engine of testEngines())
 			const t = resolveThresholds({});
 			assert.ok(t.ok);
 			thresholds = t.value;
-			memory = new WorkspaceMemory({
-				log: quiet,
-				location: () => created.location,
-				folders: () => [ws],
-				workerScript: join(__dirname, '..', '..', 'src', 'indexing', 'indexWorker.ts'),
-			});
+			memory = folderMemory(created.location, ws);
 			stub = await startOpenAiStub({ port: 0, slowDelayMs: 80 });
 			const ids = () => [workspaceId(ws)];
 			controller = new ChatController({

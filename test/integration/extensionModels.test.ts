@@ -11,13 +11,14 @@ import { join } from 'node:path';
 import { resolveThresholds, type Thresholds } from '../../src/core/thresholds';
 import type { NoteStep, RerankStep, RetrievalStep, TraceStep } from '../../src/core/trace';
 import { ModelsRuntime, type ModelSettings } from '../../src/chat/modelsRuntime';
-import { WorkspaceMemory } from '../../src/chat/workspaceMemory';
+import type { WorkspaceMemory } from '../../src/chat/workspaceMemory';
 import type { ModelManifest } from '../../src/models/manifests';
 import { mustOpen, testEngines } from '../fixtures/store_engines';
 import { tempDir, tinyManifest, writeTinyModel } from '../fixtures/models/tinyModels';
 import { quietLogger as quiet } from '../fixtures/hostDoubles';
 import { writeDemoSources } from '../fixtures/demoWorkspace';
 import { recordingChat, workspaceEmbedders, type RecordingChat } from '../fixtures/recordingChat';
+import { folderMemory } from '../fixtures/folderMemory';
 
 const QUESTION = 'How does parseConfig in src/config.ts handle invalid JSON input?';
 const notes = (steps: TraceStep[]) => steps.filter((s): s is NoteStep => s.kind === 'note').map((s) => s.message);
@@ -62,11 +63,7 @@ for (const engine of testEngines()) {
 			assert.ok(t.ok);
 			thresholds = t.value;
 			models = new ModelsRuntime({ log: quiet, cacheDir: join(tmp.dir, 'cache'), settings: () => settings, manifests });
-			memory = new WorkspaceMemory({
-				log: quiet,
-				location: () => created.location,
-				folders: () => [ws],
-				workerScript: join(__dirname, '..', '..', 'src', 'indexing', 'indexWorker.ts'),
+			memory = folderMemory(created.location, ws, {
 				models,
 				onModelsMissing: (m) => missingOffers.push(m.map((x) => x.name)),
 				onStaleVectors: () => staleSignals++,
@@ -211,11 +208,7 @@ for (const engine of testEngines()) {
 				settings: () => settings,
 				manifests: { embedder: tinyManifest('embedder'), reranker: tinyManifest('reranker') },
 			});
-			memory = new WorkspaceMemory({
-				log: quiet,
-				location: () => created.location,
-				folders: () => [ws],
-				workerScript: join(__dirname, '..', '..', 'src', 'indexing', 'indexWorker.ts'),
+			memory = folderMemory(created.location, ws, {
 				models,
 			});
 		});

@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { resolveThresholds, type Thresholds } from '../../src/core/thresholds';
 import type { RetrievalStep } from '../../src/core/trace';
 import { decideTurn } from '../../src/core/decide';
-import { WorkspaceMemory } from '../../src/chat/workspaceMemory';
+import type { WorkspaceMemory } from '../../src/chat/workspaceMemory';
 import { testEngines } from '../fixtures/store_engines';
-import { quietLogger as quiet } from '../fixtures/hostDoubles';
 import { writeDemoSources } from '../fixtures/demoWorkspace';
 import { recordingChat, type RecordingChat } from '../fixtures/recordingChat';
+import { folderMemory } from '../fixtures/folderMemory';
 
 const [pglite] = testEngines();
 
@@ -36,12 +36,7 @@ describe('extension: workspace retrieval in a chat turn (PGlite)', function () {
 		const t = resolveThresholds({});
 		assert.ok(t.ok);
 		thresholds = t.value;
-		memory = new WorkspaceMemory({
-			log: quiet,
-			location: () => created.location,
-			folders: () => [ws],
-			workerScript: join(__dirname, '..', '..', 'src', 'indexing', 'indexWorker.ts'),
-		});
+		memory = folderMemory(created.location, ws);
 		chat = recordingChat(memory, () => thresholds);
 	});
 	after(async () => {

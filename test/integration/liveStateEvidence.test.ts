@@ -15,7 +15,7 @@ import { ChatController } from '../../src/chat/chatController';
 import type { ActionRunner } from '../../src/chat/liveState/actionBook';
 import type { RunnableAction } from '../../src/chat/liveState/actionProposal';
 import type { LiveItem, LiveStateHost, LiveStateSource } from '../../src/chat/liveState/liveStatePorts';
-import { WorkspaceMemory } from '../../src/chat/workspaceMemory';
+import type { WorkspaceMemory } from '../../src/chat/workspaceMemory';
 import type { HostToWebview } from '../../src/core/protocol';
 import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import { EvidenceOnlyGenerator } from '../../src/generation/evidenceOnlyGenerator';
@@ -23,6 +23,7 @@ import { OpenAiGenerator } from '../../src/generation/openaiGenerator';
 import { quietLogger as quiet } from '../fixtures/hostDoubles';
 import { testEngines } from '../fixtures/store_engines';
 import { startOpenAiStub, type OpenAiStub } from '../stubs/openaiStub.cjs';
+import { folderMemory } from '../fixtures/folderMemory';
 
 const [pglite] = testEngines();
 const KEY = 'sk-proj-Zq8vN3kLm2Xp7Rt5Yw1Hb4Jc6Df9Gs0Ae';
@@ -95,12 +96,7 @@ describe('live state: evidence assembly, redaction and actions on real parts', f
 		stub = await startOpenAiStub({ port: 0 });
 		const created = await pglite.create();
 		dispose = created.dispose;
-		memory = new WorkspaceMemory({
-			log: quiet,
-			location: () => created.location,
-			folders: () => [ws],
-			workerScript: join(__dirname, '..', '..', 'src', 'indexing', 'indexWorker.ts'),
-		});
+		memory = folderMemory(created.location, ws);
 		const live: LiveStateHost = {
 			sources: {
 				git: gitCliSource(ws),

@@ -27,6 +27,7 @@ import { workspaceId, type StoreLocation } from '../../../src/store/location';
 import { startOpenAiStub, type OpenAiStub } from '../../stubs/openaiStub.cjs';
 import { quietLogger as quiet } from '../../fixtures/hostDoubles';
 import { testEngines } from '../../fixtures/store_engines';
+import { folderMemory } from '../../fixtures/folderMemory';
 
 const QUESTION = 'How does parseConfig in src/config.ts handle invalid JSON input?';
 const sink = { progress() {}, start() {}, delta() {} };
@@ -125,12 +126,8 @@ for (const engine of testEngines()) {
 				cacheDir: join(base, 'models'),
 				settings: () => DEFAULT_MODEL_SETTINGS,
 			});
-			memory = new WorkspaceMemory({
-				log: quiet,
-				location: () => location,
-				folders: () => [ws],
+			memory = folderMemory(location, ws, {
 				models,
-				workerScript: join(__dirname, '..', '..', '..', 'src', 'indexing', 'indexWorker.ts'),
 			});
 			const [r] = await memory.indexFolders([ws]);
 			assert.equal(r.files_indexed, 2);
