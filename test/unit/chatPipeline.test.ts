@@ -5,9 +5,7 @@
 import assert from 'node:assert/strict';
 import { HookRegistry } from '../../src/core/hooks';
 import { err, ok } from '../../src/core/result';
-import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds';
 import type { GateResult } from '../../src/core/types';
-import { EvidenceOnlyGenerator } from '../../src/generation/evidenceOnlyGenerator';
 import { OpenAiGenerator } from '../../src/generation/openaiGenerator';
 import type { RetrieveFn } from '../../src/chat/turnEvidence';
 import type { PersistRequest } from '../../src/chat/turnPersistence';
@@ -15,6 +13,7 @@ import { runPipeline, type PipelinePorts, type PipelineTurn } from '../../src/ch
 import type { RetrievalReply } from '../../src/chat/workspaceMemory';
 import { startOpenAiStub, type OpenAiStub } from '../stubs/openaiStub.cjs';
 import { quietLogger as quiet } from '../fixtures/hostDoubles';
+import { pipelineTurn } from '../fixtures/pipelineTurn';
 
 const sink = { progress() {}, start() {}, delta() {} };
 
@@ -28,19 +27,7 @@ const chunk = {
 };
 
 function turn(over: Partial<PipelineTurn> = {}): PipelineTurn {
-	return {
-		turnId: 't1',
-		utterance: 'How does parseConfig in src/config.ts handle invalid JSON input?',
-		history: [],
-		chat: [],
-		context: { now: Date.now() },
-		thresholds: DEFAULT_THRESHOLDS,
-		retrieval: 'auto',
-		generator: new EvidenceOnlyGenerator(),
-		signal: new AbortController().signal,
-		conversationId: 'c1',
-		...over,
-	};
+	return pipelineTurn({ utterance: 'How does parseConfig in src/config.ts handle invalid JSON input?', ...over });
 }
 
 describe('chat pipeline: hooks, Restricted Mode, evidence-only', () => {

@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import { DEFAULT_THRESHOLDS } from '../../../src/core/thresholds';
 import { runPipeline } from '../../../src/chat/turnPipeline';
-import { EvidenceOnlyGenerator } from '../../../src/generation/evidenceOnlyGenerator';
 import {
 	assemblePrompt,
 	boundUtterance,
@@ -14,6 +13,7 @@ import {
 	UTTERANCE_BUDGET_CHARS,
 } from '../../../src/generation/promptAssembly';
 import { quietLogger as quiet } from '../../fixtures/hostDoubles';
+import { pipelineTurn } from '../../fixtures/pipelineTurn';
 
 const MB = 1024 * 1024;
 /** A pasted stack trace: a first line, many frames, and the question at the very end. */
@@ -87,18 +87,7 @@ describe('prompt assembly: the user message is bounded', () => {
 		const utterance = pasted(18_000);
 		const out = await runPipeline(
 			{ log: quiet, retrieve: () => Promise.resolve({ status: 'evidence', chunks: [chunk], notes: [], steps: [] }) },
-			{
-				turnId: 't1',
-				utterance,
-				history: [],
-				chat: [],
-				context: { now: Date.now() },
-				thresholds: DEFAULT_THRESHOLDS,
-				retrieval: 'force',
-				generator: new EvidenceOnlyGenerator(),
-				signal: new AbortController().signal,
-				conversationId: 'c1',
-			},
+			pipelineTurn({ utterance, retrieval: 'force' }),
 			{ progress() {}, start() {}, delta() {} },
 		);
 		assert.equal(out.kind, 'reply', JSON.stringify(out).slice(0, 300));

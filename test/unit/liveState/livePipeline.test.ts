@@ -7,27 +7,14 @@ import { ActionBook, type ActionRunner } from '../../../src/chat/liveState/actio
 import type { RunnableAction } from '../../../src/chat/liveState/actionProposal';
 import type { LiveStateHost } from '../../../src/chat/liveState/liveStatePorts';
 import { runPipeline, type PipelineTurn } from '../../../src/chat/turnPipeline';
-import { DEFAULT_THRESHOLDS } from '../../../src/core/thresholds';
 import type { TraceStep } from '../../../src/core/trace';
-import { EvidenceOnlyGenerator } from '../../../src/generation/evidenceOnlyGenerator';
 import { quietLogger as quiet } from '../../fixtures/hostDoubles';
+import { pipelineTurn } from '../../fixtures/pipelineTurn';
 
 const sink = { progress() {}, start() {}, delta() {} };
 
 function turn(utterance: string, over: Partial<PipelineTurn> = {}): PipelineTurn {
-	return {
-		turnId: 't1',
-		utterance,
-		history: [],
-		chat: [],
-		context: { now: Date.now() },
-		thresholds: DEFAULT_THRESHOLDS,
-		retrieval: 'auto',
-		generator: new EvidenceOnlyGenerator(),
-		signal: new AbortController().signal,
-		conversationId: 'c1',
-		...over,
-	};
+	return pipelineTurn({ utterance, ...over });
 }
 
 const host: LiveStateHost = {
