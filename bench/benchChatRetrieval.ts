@@ -10,6 +10,7 @@
  * counted; the 1-minute load average is printed with every figure (the machine is shared).
  *   npm run bench:chat -- [--sizes 20000,50000,100000] [--queries 200] [--repeat 3] [--engines pglite,postgres]
  */
+import { createHash } from 'node:crypto';
 import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { DEFAULT_THRESHOLDS } from '../src/core/thresholds';
@@ -20,6 +21,7 @@ import { DEFAULT_RETRIEVAL_TUNING, retrievalTuning } from '../src/retrieval/retr
 import { retrieveWorkspace } from '../src/retrieval/workspaceRetrieval';
 import { corpus, type Corpus } from './chatRetrieval/corpus';
 import { cpuMeter } from './chatRetrieval/cpuMeter';
+import { resultDigest } from './chatRetrieval/resultDigest';
 import { StageClock, STAGES, type Stage } from './chatRetrieval/stageClock';
 import { pgliteStore, serverStore, type CachedStore } from './chatRetrieval/storeCache';
 
@@ -56,6 +58,8 @@ interface MixResult {
 	cpu_ms_per_query: { client_ms: number; store_ms: number | null };
 	load_avg_1m_before: number;
 	load_avg_1m_after: number;
+	/** sha256 (first 16 hex) of every counted retrieval's resultDigest, in query order. */
+	result_hash: string;
 }
 
 async function timeMix(
@@ -81,7 +85,7 @@ async function timeMix(
 			[['bench'], cached.store.scope],
 		);
 		const queryEmbedder = await clock.embedQuery(embedder, q);
-		await retrieveWorkspace(db, {
+		const r = await retrieveWorkspace(db, {
 			query: q,
 			workspaceIds: ['bench'],
 			k,
@@ -92,9 +96,13 @@ async function timeMix(
 			tuning,
 			startedAt: start,
 		});
-		return clock.stages(start, performance.now());
+		const stages = clock.stages(start, performance.now());
+		results.update(resultDigest(r)).update('\n');
+		return stages;
 	};
+	let results = createHash('sha256');
 	for (const q of qs.slice(0, WARM_UP)) await one(q);
+	results = createHash('sha256');
 	const before = load1();
 	const meter = await cpuMeter(cached.store);
 	const rows: Record<Stage, number>[] = [];
@@ -121,6 +129,7 @@ async function timeMix(
 		cpu_ms_per_query: cpu,
 		load_avg_1m_before: before,
 		load_avg_1m_after: load1(),
+		result_hash: results.digest('hex').slice(0, 16),
 	};
 }
 
@@ -131,7 +140,7 @@ function medianRun(runs: readonly MixResult[]): MixResult {
 }
 
 function table(results: readonly MixResult[]): string {
-	const head = `| engine | chunks | mix | total p50 / p95 | ${STAGES.filter((s) => s !== 'total').join(' | ')} | CPU ms/query (client + store) | load 1m |`;
+	const head = `| engine | chunks | mix | total p50 / p95 | ${STAGES.filter((s) => s !== 'total').join(' | ')} | CPU ms/query (client + store) | load 1m | results |`;
 	const sep = head.replace(/[^|]+/g, '---');
 	const lines = results.map(
 		(r) =>
@@ -139,7 +148,7 @@ function table(results: readonly MixResult[]): string {
 				.map((s) => `${r.p50[s]} / ${r.p95[s]}`)
 				.join(
 					' | ',
-				)} | ${r.cpu_ms_per_query.client_ms} + ${r.cpu_ms_per_query.store_ms ?? '?'} | ${r.load_avg_1m_before}–${r.load_avg_1m_after} |`,
+				)} | ${r.cpu_ms_per_query.client_ms} + ${r.cpu_ms_per_query.store_ms ?? '?'} | ${r.load_avg_1m_before}–${r.load_avg_1m_after} | ${r.result_hash} |`,
 	);
 	return [head, sep, ...lines].join('\n');
 }

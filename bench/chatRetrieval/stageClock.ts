@@ -34,7 +34,7 @@ export type Stage = (typeof STAGES)[number];
 export function sqlStage(sql: string): SqlStage {
 	if (sql.includes('WITH ql AS MATERIALIZED') || sql.includes('ts_rank_cd(c.tsv')) return 'bm25';
 	if (sql.includes('c.embedding <=> $3::vector')) return 'vector';
-	if (sql.includes('AS q(leaf)')) return 'symbol';
+	if (sql.includes('AS q(leaf')) return 'symbol';
 	if (sql.includes('AS q(path, line)') || sql.includes("regexp_replace(x.path, '^.*/', '')")) return 'frames';
 	return 'other_sql';
 }

@@ -55,24 +55,54 @@ const GENERIC_FUNCTIONS = new Set([
 const word = (text: string, w: string) =>
 	new RegExp(`(^|[^A-Za-z0-9_$])${w.replace(/[$]/g, '\\$')}([^A-Za-z0-9_$]|$)`).test(text);
 
-/**
- * Parses the turn; with frames, maps them and fetches their chunks (at most `max`). A one-segment
- * match (`loaders.py` for `…/site-packages/jinja2/loaders.py`) counts only when the chunk at that
- * line names the frame's function: every package has an `__init__.py`.
- */
-export async function failureEvidence(
-	db: Queryable,
-	scope: SearchScope,
-	query: string,
-	max: number,
-	tuning?: Pick<RetrievalTuning, 'raise_site_max' | 'raise_site_phrase_words' | 'raise_site_per_phrase'>,
-): Promise<FailureEvidence> {
+/** What the turn's text alone says about a pasted failure: no store needed, so the arms need not wait for the lookups. */
+export interface FailurePlan {
+	parsed: ParsedFailure;
+	/** The text the arms search instead of the raw paste (null: no frames, search the turn as typed). */
+	searchText: string | null;
+	/** The message's literal phrases the raising-site lookup searches (raiseSite.ts). */
+	phrases: string[];
+	/** At most this many frames are fetched (0: none). */
+	max: number;
+}
+
+type FailureTuning = Pick<RetrievalTuning, 'raise_site_max' | 'raise_site_phrase_words' | 'raise_site_per_phrase'>;
+
+/** Parses the turn: the error, its frames, the phrases of its message and the text the arms search. */
+export function planFailure(query: string, max: number, tuning?: FailureTuning): FailurePlan {
 	const parsed = parseFailure(query);
 	// The raising site: only for an error the parser recognised (a type, or a Go panic), by its message.
 	const phrases =
 		tuning && tuning.raise_site_max > 0 && parsed.errorType
 			? messagePhrases(parsed.errorMessage, tuning.raise_site_phrase_words, 4)
 			: [];
+	if (!parsed.frames.length || max <= 0) return { parsed, searchText: null, phrases, max };
+	// Function names worth searching: not the runtime's own frames, not entry points every program has.
+	const functions = [
+		...new Set(
+			parsed.frames
+				.filter((f) => !RUNTIME_FRAME.test(f.path))
+				.map((f) => functionLeaf(f.func))
+				.filter((f): f is string => !!f && !GENERIC_FUNCTIONS.has(f)),
+		),
+	];
+	const searchText = [parsed.rest, parsed.errorType, parsed.errorMessage, ...functions].filter(Boolean).join('\n');
+	return { parsed, searchText, phrases, max };
+}
+
+/**
+ * The plan's store lookups: with frames, maps them and fetches their chunks (at most `max`); with
+ * phrases, the chunks holding them. A one-segment match (`loaders.py` for
+ * `…/site-packages/jinja2/loaders.py`) counts only when the chunk at that line names the frame's
+ * function: every package has an `__init__.py`.
+ */
+export async function failureLookups(
+	db: Queryable,
+	scope: SearchScope,
+	plan: FailurePlan,
+	tuning?: FailureTuning,
+): Promise<FailureEvidence> {
+	const { parsed, phrases, searchText, max } = plan;
 	const sites = phrases.length
 		? chunksWithPhrases(db, scope, phrases, tuning!.raise_site_per_phrase).then((rows) => rankRaiseSites(phrases, rows))
 		: Promise.resolve([] as RaiseSite<PhraseRow>[]);
@@ -100,16 +130,6 @@ export async function failureEvidence(
 		frames.push({ frame: x.frame, path: x.m.path, row });
 		if (frames.length >= max) break;
 	}
-	// Function names worth searching: not the runtime's own frames, not entry points every program has.
-	const functions = [
-		...new Set(
-			parsed.frames
-				.filter((f) => !RUNTIME_FRAME.test(f.path))
-				.map((f) => functionLeaf(f.func))
-				.filter((f): f is string => !!f && !GENERIC_FUNCTIONS.has(f)),
-		),
-	];
-	const searchText = [parsed.rest, parsed.errorType, parsed.errorMessage, ...functions].filter(Boolean).join('\n');
 	const innermost = frames[0] ? { ...frames[0].row, line: frames[0].frame.line } : null;
 	return {
 		parsed,
@@ -119,6 +139,17 @@ export async function failureEvidence(
 		raiseSites: await sites,
 		framesReachRaise: framesReachRaise(innermost),
 	};
+}
+
+/** Parses the turn and runs its lookups (planFailure, then failureLookups). */
+export function failureEvidence(
+	db: Queryable,
+	scope: SearchScope,
+	query: string,
+	max: number,
+	tuning?: FailureTuning,
+): Promise<FailureEvidence> {
+	return failureLookups(db, scope, planFailure(query, max, tuning), tuning);
 }
 
 /**

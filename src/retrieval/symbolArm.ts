@@ -117,6 +117,22 @@ export function probedIdentifiers(ids: readonly QueryIdentifier[], t: RetrievalT
 	return ids.slice(0, t.symbol_max_probes);
 }
 
+/**
+ * How many definitions to read per leaf: `symbol_defs_per_name` for a name written as code or as a
+ * name; for a leaf probed only as a word or joined words, one more than `symbol_word_max_defs` —
+ * rankSymbolMatches drops such a leaf once it has more definitions than that, so more rows are
+ * never used (the rows read are the first of the same order, so the ranking is unchanged).
+ */
+export function definitionLimits(probed: readonly QueryIdentifier[], t: RetrievalTuning): Map<string, number> {
+	const wordCap = Math.min(t.symbol_defs_per_name, t.symbol_word_max_defs + 1);
+	const limits = new Map<string, number>();
+	for (const id of probed) {
+		const cap = id.strength === 'word' || id.strength === 'joined' ? wordCap : t.symbol_defs_per_name;
+		limits.set(id.leaf, Math.max(limits.get(id.leaf) ?? 0, cap));
+	}
+	return limits;
+}
+
 /** Reads the definitions of the probed names (runs beside the other arms; ranking needs their rows for mentions). */
 export function fetchDefinitions(
 	db: Queryable,
@@ -124,8 +140,8 @@ export function fetchDefinitions(
 	probed: readonly QueryIdentifier[],
 	t: RetrievalTuning,
 ): Promise<SymbolRow[]> {
-	const leaves = [...new Set(probed.map((id) => id.leaf))];
-	return symbolDefinitions(db, scope, leaves, t.symbol_defs_per_name);
+	const limits = definitionLimits(probed, t);
+	return symbolDefinitions(db, scope, [...limits.keys()], t.symbol_defs_per_name, [...limits.values()]);
 }
 
 /** One line for the trace: what was probed and what matched. */

@@ -16,7 +16,7 @@ import { calibratedFloor } from './evidence/calibration';
 import { runEvidenceStage } from './evidence/evidenceStage';
 import type { EvidenceResult } from './evidence/types';
 import { fuseProse, rankByProse } from './docTextArm';
-import { describeFailure, describeRaiseSite, failureEvidence, raiseSitePins } from './failureEvidence';
+import { describeFailure, describeRaiseSite, failureLookups, planFailure, raiseSitePins } from './failureEvidence';
 import { fileBm25Chunks } from './fileBm25Arm';
 import { filesByDefinedNames } from './definedNames';
 import { applyKindPriors, rankFiles, type FileList } from './fileRanking';
@@ -107,15 +107,15 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		...(input.scope === undefined ? {} : { scope: input.scope }),
 	};
 	// A pasted trace: its workspace frames are exact evidence, and the arms search its error and functions.
-	const failure =
-		arm === 'hybrid' && tuning.stack_frame_max > 0
-			? await failureEvidence(db, scope, input.query, tuning.stack_frame_max, tuning)
-			: null;
-	const searchQuery = failure?.searchText || input.query;
-	const want = turnWant(failure?.parsed.frames.length ? failure.parsed.rest : input.query);
+	// What the arms search comes from the text alone, so the frame and raising-site lookups run beside
+	// the arms (on a server pool at once; on PGlite's one connection queued, without a round trip's gap).
+	const failurePlan =
+		arm === 'hybrid' && tuning.stack_frame_max > 0 ? planFailure(input.query, tuning.stack_frame_max, tuning) : null;
+	const searchQuery = failurePlan?.searchText || input.query;
+	const want = turnWant(failurePlan?.parsed.frames.length ? failurePlan.parsed.rest : input.query);
 	// Judged on what the user wrote, not on the shorter text searched for a pasted failure.
 	const pinDefinitions = definitionPinCount(input.query, tuning);
-	const [found, bm25Chunks, mentioned] = await Promise.all([
+	const [found, bm25Chunks, mentioned, failure] = await Promise.all([
 		hybridSearch(db, searchQuery, {
 			...scope,
 			k: plan.pool,
@@ -137,6 +137,7 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		input.files && arm === 'hybrid' && tuning.file_mention_weight > 0
 			? mentionedFileHits(db, scope, input.query, tuning.file_mention_max)
 			: undefined,
+		failurePlan ? failureLookups(db, scope, failurePlan, tuning) : null,
 	]);
 	// A pasted trace's frame chunks: no arm found them, they are exact evidence (score 0, no arm ranks).
 	// Before them, the raising site when no frame reaches the raise (raiseSite.ts).
