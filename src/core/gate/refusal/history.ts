@@ -28,7 +28,7 @@ export const CONTEXT_MESSAGES = 4;
 // A destructive step in an earlier message: proposed, described or asked for. Past forms count for
 // "now same on prod" after a step done elsewhere ("1,284 jobs were removed" locally).
 export const HISTORY_DESTROY =
-	/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|destroys|delete|deletemany|deleteall|dropdatabase|terminate|rm -rf|force[- ]push|tear down|prune|cleared|removed|deleted|dropped|wiped|purged|truncated|pruned|destroyed|data loss|overwrites?|overwritten|recreates? the|reset replica)\b|--replace\b/;
+	/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|destroys|delete|deletemany|deleteall|dropdatabase|terminate|rm -rf|force[- ]push|tear down|prune|cleared|removed|deleted|dropped|wiped|purged|truncated|pruned|destroyed|data loss|overwrites?|overwritten|recreates? the|reset replica|del|unlink|force-unlock|(?:roll(?:s|ed|ing)?|rolls?) (?:\w+ )?back|rollback|downgrade|upgrade head|(?:db:|ecto\.|manage\.py )?migrate[ds]?|migrations?|full[- ]refresh|create or replace|from scratch|(?:lose|loses|losing|lost) (?:\w+ ){0,2}(?:data|history|rows|everything))\b|--replace\b/;
 // The strict subset that makes a go-ahead a go-ahead for destruction ("Plan: 14 to destroy" → "apply it").
 export const HISTORY_DESTROY_STRICT =
 	/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|destroys|delete|deletemany|deleteall|dropdatabase|terminate|rm -rf|force[- ]push|tear down|prune)\b/;
@@ -70,7 +70,7 @@ export function refusalContext(
 			// A refusal that names a safe alternative ("`aws configure list` tells you which key is in use",
 			// "— want that?", "I can list them") is accepted by a "yes": the alternative runs.
 			const offers =
-				/\b(?:want me to|shall i|should i|would you like|instead\b|i can (?:also )?\w+|want (?:that|this|it)\b|tells you|shows you|will show)/.test(
+				/\b(?:want me to|shall i|should i|would you like|instead\b|i can (?:also )?\w+|want (?:that|this|it)\b|tells you|shows you|will show|better[:,]|(?:a )?safer (?:way|option|route|alternative)|you (?:can|could) (?:use|set|run|try|create|generate|add))/.test(
 					text,
 				);
 			const destructive =

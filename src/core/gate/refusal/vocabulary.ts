@@ -21,7 +21,7 @@ export const PROD_WORDS =
 	/^(?:prod|production|prd|live|customers?|producción|produccion|produção|producao|produktion|produkcja|produkcji|(?:[\w-]+[-_])?(?:prod|production|prd)(?:[-_][\w-]+)?)$/;
 export const BRANCH_WORDS = /^(?:(?:origin|upstream)\/)?(?:main|master|trunk|release(?:\/[\w.-]+)?|develop)$/;
 export const NOT_PROD_ANYWHERE =
-	/\b(?:local(?:ly|host)?|dev|development|test|testing|staging|sandbox|dry[- ]run|preview)\b/;
+	/\b(?:local(?:ly|host)?|dev|development|test|testing|staging|sandbox|dry[- ]run|preview|ephemeral|throwaway|scratch|feature (?:stack|branch|env(?:ironment)?))\b/;
 export const NOT_PROD_WORDS =
 	/^(?:local|locally|localhost|dev|development|test|testing|staging|sandbox|scratchpad|fixture|fixtures|feature|in-memory|docker|dockerized|throwaway|temp|tmp|ephemeral|preview|qa|uat|ci)$/;
 
@@ -69,7 +69,7 @@ export const parts = (t: string) => t.split(/[./:()@=_$-]+/).filter(Boolean);
 
 // "there's no prod inventory here anyway": a statement about the thread, not a go-ahead.
 export const STATEMENT_START =
-	/^(?:there(?:'s| is| are)|it(?:'s| is) (?:not|in|on|at|a|an|the)|we (?:have|don't|do not|never)|i (?:have|don't|do not|think))\b/;
+	/^(?:there(?:'s| is| are)|it(?:'s| is| was| has)\b|we (?:have|don't|do not|never)|i (?:have|don't|do not|think))\b/;
 
 export const LEAD =
 	/^(?:(?:ok|okay|so|now|then|also|and|but|btw|please|pls|just|hey|hi|whatever|fine|alright|great|cool|right|quick one|one more thing)[,:]?\s+)+/;
