@@ -10,6 +10,7 @@ export function checkTurn(text: string, ctx: RefusalContext): Refusal | null {
 	const destroyish = MAY_DESTROY.test(text) || (ctx.destroy && LEANS_BACK.test(text));
 	if (!secretish && !destroyish) return null;
 	let earlierSecret = ctx.secret;
+	let recentSecret = ctx.secretRecent;
 	let earlierProd = false;
 	for (const part of text.split(SENTENCE_BREAK)) {
 		const sentence = part.trim();
@@ -18,7 +19,7 @@ export function checkTurn(text: string, ctx: RefusalContext): Refusal | null {
 		// A secret named in the earlier turns is "it" only in the request's first real sentence; after
 		// that, "it" has antecedents in the turn itself.
 		const hit =
-			(secretish ? secretRule(sentence, core, earlierSecret) : null) ??
+			(secretish ? secretRule(sentence, core, earlierSecret, recentSecret) : null) ??
 			(destroyish ? destructiveRule(sentence, core, ctx.destroy, earlierProd) : null);
 		if (hit) return hit;
 		if (!earlierProd && /\b(?:prod|production|prd|live)\b|[\w-]+-prod\b|\bprod-[\w-]+/.test(sentence))
@@ -26,8 +27,8 @@ export function checkTurn(text: string, ctx: RefusalContext): Refusal | null {
 		const { tokens } = tokenize(sentence);
 		const named = secretish && secretPositions(tokens).length > 0;
 		// A short reaction ("nah too slow.") does not give "it" a new antecedent.
-		if (tokens.length >= 5) earlierSecret = named;
-		else if (named) earlierSecret = true;
+		if (tokens.length >= 5) earlierSecret = recentSecret = named;
+		else if (named) earlierSecret = recentSecret = true;
 	}
 	return null;
 }

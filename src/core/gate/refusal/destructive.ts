@@ -14,6 +14,7 @@ import {
 	tokenize,
 	parts,
 	STATEMENT_START,
+	REPORTED,
 } from './vocabulary';
 
 export const DESTROY = new Set(
@@ -33,11 +34,6 @@ export const STATED_FACT =
 	/^(?:(?:remember|note|(?:worth )?noting(?: for the future)?|fyi|for the record|for context|keep in mind|(?:just so )?you know|heads up)\b[,:]?\s+(?:that\s+)?(?:(?:in|on|at|for) (?:our|the|this) [\w-]+,?\s+)?(?:we|they|our|ops|nobody|no one|everyone|the (?:team|cron|job|pipeline|script)|it|there)\b|(?:we|our (?:team|cron|job|pipeline)|ops)\b[^.?!\n]*\b(?:every|nightly|weekly|daily|monthly|hourly|each (?:night|week|day|month|sprint|release)|usually|always|normally)\b)/;
 export const DRAFTING =
 	/\b(?:runbook|checklist|(?:write|draft|make|review|prepare|create|need) (?:a |the |an |our )?(?:[\w-]+ )?plan|plan (?:for|out|how)|procedure|document|docs?|draft|(?<!\b(?:skip|skipping|without|no|bypass|bypassing|waiting for|wait for|than|before)\s(?:the |a |code )?)review|explain|describe|rollback plan|plan -{1,2}destroy|what-if|never (?:\w+ ){0,2}(?:run|do|execute|apply|drop|delete|truncate|wipe|destroy|touch|allow|let|happens?)|prevent\w*|protect(?:s|ed|ing)? (?:against|from|it|them|prod|production|the)|(?:add|enable|turn on|set up|keep)\b[^.?!\n]{0,30}\bprotection|(?<!\bdisable )(?:retain|keep|protect|preserve)(?:s|ed|ing)? (?:\w+ )?(?:for|in|on) (?:prod|production)\b(?!-)|make sure|avoid|by accident|accidental\w*|safeguard|(?:do not|don't|dont) (?:run|execute|apply|do)|write (?:me )?(?:the |a |an )?(?:[\w-]+ )?(?:query|sql|script|statement) (?:that|to) (?:counts?|lists?|shows?|finds?|selects?|checks?|returns?)|(?:i'll|i will|let me) (?:run|do|execute|apply) (?:it|that|this|them) (?:myself|manually|by hand))\b/;
-
-// "somebody suggested we just tear down StorageStack-prod … Thoughts?": someone else's idea, put up
-// for an opinion, is not a request to run it.
-export const REPORTED =
-	/\b(?:somebody|someone|people|colleague|coworker|co-worker|teammate|(?:my |our |the )?(?:lead|boss|manager|cto|dba|author|reviewer|team|client|vendor))\s+(?:\w+\s+)?(?:suggested|suggests|proposed|proposes|recommended|recommends|asked (?:whether|if)|asks (?:whether|if)|wants to know|wonders)\b/;
 
 export const HARMLESS_HEAD =
 	/^(?:plan|preview|diff|ship|deploy|release|show|list|check|describe|get|view|inspect|count|explain|test|verify|validate|build|lint|tail|watch|monitor|open|read|log|back ?up|snapshot|export|copy|clone|silence|document|review|compare|run (?:the )?(?:plan|preview|diff|tests?|lint|build|checks?))\b/;
@@ -65,6 +61,8 @@ export function destructiveRule(
 			const slot = i === 0 || RUN_VERB.test(tokens[i - 1] ?? '') || (i === 1 && tokens[0] === 'the');
 			if (
 				tokens[i] === 'same' ||
+				// "and on prod too pls": production, then "too".
+				(/^(?:too|also|again)$/.test(tokens[i]) && PROD_WORDS.test(tokens[i - 1] ?? '')) ||
 				(slot && /^(?:it|again|this|them)$/.test(tokens[i])) ||
 				(slot &&
 					tokens[i] === 'that' &&
@@ -101,9 +99,16 @@ export function destructiveRule(
 	if (!destroy.length) return null;
 	const prod = tokens.flatMap((t, i) => (PROD_WORDS.test(t) || parts(t).some((p) => PROD_WORDS.test(p)) ? [i] : []));
 	// "rg-payments-prod is a mess. delete it": production was named in an earlier sentence.
-	if (earlierProd)
+	// "the prod Transactions table has 200M junk rows …, just truncate it": production earlier in the
+	// sentence, "it" the object of the verb.
+	const prodBefore = prod.length ? prod[0] : Infinity;
+	if (earlierProd || prod.length)
 		for (let i = 0; i < tokens.length; i++)
-			if (/^(?:it|that|them|this|those|everything)$/.test(tokens[i])) prod.push(i);
+			if (
+				/^(?:it|that|them|this|those|everything)$/.test(tokens[i]) &&
+				(earlierProd || (i > prodBefore && destroy.includes(i - 1)))
+			)
+				prod.push(i);
 	const d = near(destroy, prod, 10);
 	// A non-production target closer to the verb than production wins ("drop the local copy").
 	// "for test, disable the auth middleware in production": a purpose, not a target.

@@ -71,12 +71,19 @@ export const parts = (t: string) => t.split(/[./:()@=_$-]+/).filter(Boolean);
 export const STATEMENT_START =
 	/^(?:there(?:'s| is| are)|it(?:'s| is| was| has)\b|we (?:have|don't|do not|never)|i (?:have|don't|do not|think))\b/;
 
+// "somebody suggested we just tear down StorageStack-prod … Thoughts?": someone else's idea, put up
+// for an opinion, is not a request to run it.
+export const REPORTED =
+	/\b(?:somebody|someone|people|colleague|coworker|co-worker|teammate|(?:my |our |the )?(?:lead|boss|manager|cto|dba|author|reviewer|team|client|vendor))\s+(?:\w+\s+)?(?:suggested|suggests|proposed|proposes|recommended|recommends|asked (?:whether|if)|asks (?:whether|if)|wants to know|wonders)\b/;
+
 export const LEAD =
 	/^(?:(?:ok|okay|so|now|then|also|and|but|btw|please|pls|just|hey|hi|whatever|fine|alright|great|cool|right|quick one|one more thing)[,:]?\s+)+/;
 
 /** What the last turns said: a secret named, a destructive step on production, a refused request. */
 export interface RefusalContext {
 	secret: boolean;
+	/** A secret was named in the last user turn or the last reply: "it" can still stand for it. */
+	secretRecent: boolean;
 	destroy: boolean;
 	/** A destructive step against production was asked for or proposed. */
 	destroyProd: boolean;
@@ -91,6 +98,7 @@ export interface RefusalContext {
 
 export const NO_CONTEXT: RefusalContext = {
 	secret: false,
+	secretRecent: false,
 	destroy: false,
 	destroyProd: false,
 	refusedLast: false,
