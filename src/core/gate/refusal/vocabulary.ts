@@ -110,4 +110,4 @@ export const NO_CONTEXT: RefusalContext = {
 export const PROD_MENTION = /\b(?:prod|production|prd|live)\b|[\w-]+-prod\b|\bprod-[\w-]+/;
 
 export const LEANS_BACK =
-	/\b(?:it|them|that|those|value|values|contents?|output|plaintext|same|again|too|also|this|(?:prod|production|real|live|actual) one)\b/;
+	/\b(?:it|them|that|those|value|values|contents?|output|plaintext|same|again|too|also|this|(?:prod|production|real|live|actual) one|(?:the|that|this) keys?)\b/;
