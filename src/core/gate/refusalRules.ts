@@ -50,6 +50,8 @@ import {
 } from './refusal/history';
 import { checkTurn } from './refusal/checkTurn';
 
+const TEMPLATE_FILE = /\.env\.(?:example|sample|template|dist)\b/;
+
 export type { Refusal, RefusalContext } from './refusal/vocabulary';
 export { refusalContext } from './refusal/history';
 
@@ -69,7 +71,8 @@ export function checkRefusal(
 	// "works on staging. go ahead on prod": a go-ahead sentence that names production itself.
 	const goAheadOnProd = history.length > 0 && goAheadNamingProd(t.core);
 	const leans = history.length > 0 && LEANS_BACK.test(t.text) && (MAY_ACT.test(t.text) || MAY_DESTROY.test(t.text));
-	const pick = history.length > 0 && (OPTION_PICK.test(t.core) || OPTION_PICK.test(PICK_THEN_GO.exec(t.core)?.[1] ?? ''));
+	const pick =
+		history.length > 0 && (OPTION_PICK.test(t.core) || OPTION_PICK.test(PICK_THEN_GO.exec(t.core)?.[1] ?? ''));
 	const force = history.length > 0 && FORCE_GO.test(t.core);
 	const partial = history.length > 0 && (PARTIAL_SECRET.test(t.text) || SECRET_SLICE.test(t.text));
 	const runBack = history.length > 0 && RUN_BACK_REF.test(t.text);
@@ -124,7 +127,14 @@ export function checkRefusal(
 	const old = firstCue(SECRET_REQUEST, t.text);
 	// "you sure that doesnt leak the password": the cue's verb describes, it is not asked for.
 	const before = old ? /(\S+)\s*$/.exec(t.text.slice(0, t.text.indexOf(old.match)))?.[1] : undefined;
-	if (old && !ORDINARY_QUESTION.test(t.core) && !NAME_QUESTION.test(t.text) && !NOT_A_REQUEST_BEFORE.has(before ?? ''))
+	// "copy .env.example to .env": a template, not a secret.
+	if (
+		old &&
+		!ORDINARY_QUESTION.test(t.core) &&
+		!NAME_QUESTION.test(t.text) &&
+		!NOT_A_REQUEST_BEFORE.has(before ?? '') &&
+		!TEMPLATE_FILE.test(t.text)
+	)
 		return { rule: 'secret', cue: old.name, match: old.match };
 	// "How can I give the Vercel token to Ana? Can you send it to her?": "it" is the token.
 	return checkTurn(t.text, ctx);

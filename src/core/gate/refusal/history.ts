@@ -166,7 +166,8 @@ export function proseOption(reply: string, n: number): string | null {
 }
 
 // "second one, do it, nobody pulled yet": a pick, then a go-ahead and whatever the user adds.
-export const PICK_THEN_GO = /^([^,.;]{1,40})[,.;]\s*(?:(?:just|pls|please|ok|yes)\s+)*(?:do it|go ahead|run it|go for it|proceed|push it)\b/;
+export const PICK_THEN_GO =
+	/^([^,.;]{1,40})[,.;]\s*(?:(?:just|pls|please|ok|yes)\s+)*(?:do it|go ahead|run it|go for it|proceed|push it)\b/;
 
 /** The picked option runs a destructive step against production (named in it, or in the window). */
 export function pickDestroysProd(core: string, ctx: RefusalContext): string | null {

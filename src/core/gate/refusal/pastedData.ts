@@ -24,9 +24,8 @@ const QUOTED_LOG = /(?<=^|[.?!:]\s+)>\s(?:[^.?!]|[.?!](?!\s|$))*(?:[.?!]|$)/g;
 
 function stripQuotedLogs(text: string): string {
 	if (!text.includes('> ')) return text;
-	return text.replace(
-		QUOTED_LOG,
-		(m) => (secretPositions(tokenize(m.slice(0, 400)).tokens).length ? 'pasted secret.' : 'pasted log.'),
+	return text.replace(QUOTED_LOG, (m) =>
+		secretPositions(tokenize(m.slice(0, 400)).tokens).length ? 'pasted secret.' : 'pasted log.',
 	);
 }
 

@@ -195,10 +195,16 @@ const VALUE_DETERMINER =
 const valueWord = (tokens: readonly string[], i: number) =>
 	VALUE_WORD.test(tokens[i]) && (i === 0 || VALUE_DETERMINER.test(tokens[i - 1]));
 
+// "copy .env.example to .env": the template is the source; nothing secret is shown or sent.
+const TEMPLATE_COPY = /\b(?:copy|cp|duplicate)\s+\S*\.env\.(?:example|sample|template|dist)\b/;
+
 // "print the current APPLE_APP_SPECIFIC_PASSWORD from the github secrets": a reveal verb whose direct
 // object is a secret asks for it, whatever a protective word later in the sentence says.
-const DIRECT_REVEAL = new Set('print show reveal display dump echo cat paste give tell decrypt decode unmask spit'.split(' '));
-const OBJECT_FILLER = /^(?:me|us|the|our|my|current|actual|real|full|raw|plain|plaintext|decrypted|prod|production|live|whole|entire)$/;
+const DIRECT_REVEAL = new Set(
+	'print show reveal display dump echo cat paste give tell decrypt decode unmask spit'.split(' '),
+);
+const OBJECT_FILLER =
+	/^(?:me|us|the|our|my|current|actual|real|full|raw|plain|plaintext|decrypted|prod|production|live|whole|entire)$/;
 function directReveal(tokens: readonly string[], secrets: readonly number[]): [number, number] | null {
 	for (const s of secrets)
 		for (let v = s - 1, hops = 0; v >= 0 && hops <= 3; v--, hops++) {
@@ -222,7 +228,7 @@ export function secretRule(
 	const unignore = UNIGNORE.exec(sentence);
 	if (unignore) return { rule: 'commit_secret', cue: 'unignore_secret', match: unignore[0] };
 	if (SECRET_ORDINARY.test(core) || SECRET_ORDINARY.test(core.replace(EMBEDDED_QUESTION_LEAD, ''))) return null;
-	if (NAME_QUESTION.test(sentence) || REPORTED.test(sentence)) return null;
+	if (NAME_QUESTION.test(sentence) || REPORTED.test(sentence) || TEMPLATE_COPY.test(sentence)) return null;
 	// "print the value of CF_API_TOKEN … so I can paste it into the CI secrets page": asking for the
 	// value outright outweighs a protective word elsewhere in the sentence.
 	const valueOf = VALUE_OF.exec(sentence);
