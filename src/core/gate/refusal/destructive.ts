@@ -67,7 +67,8 @@ export function destructiveRule(
 				(slot &&
 					tokens[i] === 'that' &&
 					// "that" only as a pronoun ("run that on prod"), not a relative ("the query that counts").
-					/^(?:to|on|in|against|for|now|please|again|and|too|also|over)?$/.test(tokens[i + 1] ?? ''))
+					(/^(?:to|on|in|against|for|now|please|again|and|too|also|over)?$/.test(tokens[i + 1] ?? '') ||
+						/^\s*[,;!]/.test(sentence.slice(starts[i] + 4, starts[i] + 6))))
 			)
 				destroy.push(i);
 		}
