@@ -15,9 +15,15 @@ import {
 	PROD_MENTION,
 	LEAD,
 } from './vocabulary';
-import { COMMIT, REVEAL, secretPositions } from './secrets';
+import { COMMIT, REVEAL, secretPositions, MAY_NAME_SECRET } from './secrets';
 import { DESTROY, DESTROY_PHRASES, DRAFTING, destructiveRule } from './destructive';
 import { checkTurn } from './checkTurn';
+
+// MAY_NAME_SECRET plus the names it leaves to the turn's other cues (connection strings, `pat`,
+// `cle`, backup codes, appsettings.production.json, google-services.json, firebase-adminsdk, .dockercfg).
+const MAY_NAME_SECRET_ANY = new RegExp(
+	`${MAY_NAME_SECRET.source}|connection|\\bpat\\b|\\bcle\\b|backup-codes|appsettings|google-services|firebase|dockercfg`,
+);
 
 export const GO_AHEAD =
 	/^(?:(?:ok|okay|yes|yeah|yep|sure|fine|great|cool|alright|right)[,.!]?\s*)*(?:(?:just |please |pls )?(?:do it|go ahead|proceed|run it|ship it|send it|push it|do that|yes please|please do|go for it|commit and push|commit it|push|confirm(?:ed)?|apply it|apply|(?:execute|run|do|apply) (?:it|that|this)(?: now)?)\b|(?:yes|yep|yeah|ok|okay|sure)\s*[.!]*$)/;
@@ -50,11 +56,14 @@ export function refusalContext(
 		if (!h || typeof h.content !== 'string') continue;
 		read++;
 		const text = h.content.slice(0, 600).toLowerCase();
-		for (const part of text.split(SENTENCE_BREAK))
-			if (secretPositions(tokenize(part).tokens).length) {
-				ctx.secret = true;
-				if (read <= 2) ctx.secretRecent = true;
-			}
+		// The secret scan only where a secret word can be (the turn-level prefilter, widened to every
+		// name secretPositions knows): most replies name none, and tokenising them was most of the cost.
+		if (MAY_NAME_SECRET_ANY.test(text))
+			for (const part of text.split(SENTENCE_BREAK))
+				if (secretPositions(tokenize(part).tokens).length) {
+					ctx.secret = true;
+					if (read <= 2) ctx.secretRecent = true;
+				}
 		// "prune_pvcs.sh" names its verb too.
 		const words = text.replace(/_/g, ' ').replace(NOTHING_DESTROYED, ' ');
 		const prod = PROD_MENTION.test(text);
