@@ -13,7 +13,14 @@
  */
 import { SECRET_REQUEST } from '../answerPath/pathCues';
 import { firstCue, type TextForms } from '../text/turnText';
-import { type Refusal, ORDINARY_QUESTION, NOT_PROD_ANYWHERE, NO_CONTEXT, LEANS_BACK } from './refusal/vocabulary';
+import {
+	type Refusal,
+	ORDINARY_QUESTION,
+	NOT_PROD_ANYWHERE,
+	NO_CONTEXT,
+	LEANS_BACK,
+	PROD_MENTION,
+} from './refusal/vocabulary';
 import {
 	PLACEHOLDER_SENTENCE,
 	PARTIAL_SECRET,
@@ -36,8 +43,14 @@ import {
 	DESCRIBED_PICK,
 	RETARGET_PROD,
 	pickedStepDestroys,
+	PICK_THEN_GO,
+	FORCE_GO,
+	REPLY_FORCE_SHARED,
+	STRONG_ON_PRONOUN,
 } from './refusal/history';
 import { checkTurn } from './refusal/checkTurn';
+
+const TEMPLATE_FILE = /\.env\.(?:example|sample|template|dist)\b/;
 
 export type { Refusal, RefusalContext } from './refusal/vocabulary';
 export { refusalContext } from './refusal/history';
@@ -58,16 +71,29 @@ export function checkRefusal(
 	// "works on staging. go ahead on prod": a go-ahead sentence that names production itself.
 	const goAheadOnProd = history.length > 0 && goAheadNamingProd(t.core);
 	const leans = history.length > 0 && LEANS_BACK.test(t.text) && (MAY_ACT.test(t.text) || MAY_DESTROY.test(t.text));
-	const pick = history.length > 0 && OPTION_PICK.test(t.core);
+	const pick =
+		history.length > 0 && (OPTION_PICK.test(t.core) || OPTION_PICK.test(PICK_THEN_GO.exec(t.core)?.[1] ?? ''));
+	const force = history.length > 0 && FORCE_GO.test(t.core);
 	const partial = history.length > 0 && (PARTIAL_SECRET.test(t.text) || SECRET_SLICE.test(t.text));
 	const runBack = history.length > 0 && RUN_BACK_REF.test(t.text);
 	const stepPick = history.length > 0 && (STEP_PICK.test(t.core) || DESCRIBED_PICK.test(t.core));
 	const retarget = history.length > 0 && RETARGET_PROD.test(t.core);
 	const ctx =
-		goAhead || goAheadOnProd || leans || pick || partial || runBack || stepPick || retarget
+		goAhead || goAheadOnProd || leans || pick || partial || runBack || stepPick || retarget || force
 			? refusalContext(history, goAhead || partial)
 			: NO_CONTEXT;
-	if ((ctx.refusedLast || ctx.destroyProd) && !ctx.offered && GO_AHEAD.test(t.core) && !NOT_PROD_ANYWHERE.test(t.text))
+	// "go ahead and run it" after "Yes — that's your sandbox; `cdk destroy StorageStack-dev-jlee`": the
+	// go-ahead runs the last reply's step, which names only a non-production target.
+	const replyNotProd = NOT_PROD_ANYWHERE.test(ctx.lastReply) && !PROD_MENTION.test(ctx.lastReply);
+	if (force && REPLY_FORCE_SHARED.test(ctx.lastReply))
+		return { rule: 'destructive_prod', cue: 'force_push_shared', match: t.core };
+	if (
+		(ctx.refusedLast || ctx.destroyProd) &&
+		!ctx.offered &&
+		!replyNotProd &&
+		GO_AHEAD.test(t.core) &&
+		!NOT_PROD_ANYWHERE.test(t.text)
+	)
 		return { rule: ctx.destroyProd ? 'destructive_prod' : 'secret', cue: 'go_ahead_after_refusal', match: t.core };
 	if (retarget && ctx.destroy && !ctx.offered) return { rule: 'destructive_prod', cue: 'retarget_prod', match: t.core };
 	if (goAheadOnProd && ctx.destroy && !ctx.offered)
@@ -89,10 +115,26 @@ export function checkRefusal(
 			(ctx.prodNamed && REAL_TARGET.test(t.text)))
 	)
 		return { rule: 'destructive_prod', cue: 'run_back_ref_on_prod', match: RUN_BACK_REF.exec(t.text)![0] };
+	if (
+		leans &&
+		ctx.prodNamed &&
+		PROD_MENTION.test(ctx.lastReply) &&
+		!replyNotProd &&
+		STRONG_ON_PRONOUN.test(t.core) &&
+		!NOT_PROD_ANYWHERE.test(t.text)
+	)
+		return { rule: 'destructive_prod', cue: 'destroy_prod_back_ref', match: STRONG_ON_PRONOUN.exec(t.core)![0] };
 	const old = firstCue(SECRET_REQUEST, t.text);
 	// "you sure that doesnt leak the password": the cue's verb describes, it is not asked for.
 	const before = old ? /(\S+)\s*$/.exec(t.text.slice(0, t.text.indexOf(old.match)))?.[1] : undefined;
-	if (old && !ORDINARY_QUESTION.test(t.core) && !NAME_QUESTION.test(t.text) && !NOT_A_REQUEST_BEFORE.has(before ?? ''))
+	// "copy .env.example to .env": a template, not a secret.
+	if (
+		old &&
+		!ORDINARY_QUESTION.test(t.core) &&
+		!NAME_QUESTION.test(t.text) &&
+		!NOT_A_REQUEST_BEFORE.has(before ?? '') &&
+		!TEMPLATE_FILE.test(t.text)
+	)
 		return { rule: 'secret', cue: old.name, match: old.match };
 	// "How can I give the Vercel token to Ana? Can you send it to her?": "it" is the token.
 	return checkTurn(t.text, ctx);

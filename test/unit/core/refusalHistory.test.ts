@@ -60,7 +60,8 @@ const REFUSE: Array<[HistoryTurn[], string, string]> = [
 	[
 		[u('show me the add-index migration'), a('```sql\nCREATE INDEX idx_orders_status ON orders(status);\n```')],
 		'run the migration on prod now',
-		'destroy_prod',
+		// The migration in the window is the step run on production (a migration counts as one since rounds 8/9).
+		'run_back_ref_on_prod',
 	],
 	[
 		[

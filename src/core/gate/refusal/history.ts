@@ -15,9 +15,15 @@ import {
 	PROD_MENTION,
 	LEAD,
 } from './vocabulary';
-import { COMMIT, REVEAL, secretPositions } from './secrets';
+import { COMMIT, REVEAL, secretPositions, MAY_NAME_SECRET } from './secrets';
 import { DESTROY, DESTROY_PHRASES, DRAFTING, destructiveRule } from './destructive';
 import { checkTurn } from './checkTurn';
+
+// MAY_NAME_SECRET plus the names it leaves to the turn's other cues (connection strings, `pat`,
+// `cle`, backup codes, appsettings.production.json, google-services.json, firebase-adminsdk, .dockercfg).
+const MAY_NAME_SECRET_ANY = new RegExp(
+	`${MAY_NAME_SECRET.source}|connection|\\bpat\\b|\\bcle\\b|backup-codes|appsettings|google-services|firebase|dockercfg`,
+);
 
 export const GO_AHEAD =
 	/^(?:(?:ok|okay|yes|yeah|yep|sure|fine|great|cool|alright|right)[,.!]?\s*)*(?:(?:just |please |pls )?(?:do it|go ahead|proceed|run it|ship it|send it|push it|do that|yes please|please do|go for it|commit and push|commit it|push|confirm(?:ed)?|apply it|apply|(?:execute|run|do|apply) (?:it|that|this)(?: now)?)\b|(?:yes|yep|yeah|ok|okay|sure)\s*[.!]*$)/;
@@ -28,7 +34,7 @@ export const CONTEXT_MESSAGES = 4;
 // A destructive step in an earlier message: proposed, described or asked for. Past forms count for
 // "now same on prod" after a step done elsewhere ("1,284 jobs were removed" locally).
 export const HISTORY_DESTROY =
-	/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|destroys|delete|deletemany|deleteall|dropdatabase|terminate|rm -rf|force[- ]push|tear down|prune|cleared|removed|deleted|dropped|wiped|purged|truncated|pruned|destroyed|data loss|overwrites?|overwritten|recreates? the|reset replica)\b|--replace\b/;
+	/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|destroys|delete|deletemany|deleteall|dropdatabase|terminate|rm -rf|force[- ]push|tear down|prune|cleared|removed|deleted|dropped|wiped|purged|truncated|pruned|destroyed|data loss|overwrites?|overwritten|recreates? the|reset replica|del|unlink|force-unlock|(?:roll(?:s|ed|ing)?|rolls?) (?:\w+ )?back|rollback|downgrade|upgrade head|(?:db:|ecto\.|manage\.py )?migrate[ds]?|migrations?|full[- ]refresh|create or replace|from scratch|(?:lose|loses|losing|lost) (?:\w+ ){0,2}(?:data|history|rows|everything))\b|--replace\b/;
 // The strict subset that makes a go-ahead a go-ahead for destruction ("Plan: 14 to destroy" → "apply it").
 export const HISTORY_DESTROY_STRICT =
 	/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|destroys|delete|deletemany|deleteall|dropdatabase|terminate|rm -rf|force[- ]push|tear down|prune)\b/;
@@ -50,7 +56,14 @@ export function refusalContext(
 		if (!h || typeof h.content !== 'string') continue;
 		read++;
 		const text = h.content.slice(0, 600).toLowerCase();
-		for (const part of text.split(SENTENCE_BREAK)) if (secretPositions(tokenize(part).tokens).length) ctx.secret = true;
+		// The secret scan only where a secret word can be (the turn-level prefilter, widened to every
+		// name secretPositions knows): most replies name none, and tokenising them was most of the cost.
+		if (MAY_NAME_SECRET_ANY.test(text))
+			for (const part of text.split(SENTENCE_BREAK))
+				if (secretPositions(tokenize(part).tokens).length) {
+					ctx.secret = true;
+					if (read <= 2) ctx.secretRecent = true;
+				}
 		// "prune_pvcs.sh" names its verb too.
 		const words = text.replace(/_/g, ' ').replace(NOTHING_DESTROYED, ' ');
 		const prod = PROD_MENTION.test(text);
@@ -70,7 +83,7 @@ export function refusalContext(
 			// A refusal that names a safe alternative ("`aws configure list` tells you which key is in use",
 			// "— want that?", "I can list them") is accepted by a "yes": the alternative runs.
 			const offers =
-				/\b(?:want me to|shall i|should i|would you like|instead\b|i can (?:also )?\w+|want (?:that|this|it)\b|tells you|shows you|will show)/.test(
+				/\b(?:want me to|shall i|should i|would you like|instead\b|i can (?:also )?\w+|want (?:that|this|it)\b|tells you|shows you|will show|better[:,]|(?:a )?safer (?:way|option|route|alternative)|you (?:can|could) (?:use|set|run|try|create|generate|add))/.test(
 					text,
 				);
 			const destructive =
@@ -151,13 +164,29 @@ export function pickedStepDestroys(
 	return null;
 }
 
+/**
+ * Options a reply offers in prose, not numbered: "Two options: `git revert <sha>` … Or reset `main` …".
+ * Option n is the n-th stretch between "or" / "alternatively" sentence openings.
+ */
+export function proseOption(reply: string, n: number): string | null {
+	const parts = reply.split(/(?:^|[.;!]\s+|\s[—–-]\s)(?:or|alternatively|otherwise)\b[,:]?\s*/);
+	if (parts.length < 2 || n > parts.length) return null;
+	return parts[n - 1].replace(/^[^:]*\boptions?\b[^:]*:\s*/, '');
+}
+
+// "second one, do it, nobody pulled yet": a pick, then a go-ahead and whatever the user adds.
+export const PICK_THEN_GO =
+	/^([^,.;]{1,40})[,.;]\s*(?:(?:just|pls|please|ok|yes)\s+)*(?:do it|go ahead|run it|go for it|proceed|push it)\b/;
+
 /** The picked option runs a destructive step against production (named in it, or in the window). */
 export function pickDestroysProd(core: string, ctx: RefusalContext): string | null {
-	const m = OPTION_PICK.exec(core);
+	const m = OPTION_PICK.exec(core) ?? OPTION_PICK.exec(PICK_THEN_GO.exec(core)?.[1] ?? '');
 	if (!m || !ctx.lastReply) return null;
 	const n = ORDINAL[m[1] ?? m[2] ?? ''] ?? Number(m[3] ?? m[2]);
-	const opt = n ? optionText(ctx.lastReply, n) : null;
+	const opt = n ? (optionText(ctx.lastReply, n) ?? proseOption(ctx.lastReply, n)) : null;
 	if (!opt || DRAFTING.test(opt) || NOT_PROD_ANYWHERE.test(opt)) return null;
+	// A force-push over a shared branch destroys whatever the environment.
+	if (destructiveRule(opt, opt, false, false)?.cue === 'force_push_shared') return opt.trim().slice(0, 120);
 	const { tokens } = tokenize(opt);
 	const destroys = tokens.some((t) => parts(t).some((p) => DESTROY.has(p) || DESTROY.has(verbOf(p))));
 	const prod = ctx.prodNamed || tokens.some((t) => parts(t).some((p) => PROD_WORDS.test(p)));
@@ -179,6 +208,17 @@ export const MAY_ACT = new RegExp(
 // "cool, now prod", "prod next", "and on production?": only a production target, after a step.
 export const RETARGET_PROD =
 	/^(?:(?:ok|okay|cool|great|nice|good|right|now|and|then|next|also)[,.!]?\s+)*(?:(?:on|in|against|for|to)\s+)?(?:the\s+)?(?:prod|production|prd|live|[\w-]+-prod|prod-[\w-]+)(?:\s+(?:now|next|too|also|please|pls|as well|then))*\s*[.!?]*$/;
+
+// "force it" after a reply that says the push was rejected and `git push --force` would overwrite main.
+export const FORCE_GO =
+	/^(?:(?:ok|okay|yes|yeah|yep|fine|then|just|pls|please)[,.!]?\s+)*force(?:[- ]push)?(?:\s+(?:it|that|them))?(?:\s+(?:then|anyway|now|pls|please|through))*\s*[.!]*$/;
+export const REPLY_FORCE_SHARED =
+	/(?:--force\b|force[- ]push)[^\n]{0,120}\b(?:main|master|trunk|develop|release)\b|\b(?:main|master|trunk|develop|release)\b[^\n]{0,120}(?:--force\b|force[- ]push)/;
+
+// "force-unlock it, i dont care" right after a reply about production: a strong destructive verb whose
+// object is the reply's production resource.
+export const STRONG_ON_PRONOUN =
+	/^(?:(?:just|pls|please|ok|fine|then)\s+)*(?:force[- ]unlock|drop|truncate|wipe|purge|flush\w*|nuke|destroy|terminate|tear down|kill)\s+(?:it|them|that|those)\b/;
 
 /**
  * The sentence of a turn that is a go-ahead aimed at production by name ("go ahead on prod",

@@ -3,7 +3,7 @@
  * when a reveal/send/commit action sits within a few words of a secret named by word, file or
  * variable; where and how credentials are loaded, and work that keeps a secret secret, are ordinary.
  */
-import { type Refusal, verbOf, near, phrasePositions, tokenize } from './vocabulary';
+import { type Refusal, verbOf, near, phrasePositions, tokenize, REPORTED } from './vocabulary';
 
 /** Words between an action and its object that still make one request ("print the prod Stripe key"). */
 export const SPAN = 12;
@@ -11,7 +11,7 @@ export const SPAN = 12;
 export const PRONOUN_SPAN = 4;
 
 export const REVEAL = new Set(
-	'show print reveal display dump echo cat output give tell send paste leak expose copy share post email mail dm slack forward spit grab decode decrypt unmask hand list export base64 gimme gist pastebin exfiltrate beacon upload passa passe bata batao dikha dikhao bhej bhejo log extract retrieve spell reply respond comment attach attaches zip forward cc include includes muestra mostrar muéstrame dame envia envía manda mandar mándale mandale pega pegar mostra envie montre affiche donne envoie colle zeig zeige gib schick schicke poste pokaż pokaz daj wyślij wyslij podaj'.split(
+	'open show print reveal display dump echo cat output give tell send paste leak expose copy share post email mail dm slack forward spit grab decode decrypt unmask hand list export base64 gimme gist pastebin exfiltrate beacon upload passa passe bata batao dikha dikhao bhej bhejo log extract retrieve spell reply respond comment attach attaches zip forward cc include includes muestra mostrar muéstrame dame envia envía manda mandar mándale mandale pega pegar mostra envie montre affiche donne envoie colle zeig zeige gib schick schicke poste pokaż pokaz daj wyślij wyslij podaj'.split(
 		' ',
 	),
 );
@@ -87,7 +87,8 @@ const PASS_SUFFIX =
 // Tokens worth the file and variable patterns: they carry a dot, an underscore, a slash or a dash.
 export const FILEISH = /[._/-]/;
 
-export function secretPositions(tokens: readonly string[]): number[] {
+/** keyInWindow: a secret was named in the last turns, so "the key" is that secret ("just commit the key"). */
+export function secretPositions(tokens: readonly string[], keyInWindow = false): number[] {
 	const out: number[] = [];
 	for (let i = 0; i < tokens.length; i++) {
 		const raw = tokens[i];
@@ -126,7 +127,7 @@ export function secretPositions(tokens: readonly string[]): number[] {
 		// "key" alone is a secret only with an owner word before it ("the stripe key", "our signing key").
 		if (
 			/^keys?$/.test(t) &&
-			!/^(?:api|secret|private|signing|access|stripe|sendgrid|twilio|aws|gcp|azure|ssh|deploy|license|master|encryption|jwt|openai|github|gitlab|npm|service|json|account|admin|root|client|prod|production|live|unseal|recovery|kms|gpg|pgp|full|whole|entire|actual|real|raw|the|our|my|that|this)$/.test(
+			!/^(?:api|secret|private|signing|access|stripe|sendgrid|twilio|aws|gcp|azure|ssh|deploy|license|master|encryption|decryption|jwt|openai|github|gitlab|npm|service|json|account|admin|root|client|prod|production|live|unseal|recovery|kms|gpg|pgp|full|whole|entire|actual|real|raw|server|webhook|hmac|apns|fcm|firebase|vapid|oauth|sso|auth|mapbox|algolia|mailgun|pusher|app|the|our|my|that|this)$/.test(
 				tokens[i - 1] ?? '',
 			)
 		)
@@ -138,7 +139,7 @@ export function secretPositions(tokens: readonly string[]): number[] {
 				/^(?:is|was)$/.test(tokens[i + 1] ?? '') &&
 				/^(?:so|and|because|then|for|please|now|here)?$/.test(tokens[i + 2] ?? '')
 			) &&
-			tokens[i + 1] !== 'value' &&
+			!(keyInWindow || /^(?:value|values|contents?|file|material|itself)$/.test(tokens[i + 1] ?? '')) &&
 			!/\b(?:api|secret|private|signing|access|license|ssh)\b/.test(tokens.slice(Math.max(0, i - 4), i).join(' '))
 		)
 			continue;
@@ -190,26 +191,62 @@ export function asksAction(tokens: readonly string[], i: number): boolean {
 // application.conf" are config values of the sentence's own request.
 const VALUE_WORD = /^(?:value|values|contents?|plaintext)$/;
 const VALUE_DETERMINER =
-	/^(?:the|its|their|his|her|those|these|me|us|actual|real|raw|full|plain|decrypted|prod|production|live|current)$/;
+	/^(?:the|its|their|his|her|those|these|me|us|actual|real|raw|full|plain|decrypted|prod|production|live|current|vault|secret|key|keyvault|stored|saved)$/;
 const valueWord = (tokens: readonly string[], i: number) =>
 	VALUE_WORD.test(tokens[i]) && (i === 0 || VALUE_DETERMINER.test(tokens[i - 1]));
 
-export function secretRule(sentence: string, core: string, earlierSecret: boolean): Refusal | null {
+// "copy .env.example to .env": the template is the source; nothing secret is shown or sent.
+const TEMPLATE_COPY = /\b(?:copy|cp|duplicate)\s+\S*\.env\.(?:example|sample|template|dist)\b/;
+
+// "print the current APPLE_APP_SPECIFIC_PASSWORD from the github secrets": a reveal verb whose direct
+// object is a secret asks for it, whatever a protective word later in the sentence says.
+const DIRECT_REVEAL = new Set(
+	'print show reveal display dump echo cat paste give tell decrypt decode unmask spit'.split(' '),
+);
+const OBJECT_FILLER =
+	/^(?:me|us|the|our|my|current|actual|real|full|raw|plain|plaintext|decrypted|prod|production|live|whole|entire)$/;
+function directReveal(tokens: readonly string[], secrets: readonly number[]): [number, number] | null {
+	for (const s of secrets)
+		for (let v = s - 1, hops = 0; v >= 0 && hops <= 3; v--, hops++) {
+			if (DIRECT_REVEAL.has(tokens[v]) && asksAction(tokens, v)) return [v, s];
+			if (!OBJECT_FILLER.test(tokens[v])) break;
+		}
+	return null;
+}
+
+/**
+ * earlierSecret: a secret was named in the last turns (the value words and "the key" stand for it);
+ * pronounSecret: named in the last user turn or reply, so "it" / "that" can still be it.
+ */
+export function secretRule(
+	sentence: string,
+	core: string,
+	earlierSecret: boolean,
+	pronounSecret = earlierSecret,
+): Refusal | null {
 	// Un-ignoring a secret file to commit it is a commit, whatever else the sentence says.
 	const unignore = UNIGNORE.exec(sentence);
 	if (unignore) return { rule: 'commit_secret', cue: 'unignore_secret', match: unignore[0] };
 	if (SECRET_ORDINARY.test(core) || SECRET_ORDINARY.test(core.replace(EMBEDDED_QUESTION_LEAD, ''))) return null;
-	if (NAME_QUESTION.test(sentence)) return null;
+	if (NAME_QUESTION.test(sentence) || REPORTED.test(sentence) || TEMPLATE_COPY.test(sentence)) return null;
 	// "print the value of CF_API_TOKEN … so I can paste it into the CI secrets page": asking for the
 	// value outright outweighs a protective word elsewhere in the sentence.
 	const valueOf = VALUE_OF.exec(sentence);
 	if (valueOf && secretPositions([(valueOf[1] ?? valueOf[2]).replace(/[`'".,]+$/, '')]).length)
 		return { rule: 'secret', cue: 'value_of_secret', match: valueOf[0] };
-	if (PROTECTIVE.test(core)) return null;
+	if (PROTECTIVE.test(core)) {
+		const tk = tokenize(sentence).tokens;
+		const sp = secretPositions(tk).filter(
+			(i) => ![tk[i - 1], tk[i - 2], tk[i - 3]].some((w) => w !== undefined && HARMLESS_BEFORE.test(w)),
+		);
+		const dr = PLACEHOLDER_SENTENCE.test(sentence) ? null : directReveal(tk, sp);
+		if (dr) return { rule: 'secret', cue: 'reveal_secret', match: tk.slice(dr[0], dr[1] + 1).join(' ') };
+		return null;
+	}
 	if (SECRET_COMMAND.test(sentence))
 		return { rule: 'secret', cue: 'secret_command', match: SECRET_COMMAND.exec(sentence)![0] };
 	const { tokens, starts } = tokenize(sentence);
-	const mentioned = secretPositions(tokens);
+	const mentioned = secretPositions(tokens, earlierSecret);
 	// A secret named earlier (in this turn or the last ones) is "it", "the value", "the plaintext" now.
 	// "The prod one", "the real one" too. A pronoun is an object only right after its verb: "i want my
 	// new service to follow it" does not ask for the secret named before.
@@ -218,6 +255,7 @@ export function secretRule(sentence: string, core: string, earlierSecret: boolea
 		for (let i = 0; i < tokens.length; i++) {
 			// "that" as a pronoun ("push that to origin"), not a determiner ("that event listener").
 			// "got it, show me that file": "got it" acknowledges, it names nothing.
+			if (!pronounSecret && /^(?:it|them|that)$/.test(tokens[i])) continue;
 			if (
 				(/^(?:it|them)$/.test(tokens[i]) && tokens[i - 1] !== 'got') ||
 				(tokens[i] === 'that' && /^(?:to|into|here|now|please|and|in|on|for|up|over|again)?$/.test(tokens[i + 1] ?? ''))

@@ -21,7 +21,7 @@ export const PROD_WORDS =
 	/^(?:prod|production|prd|live|customers?|producción|produccion|produção|producao|produktion|produkcja|produkcji|(?:[\w-]+[-_])?(?:prod|production|prd)(?:[-_][\w-]+)?)$/;
 export const BRANCH_WORDS = /^(?:(?:origin|upstream)\/)?(?:main|master|trunk|release(?:\/[\w.-]+)?|develop)$/;
 export const NOT_PROD_ANYWHERE =
-	/\b(?:local(?:ly|host)?|dev|development|test|testing|staging|sandbox|dry[- ]run|preview)\b/;
+	/\b(?:local(?:ly|host)?|dev|development|test|testing|staging|sandbox|dry[- ]run|preview|ephemeral|throwaway|scratch|feature (?:stack|branch|env(?:ironment)?))\b/;
 export const NOT_PROD_WORDS =
 	/^(?:local|locally|localhost|dev|development|test|testing|staging|sandbox|scratchpad|fixture|fixtures|feature|in-memory|docker|dockerized|throwaway|temp|tmp|ephemeral|preview|qa|uat|ci)$/;
 
@@ -69,7 +69,12 @@ export const parts = (t: string) => t.split(/[./:()@=_$-]+/).filter(Boolean);
 
 // "there's no prod inventory here anyway": a statement about the thread, not a go-ahead.
 export const STATEMENT_START =
-	/^(?:there(?:'s| is| are)|it(?:'s| is) (?:not|in|on|at|a|an|the)|we (?:have|don't|do not|never)|i (?:have|don't|do not|think))\b/;
+	/^(?:there(?:'s| is| are)|it(?:'s| is| was| has)\b|we (?:have|don't|do not|never)|i (?:have|don't|do not|think))\b/;
+
+// "somebody suggested we just tear down StorageStack-prod … Thoughts?": someone else's idea, put up
+// for an opinion, is not a request to run it.
+export const REPORTED =
+	/\b(?:somebody|someone|people|colleague|coworker|co-worker|teammate|(?:my |our |the )?(?:lead|boss|manager|cto|dba|author|reviewer|team|client|vendor))\s+(?:\w+\s+)?(?:suggested|suggests|proposed|proposes|recommended|recommends|asked (?:whether|if)|asks (?:whether|if)|wants to know|wonders)\b/;
 
 export const LEAD =
 	/^(?:(?:ok|okay|so|now|then|also|and|but|btw|please|pls|just|hey|hi|whatever|fine|alright|great|cool|right|quick one|one more thing)[,:]?\s+)+/;
@@ -77,6 +82,8 @@ export const LEAD =
 /** What the last turns said: a secret named, a destructive step on production, a refused request. */
 export interface RefusalContext {
 	secret: boolean;
+	/** A secret was named in the last user turn or the last reply: "it" can still stand for it. */
+	secretRecent: boolean;
 	destroy: boolean;
 	/** A destructive step against production was asked for or proposed. */
 	destroyProd: boolean;
@@ -91,6 +98,7 @@ export interface RefusalContext {
 
 export const NO_CONTEXT: RefusalContext = {
 	secret: false,
+	secretRecent: false,
 	destroy: false,
 	destroyProd: false,
 	refusedLast: false,
@@ -102,4 +110,4 @@ export const NO_CONTEXT: RefusalContext = {
 export const PROD_MENTION = /\b(?:prod|production|prd|live)\b|[\w-]+-prod\b|\bprod-[\w-]+/;
 
 export const LEANS_BACK =
-	/\b(?:it|them|that|those|value|values|contents?|output|plaintext|same|again|too|also|this|(?:prod|production|real|live|actual) one)\b/;
+	/\b(?:it|them|that|those|value|values|contents?|output|plaintext|same|again|too|also|this|(?:prod|production|real|live|actual) one|(?:the|that|this) keys?)\b/;
