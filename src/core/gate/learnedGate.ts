@@ -47,6 +47,12 @@ const NO_RETRIEVE_TRIGGERS: ReadonlySet<Trigger> = new Set<Trigger>([
 	'ack',
 ]);
 const NO_SEARCH_PATHS: ReadonlySet<AnswerPath> = new Set<AnswerPath>(['direct', 'clarify', 'refuse']);
+/**
+ * Trigger cues that are the rubric's own definition, which the trigger head may not overturn: a
+ * claim tagged "…, remember?" tells the store (correction), it does not ask it (recall). Too rare in
+ * the data for a weight (one labelled turn), and after a long paste the pasted words outweigh it.
+ */
+const RUBRIC_TRIGGER_RULES: ReadonlySet<string> = new Set(['remember_tag']);
 const TIER_HEADS: Record<Tier, HeadName> = {
 	workspace: 'tier_workspace',
 	research: 'tier_research',
@@ -178,7 +184,9 @@ export function applyLearnedGate(
 
 	const tr = head(g, 'trigger', rows, rec, null, c.trigger.trigger);
 	const triggerName: Trigger =
-		tr && (TRIGGERS as readonly string[]).includes(tr.label) ? (tr.label as Trigger) : c.trigger.trigger;
+		tr && (TRIGGERS as readonly string[]).includes(tr.label) && !RUBRIC_TRIGGER_RULES.has(c.trigger.rule)
+			? (tr.label as Trigger)
+			: c.trigger.trigger;
 	const pa = head(g, 'path', rows, rec, null, d.path.path);
 	let pathName: AnswerPath =
 		pa && (ANSWER_PATHS as readonly string[]).includes(pa.label) && pa.label !== 'refuse'
