@@ -9,7 +9,7 @@ import {
 	PROD_WORDS,
 	BRANCH_WORDS,
 	NOT_PROD_WORDS,
-	phrasePositions,
+	phraseSpans,
 	near,
 	tokenize,
 	parts,
@@ -18,12 +18,12 @@ import {
 } from './vocabulary';
 
 export const DESTROY = new Set(
-	'drop dorp drpo truncate trunacte trucate wipe purge flush flushall flushdb nuke destroy terminate delete delte deleet erase remove teardown rm rb kill disable clear empty revoke deletemany dropdatabase deleteall overwrite prune xdelete lösch lösche wyczyść wyczysc usuń borra borrar elimina eliminar trunca truncar vacía vaciar apaga apagar exclui excluir deleta deletar supprime supprimer efface effacer vide lösche löschen leere leeren usuń usun skasuj'.split(
+	'decommission decommision deprovision drop dorp drpo truncate trunacte trucate wipe purge flush flushall flushdb nuke destroy terminate delete delte deleet erase remove teardown rm rb kill disable clear empty revoke deletemany dropdatabase deleteall overwrite prune xdelete lösch lösche wyczyść wyczysc usuń borra borrar elimina eliminar trunca truncar vacía vaciar apaga apagar exclui excluir deleta deletar supprime supprimer efface effacer vide lösche löschen leere leeren usuń usun skasuj'.split(
 		' ',
 	),
 );
 export const DESTROY_PHRASES =
-	/\b(?:tear down|force[- ]push|force[- ]unlock|break (?:the |its |that )?(?:state )?lock|push (?:--force(?:-with-lease)?|-f)|reset --hard|scale (?:\w+ )?(?:down )?to (?:zero|0)|rm -rf|delete from|turn off|switch off|shut off|helm uninstall|kubectl delete|terraform destroy|pulumi destroy|cdk destroy|sls remove|serverless remove|dropdb|reset (?:the )?(?:[\w-]+ ){0,3}(?:offsets?|database|db|data|cluster|tables?|replicas?|replication|slave|master)|(?:migrate|db):rollback|migrate down|down[- ]migrations?|restore [^.?!\n]{0,40}(?:over|onto|into) (?:the )?(?:prod|production)|scale [^.?!\n]{0,60}(?:to )?(?:zero|0)\b|s3 rm [^\n]*--recursive|-x ?delete\b|update \w+ set\b(?![^;\n]*\bwhere\b)|pg_restore [^\n]*--clean|gsutil (?:-m )?rm -r|az group delete|gcloud [\w ]{0,40} delete|vacuum\b[^.?!\n]{0,60}\bretain 0 hours?|(?:run|apply|execute|kick off|trigger|start|fire off)\b[^.?!\n]{0,30}?\bmigrations?|run (?:the )?down\b|(?:pulumi up|(?:terraform|tofu|terragrunt) apply)|[\w.:-]*(?:(?:disabled?|skip|bypass|insecure|no)[\w.:-]*(?:auth|tls|ssl|csrf|verify)|(?:auth|tls|ssl|csrf|verify)[\w.:-]*(?:disabled?|skip|bypass|insecure))[\w.:-]*\s*[=:]\s*(?:true|1|on)|\b(?![\w.:-]*(?:disable|skip|bypass|insecure))[\w.:-]*(?:auth|tls|ssl|csrf|verify)[\w.:-]*\s*[=:]\s*(?:false|off|0))\b/g;
+	/\b(?:tear down|force[- ]push|force[- ]unlock|break (?:the |its |that )?(?:state )?lock|push (?:--force(?:-with-lease)?|-f)|reset --hard|scale (?:\w+ )?(?:down )?to (?:zero|0)|rm -rf|delete from|turn off|switch off|shut off|helm uninstall|kubectl delete|terraform destroy|pulumi destroy|cdk destroy|sls remove|serverless remove|dropdb|reset (?:the )?(?:[\w-]+ ){0,3}(?:offsets?|database|db|data|cluster|tables?|replicas?|replication|slave|master)|(?:migrate|db):(?:rollback|fresh|reset|refresh|wipe|drop)|(?:prisma )?migrate reset|flyway clean|schema:drop|migrate down|down[- ]migrations?|restore [^.?!\n]{0,40}(?:over|onto|into) (?:the )?(?:prod|production)|scale [^.?!\n]{0,60}(?:to )?(?:zero|0)\b|s3 rm [^\n]*--recursive|-x ?delete\b|update \w+ set\b(?![^;\n]*\bwhere\b)|pg_restore [^\n]*--clean|gsutil (?:-m )?rm -r|az group delete|gcloud [\w ]{0,40} delete|vacuum\b[^.?!\n]{0,60}\bretain 0 hours?|(?:run|apply|execute|kick off|trigger|start|fire off)\b[^.?!\n]{0,30}?\bmigrations?|run (?:the )?down\b|(?:pulumi up|(?:terraform|tofu|terragrunt) apply)|[\w.:-]*(?:(?:disabled?|skip|bypass|insecure|no)[\w.:-]*(?:auth|tls|ssl|csrf|verify)|(?:auth|tls|ssl|csrf|verify)[\w.:-]*(?:disabled?|skip|bypass|insecure))[\w.:-]*\s*[=:]\s*(?:true|1|on)|\b(?![\w.:-]*(?:disable|skip|bypass|insecure))[\w.:-]*(?:auth|tls|ssl|csrf|verify)[\w.:-]*\s*[=:]\s*(?:false|off|0))\b/g;
 
 // Writing about a destructive step is not running it.
 // "disable deletion protection on prod-db", "skip the plan", "we've never needed it" are not drafting.
@@ -72,8 +72,8 @@ export function destructiveRule(
 			)
 				destroy.push(i);
 		}
-	const phrases = phrasePositions(sentence, tokens, starts, DESTROY_PHRASES);
-	destroy.push(...phrases);
+	const spans = phraseSpans(sentence, starts, DESTROY_PHRASES);
+	destroy.push(...spans.map(([i]) => i));
 	// "only they run `pulumi up` against prod": what others do, not a request.
 	// "the plan wants to destroy …", "this would drop …": a description of what a tool or change does.
 	const byOthers = (i: number) =>
@@ -81,6 +81,8 @@ export function destructiveRule(
 		(tokens[i - 1] === 'to' && /^(?:wants|tries|trying|plans|going|needs|about)$/.test(tokens[i - 2] ?? '')) ||
 		/^(?:would|will)$/.test(tokens[i - 1] ?? '');
 	for (let k = destroy.length - 1; k >= 0; k--) if (byOthers(destroy[k])) destroy.splice(k, 1);
+	// "reset the consumer group offsets … on the production cluster": the phrase's last word counts too.
+	for (const [i, j] of spans) if (j !== i && destroy.includes(i)) destroy.push(j);
 	// Force-pushing over a shared branch destroys its history whatever the environment (checked before
 	// the non-production words: "my local main over origin/main" is still main).
 	if (/\bforce[- ]push|\bpush\b[^.?!\n]*(?:--force|\s-f\b|\bforce\b)/.test(sentence)) {
@@ -131,5 +133,5 @@ export function destructiveRule(
 
 // Built from the destructive vocabulary (plain words: nothing to escape) plus the phrase heads.
 export const MAY_DESTROY = new RegExp(
-	`${[...DESTROY].join('|')}|tear|rm |force|push|reset|turn off|switch off|shut off|uninstall|scale|rollback|migrat|restore|pg_restore|update|vacuum|-x ?delete|pulumi up|apply|run (?:the )?down|kick off|trigger|start|auth|tls|ssl|csrf|verify`,
+	`${[...DESTROY].join('|')}|tear|rm |force|push|reset|flyway clean|schema:drop|turn off|switch off|shut off|uninstall|scale|rollback|migrat|restore|pg_restore|update|vacuum|-x ?delete|pulumi up|apply|run (?:the )?down|kick off|trigger|start|auth|tls|ssl|csrf|verify`,
 );

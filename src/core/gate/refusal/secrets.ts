@@ -18,7 +18,7 @@ export const REVEAL = new Set(
 
 // "what's the password" asks for a value; "what is an API key?" asks what the thing is.
 export const REVEAL_PHRASES =
-	/\b(?:what(?:s|'s| is| are| was) (?:it|they|that|them)\b|jaki jest|jakie jest|jakie są|cuál es|cual es|qual é|qual e|quel est|quelle est|was ist|wie lautet|what(?:s|'s| is| are| was)(?: the| our| my| your)(?! (?:[\w-]+ ){0,3}(?:process|policy|procedure|plan|way|steps|format|naming|convention|best|recommended|rotation|rule|rules|path|structure|layout)\b)(?: value of| current value of| actual| prod| production| live| real)?|what(?:'s| is) (?:set|stored) (?:as|in|for)|what (?:does|do|did) (?:the |our |my )?\S+ (?:have|has|say|says|contain|hold|store) (?:for|as)|need (?:it|them)|read (?:\w+ )?out|read me|let me (?:see|have)|can i (?:see|have|get)|i (?:just )?need(?: to see)?|i want(?: to see)?|show me|type (?:out|in)|put (?:it |them )?(?:here|in (?:the )?chat)|(?:include|put|add|write|log|embed|paste|drop)\b[^?!\n]{0,60}?\b(?:in|into|to) (?:your |the |a |this |my )?(?:reply|answer|response|message|chat|commit message|log|logs|output|stdout|console|pr|pull request|issue|comment|ticket|slack|teams|email|screenshot|readme|wiki|fixture|channel))\b/g;
+	/\b(?:what(?:s|'s| is| are| was) (?:it|they|that|them)\b|jaki jest|jakie jest|jakie są|cuál es|cual es|qual é|qual e|quel est|quelle est|was ist|wie lautet|what(?:s|'s| is| are| was)(?: the| our| my| your)(?! (?:[\w-]+ ){0,3}(?:process|policy|procedure|plan|way|steps|format|naming|convention|best|recommended|rotation|rule|rules|path|structure|layout)\b)(?: value of| current value of| actual| prod| production| live| real)?|what(?:'s| is) (?:set|stored) (?:as|in|for)|what (?:does|do|did) (?:the |our |my )?\S+ (?:have|has|say|says|contain|hold|store) (?:for|as)|need (?:it|them)|read (?:\w+ )?out|read me|let me (?:see|have)|can i (?:see|have|get)|i (?:just )?(?:need|want)(?! to (?:know|find out|understand|figure out|check|learn|see) (?:where|how|which|why|whether|if|when)\b)(?: to see)?|show me|type (?:out|in)|put (?:it |them )?(?:here|in (?:the )?chat)|(?:include|put|add|write|log|embed|paste|drop)\b[^?!\n]{0,60}?\b(?:in|into|to) (?:your |the |a |this |my )?(?:reply|answer|response|message|chat|commit message|log|logs|output|stdout|console|pr|pull request|issue|comment|ticket|slack|teams|email|screenshot|readme|wiki|fixture|channel))\b/g;
 // Commands whose output is the secrets themselves.
 export const SECRET_COMMAND =
 	/\b(?:credentials:(?:show|edit)|printenv|base64 (?:-d|--decode)|sops (?:-d|--decrypt)|op read|ssm get-parameters? [^\n]*--with-decryption|kubectl get secrets?\b[^.?!\n]*(?:-o|--output)|vault (?:kv )?(?:get|read)|secretsmanager get-secret-value|gcloud secrets versions access|az keyvault secret show|heroku config(?::get)?|user-secrets list|cat ~?\/?\.?(?:aws\/credentials|ssh\/id_\w+|env\S*))\b|(?:-d|--data(?:-binary)?|-F|--form)\s+@\S*(?:\.env|secret|cred|\.pem|id_rsa)\S*|\bgit add (?:-f|--force)\b[^\n]*(?:\.env|secret|credential|\.pem|\.key\b|id_rsa|kubeconfig|tfstate)|\b(?:remove|delete|drop|take)\s+\S*(?:\.env|secrets?|credentials)\S* (?:from|out of) (?:the )?\.gitignore/;
@@ -106,6 +106,8 @@ export function secretPositions(tokens: readonly string[], keyInWindow = false):
 			(t === 'pass' && PASS_OWNER.test(tokens[i - 1] ?? '')) ||
 			(t === 'recovery' && RECOVERY_SECRET.test(tokens[i + 1] ?? '')) ||
 			(t === 'connection' && tokens[i + 1]?.startsWith('string')) ||
+			// .NET's config section of connection strings ("ConnectionStrings:Default").
+			/^connectionstrings?:\w/.test(t) ||
 			// "cat the prod env file": the env file is the .env by another name.
 			(t === 'env' && /^files?$/.test(tokens[i + 1] ?? ''));
 		if (!named && FILEISH.test(t)) {
@@ -315,7 +317,14 @@ export function secretRule(
 			: [],
 	);
 	reveal.push(...phrasePositions(sentence, tokens, starts, REVEAL_PHRASES));
-	const r = near(reveal, secrets, SPAN) ?? near(reveal, pronouns, PRONOUN_SPAN);
+	// "ok, list them" lists names (the rubric's names-only neighbour); with a named secret it still reveals.
+	const r =
+		near(reveal, secrets, SPAN) ??
+		near(
+			reveal.filter((i) => tokens[i] !== 'list'),
+			pronouns,
+			PRONOUN_SPAN,
+		);
 	if (r)
 		return { rule: 'secret', cue: 'reveal_secret', match: tokens.slice(Math.min(...r), Math.max(...r) + 1).join(' ') };
 	return null;
@@ -329,4 +338,4 @@ export const SECRET_SLICE = /\b(?:first|last) (?:few |\d+ )(?:chars|characters|d
 
 // Cheap scans that rule most turns out before any sentence is tokenised.
 export const MAY_NAME_SECRET =
-	/secret|secr|serc|scre|sect|passw|pasw|pssw|passo|crede|crend|credn|\bpass\b|pwd|passphrase|cred|token|key|\.env|env\b|\.pem|dsn|cookie|otp|2fa|mfa|seed|kubeconfig|keystore|keyfile|user\/pass|plaintext|_url|npmrc|pypirc|netrc|id_rsa|id_ed|id_ecdsa|\.p12|\.pfx|\.jks|\.p8|\.ppk|pgpass|databrickscfg|service.?account|printenv|heroku config|vault|sops|base64|ssm|authori[sz]ation|bearer|recovery|login|\bpw\b|contrase|senha|hasł|hasl|klucz|clave|chave|clé|schlüssel|zugangsdaten|kennwort|identifiants|tfstate|htpasswd|sentry|headers/;
+	/secret|secr|serc|scre|sect|passw|pasw|pssw|passo|crede|crend|credn|\bpass\b|pwd|passphrase|cred|token|key|\.env|env\b|\.pem|dsn|cookie|otp|2fa|mfa|seed|kubeconfig|keystore|keyfile|user\/pass|plaintext|_url|npmrc|pypirc|netrc|id_rsa|id_ed|id_ecdsa|\.p12|\.pfx|\.jks|\.p8|\.ppk|pgpass|databrickscfg|service.?account|printenv|heroku config|vault|sops|base64|ssm|authori[sz]ation|bearer|recovery|login|\bpw\b|contrase|senha|hasł|hasl|klucz|clave|chave|clé|schlüssel|zugangsdaten|kennwort|identifiants|tfstate|htpasswd|sentry|headers|appsettings\.production|connectionstring/;

@@ -48,6 +48,20 @@ export function phrasePositions(
 	return out;
 }
 
+/** Each match of `re` as [first token, last token]: a long phrase is near a target by its last word too. */
+export function phraseSpans(sentence: string, starts: readonly number[], re: RegExp): [number, number][] {
+	const out: [number, number][] = [];
+	re.lastIndex = 0;
+	for (let m = re.exec(sentence); m; m = re.exec(sentence)) {
+		let i = 0;
+		while (i + 1 < starts.length && starts[i + 1] <= m.index) i++;
+		let j = i;
+		while (j + 1 < starts.length && starts[j + 1] < m.index + m[0].length) j++;
+		out.push([i, j]);
+	}
+	return out;
+}
+
 export function near(a: readonly number[], b: readonly number[], span: number): [number, number] | null {
 	for (const i of a) for (const j of b) if (Math.abs(i - j) <= span) return [i, j];
 	return null;
