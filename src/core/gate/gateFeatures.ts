@@ -52,7 +52,9 @@ const STOP = new Set(
 );
 function contentSet(text: string): Set<string> {
 	const s = new Set<string>();
-	for (const w of text.match(CONTENT_WORD) ?? []) if (!STOP.has(w)) s.add(w);
+	// exec loop: no intermediate array of every word (this runs up to four times per decision).
+	CONTENT_WORD.lastIndex = 0;
+	for (let m = CONTENT_WORD.exec(text); m !== null; m = CONTENT_WORD.exec(text)) if (!STOP.has(m[0])) s.add(m[0]);
 	return s;
 }
 

@@ -102,9 +102,12 @@ export function scoreHead(g: CompiledGate, name: HeadName, rows: readonly number
 	const h = g.heads[name];
 	if (!h) return null;
 	const { k, w } = h;
-	const logits = new Array<number>(k).fill(0);
-	for (const r of rows) {
-		const base = r * k;
+	// Plain loops over typed arrays, no closures or temporary tuples: this runs for up to eight heads
+	// per decision. The arithmetic (and its order) is the same as a map/sort formulation.
+	const logits = new Float64Array(k);
+	const n = rows.length;
+	for (let i = 0; i < n; i++) {
+		const base = rows[i] * k;
 		for (let c = 0; c < k; c++) logits[c] += w[base + c];
 	}
 	let best = 0;
@@ -112,23 +115,26 @@ export function scoreHead(g: CompiledGate, name: HeadName, rows: readonly number
 	let second = best === 0 ? 1 : 0;
 	for (let c = 0; c < k; c++) if (c !== best && logits[c] > logits[second]) second = c;
 	let z = 0;
-	const probs = logits.map((l) => {
-		const e = Math.exp(l - logits[best]);
+	const probs = new Array<number>(k);
+	for (let c = 0; c < k; c++) {
+		const e = Math.exp(logits[c] - logits[best]);
 		z += e;
-		return e;
-	});
+		probs[c] = e;
+	}
 	for (let c = 0; c < k; c++) probs[c] /= z;
 	// The few strongest reasons, kept in a small sorted array (no full sort of every feature).
 	const topRows: Array<[string, number]> = [];
-	for (const r of rows) {
+	for (let j = 0; j < n; j++) {
+		const r = rows[j];
 		const d = w[r * k + best] - w[r * k + second];
 		if (d <= 0 || (topRows.length === top && d <= topRows[top - 1][1])) continue;
 		let i = topRows.length === top ? top - 1 : topRows.length;
-		topRows[i] = [g.names[r], d];
+		const entry: [string, number] = [g.names[r], d];
 		while (i > 0 && topRows[i - 1][1] < d) {
-			[topRows[i - 1], topRows[i]] = [topRows[i], topRows[i - 1]];
+			topRows[i] = topRows[i - 1];
 			i--;
 		}
+		topRows[i] = entry;
 	}
 	for (const t of topRows) t[1] = Math.round(t[1] * 100) / 100;
 	return { label: h.classes[best], p: probs[best], probs, top: topRows };
