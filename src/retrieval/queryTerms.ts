@@ -18,48 +18,19 @@ function isCompound(t: string): boolean {
 	return /[a-z][A-Z]|_|[./\\-]/.test(t);
 }
 
-// Pasted environment dumps and version tags (clang-1300.0.29.30, py3.8, macOS-12.4-x86_64,
-// tsung-hande-MacBook-Pro): a digit inside a dotted / dashed token, or a name of three or more
-// dash-joined parts. They match nothing the code says and took slots from the report's words.
-function isEnvironmentLike(t: string): boolean {
-	return (/\d/.test(t) && /[.\-]/.test(t)) || t.split('-').length >= 3;
-}
-
-function scan(text: string, seen: Set<string>, compound: string[], words: string[], long: boolean): void {
-	for (const m of text.matchAll(TOKEN)) {
+/** The salient terms of a query: compound identifiers and paths first, then other words; deduplicated. */
+export function salientTerms(query: string, max: number): string[] {
+	const compound: string[] = [];
+	const words: string[] = [];
+	const seen = new Set<string>();
+	for (const m of query.matchAll(TOKEN)) {
 		const t = m[0];
 		const key = t.toLowerCase();
 		if (seen.has(key) || CHATTER.has(key) || (t.length < 2 && !/\d/.test(t))) continue;
-		if (long && (/^\d+$/.test(t) || isEnvironmentLike(t))) continue;
 		seen.add(key);
 		(isCompound(t) ? compound : words).push(t);
 	}
-}
-
-/**
- * The salient terms of a query: compound identifiers and paths first, then other words;
- * deduplicated. When a query has more than `max` of them (a pasted report), the first line's
- * terms (a report's title) come first, bare numbers and environment-like tokens are dropped,
- * then compound terms, then words, in order of appearance.
- */
-export function salientTerms(query: string, max: number): string[] {
-	let compound: string[] = [];
-	let words: string[] = [];
-	scan(query, new Set(), compound, words, false);
-	if (compound.length + words.length <= max) return [...compound, ...words];
-	const seen = new Set<string>();
-	const nl = query.trim().indexOf('\n');
-	const title: string[] = [];
-	if (nl > 0) {
-		const tc: string[] = [];
-		const tw: string[] = [];
-		scan(query.trim().slice(0, nl), seen, tc, tw, true);
-		title.push(...tc, ...tw);
-	}
-	compound = [];
-	words = [];
-	scan(query, seen, compound, words, true);
-	return [...title, ...compound, ...words].slice(0, max);
+	return [...compound, ...words].slice(0, max);
 }
 
 /** The full-text query text: salient terms, each compound one followed by its split parts. */
