@@ -30,6 +30,13 @@ export const NOT_PROD_WORDS =
 export const SENTENCE_BREAK = /(?<![\s(](?:incl|e\.g|i\.e|etc|vs|approx|esp|cf|ca|w\/o)\.)(?<=[.?!])\s+|\n+/;
 export const TOKEN = /[\p{L}\p{N}_./@:=$-]+/gu;
 
+/** Index of the token holding character `offset` (the last token starting at or before it). */
+function tokenAt(starts: readonly number[], offset: number, from = 0): number {
+	let i = from;
+	while (i + 1 < starts.length && starts[i + 1] <= offset) i++;
+	return i;
+}
+
 /** Token positions of a phrase regex's matches (its first word's index). */
 export function phrasePositions(
 	sentence: string,
@@ -39,11 +46,7 @@ export function phrasePositions(
 ): number[] {
 	const out: number[] = [];
 	re.lastIndex = 0;
-	for (let m = re.exec(sentence); m; m = re.exec(sentence)) {
-		let i = 0;
-		while (i + 1 < starts.length && starts[i + 1] <= m.index) i++;
-		out.push(i);
-	}
+	for (let m = re.exec(sentence); m; m = re.exec(sentence)) out.push(tokenAt(starts, m.index));
 	void tokens;
 	return out;
 }
@@ -53,11 +56,8 @@ export function phraseSpans(sentence: string, starts: readonly number[], re: Reg
 	const out: [number, number][] = [];
 	re.lastIndex = 0;
 	for (let m = re.exec(sentence); m; m = re.exec(sentence)) {
-		let i = 0;
-		while (i + 1 < starts.length && starts[i + 1] <= m.index) i++;
-		let j = i;
-		while (j + 1 < starts.length && starts[j + 1] < m.index + m[0].length) j++;
-		out.push([i, j]);
+		const i = tokenAt(starts, m.index);
+		out.push([i, tokenAt(starts, m.index + m[0].length - 1, i)]);
 	}
 	return out;
 }
