@@ -14,7 +14,7 @@ import type { Thresholds } from '../core/thresholds';
 import { Indexer } from '../indexing/indexer';
 import type { Embedder } from '../models/embedder';
 import type { Reranker } from '../models/reranker';
-import { retrievalTuning, type RetrievalTuning } from '../retrieval/retrievalThresholds';
+import { RETRIEVAL_TUNING_THRESHOLDS, retrievalTuning, type RetrievalTuning } from '../retrieval/retrievalThresholds';
 import { retrieveWorkspace } from '../retrieval/workspaceRetrieval';
 import { parseCommandArgs } from './args';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from './cliTypes';
@@ -36,7 +36,8 @@ Each repository is indexed from its root (defaults: the Debian packages of test/
 turn searches (files mode). --split keeps the dev or test half (SHA-256 of the id, 50/50 per repository).
 --index-cache DIR: keep each repository's index in DIR/REPO (PGlite) and re-index only changed files next time
 (delete DIR when chunking or the embedder changes).
---tuning FILE: a JSON object of src/retrieval/retrievalThresholds.ts names (e.g. the new parts switched off).
+--tuning FILE: a JSON object of retrieval-tuning names (src/core/thresholds/retrievalTuningThresholds.ts, e.g. the
+new parts switched off); any other name is an error (core thresholds such as fts_max_query_terms go in --config FILE).
 --chunks: chunks mode, as the chat turn's evidence is ranked: a hit is a gold file's chunk among the first k chunks.
 `;
 
@@ -306,6 +307,28 @@ const OPTIONS = {
 	...JSON_OUT_OPTION,
 } as const;
 
+/**
+ * A --tuning file names only retrieval-tuning thresholds. Anything else used to be ignored in
+ * silence, so a run meant to change a core threshold measured the defaults; now it is an error,
+ * with the way to change a core threshold (--config) when that is what the name is.
+ */
+function checkTuningNames(raw: unknown, file: string, t: Thresholds): void {
+	if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+		throw new UsageError(`--tuning ${file}: must be a JSON object of retrieval-tuning names`);
+	}
+	for (const name of Object.keys(raw)) {
+		if (Object.hasOwn(RETRIEVAL_TUNING_THRESHOLDS, name)) continue;
+		if (Object.hasOwn(t, name)) {
+			throw new UsageError(
+				`--tuning ${file}: "${name}" is a core threshold, not a retrieval-tuning one; pass it with --config FILE`,
+			);
+		}
+		throw new UsageError(
+			`--tuning ${file}: unknown retrieval-tuning name "${name}" (known: ${Object.keys(RETRIEVAL_TUNING_THRESHOLDS).join(', ')})`,
+		);
+	}
+}
+
 async function run(argv: string[], io: CliIo): Promise<number> {
 	const { values, positionals } = parseCommandArgs(argv, OPTIONS);
 	if (!positionals.length) throw new UsageError(`QUESTIONS.jsonl is required\n\n${USAGE}`);
@@ -344,6 +367,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 			} catch (e) {
 				throw new UsageError(`cannot read --tuning ${file}: ${(e as Error).message}`);
 			}
+			checkTuningNames(raw, file, t);
 		}
 		try {
 			tunings.push({ label: file ?? 'defaults', tuning: retrievalTuning({ ...t, ...raw }) });
