@@ -45,7 +45,7 @@ export const SECRET_VAR =
 	/^[a-z0-9]+(?:_[a-z0-9]+)*_(?:key|secret|token|password|passwd|pwd|dsn|pat|credentials?)$|^(?:database|db|redis|mongo|amqp)_url$/;
 // After a secret word, these make it a topic, not a value ("password hashing", "token refresh logic").
 export const TOPIC_AFTER = new Set(
-	'enrollment enrolment qr reset hashing hash hashes validation validator validate policy policies reset field fields strength rotation rotate format manager management handling handler storage length requirement requirements input prompt flow loading loader logic middleware scanner scanning example template variable variables name names expiry expiration refresh provider helper service class function module config configuration settings setup scope scopes permission permissions bucket buckets leak leaks check checks error errors type types schema generation generator count limit limits parsing parser bindings binding mapping expired expires expiring'.split(
+	'enrollment enrolment qr reset hashing hash hashes validation validator validate policy policies reset field fields strength rotation rotate format manager management handling handler storage length requirement requirements input prompt flow loading loader logic middleware scanner scanning example template variable variables name names expiry expiration refresh provider helper service class function module config configuration settings setup scope scopes permission permissions bucket buckets leak leaks check checks error errors type types schema generation generator count limit limits parsing parser bindings binding mapping expired expires expiring section sections'.split(
 		' ',
 	),
 );
@@ -145,7 +145,9 @@ export function secretPositions(tokens: readonly string[], keyInWindow = false):
 			!/\b(?:api|secret|private|signing|access|license|ssh)\b/.test(tokens.slice(Math.max(0, i - 4), i).join(' '))
 		)
 			continue;
-		if (TOPIC_AFTER.has(tokens[i + 1] ?? '')) continue;
+		// "the connection string format": the topic word follows the two-word name.
+		const after = t === 'connection' && tokens[i + 1]?.startsWith('string') ? tokens[i + 2] : tokens[i + 1];
+		if (TOPIC_AFTER.has(after ?? '')) continue;
 		out.push(i);
 	}
 	return out;
@@ -338,4 +340,4 @@ export const SECRET_SLICE = /\b(?:first|last) (?:few |\d+ )(?:chars|characters|d
 
 // Cheap scans that rule most turns out before any sentence is tokenised.
 export const MAY_NAME_SECRET =
-	/secret|secr|serc|scre|sect|passw|pasw|pssw|passo|crede|crend|credn|\bpass\b|pwd|passphrase|cred|token|key|\.env|env\b|\.pem|dsn|cookie|otp|2fa|mfa|seed|kubeconfig|keystore|keyfile|user\/pass|plaintext|_url|npmrc|pypirc|netrc|id_rsa|id_ed|id_ecdsa|\.p12|\.pfx|\.jks|\.p8|\.ppk|pgpass|databrickscfg|service.?account|printenv|heroku config|vault|sops|base64|ssm|authori[sz]ation|bearer|recovery|login|\bpw\b|contrase|senha|hasł|hasl|klucz|clave|chave|clé|schlüssel|zugangsdaten|kennwort|identifiants|tfstate|htpasswd|sentry|headers|appsettings\.production|connectionstring/;
+	/secret|secr|serc|scre|sect|passw|pasw|pssw|passo|crede|crend|credn|\bpass\b|pwd|passphrase|cred|token|key|\.env|env\b|\.pem|dsn|cookie|otp|2fa|mfa|seed|kubeconfig|keystore|keyfile|user\/pass|plaintext|_url|npmrc|pypirc|netrc|id_rsa|id_ed|id_ecdsa|\.p12|\.pfx|\.jks|\.p8|\.ppk|pgpass|databrickscfg|service.?account|printenv|heroku config|vault|sops|base64|ssm|authori[sz]ation|bearer|recovery|login|\bpw\b|contrase|senha|hasł|hasl|klucz|clave|chave|clé|schlüssel|zugangsdaten|kennwort|identifiants|tfstate|htpasswd|sentry|headers|appsettings\.production|connection ?strings?/;
