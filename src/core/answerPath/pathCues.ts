@@ -8,7 +8,7 @@ import { cueTable, type CueTable } from '../text/turnText';
 const SECRET_NOUN = String.raw`(?:secrets?|secret keys?|api[ _-]?keys?|apikeys?|passwords?|passwd|credentials?|creds|(?:access|auth|bearer|session|refresh|github|gitlab|npm|aws|slack|stripe|openai|jwt) tokens?|tokens|private keys?|ssh keys?|access keys?|signing keys?|aws[ _]secret(?:[ _]access[ _]key)?|connection strings?|\.env(?: file)?)`;
 // Words after a secret noun that turn it into a topic ("password hashing") rather than a value.
 const SECRET_TOPIC = String.raw`(?:hashing|hash|hashes|validation|validator|policy|policies|reset|field|fields|strength|rotation|format|manager|managers|management|handling|storage|length|requirements?|input|prompt|flow|leak detection|scanner|scanning|example|file format)`;
-const DISCLOSE = String.raw`(?:show|print|reveal|display|dump|echo|cat|output|give|tell|send|paste|leak|expose|read out|copy)`;
+const DISCLOSE = String.raw`(?:show|print|reveal|display|dump|echo|cat|output|give|tell|send|paste|expose|read out|copy)`;
 // An optional modifier word before the noun ("the AWS secret"), but not a question word ("tell me about API keys").
 const MODIFIER = String.raw`(?:(?!about\b|how\b|what\b|why\b|when\b|where\b|which\b|if\b|whether\b|an?\b)[\w-]+\s+)?`;
 const OWNED = String.raw`(?:the|our|my|your|prod|production|staging|dev|real|actual|current|full|raw)`;

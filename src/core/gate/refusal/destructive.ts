@@ -23,7 +23,7 @@ export const DESTROY = new Set(
 	),
 );
 export const DESTROY_PHRASES =
-	/\b(?:tear down|force[- ]push|force[- ]unlock|break (?:the |its |that )?(?:state )?lock|push (?:--force(?:-with-lease)?|-f)|reset --hard|scale (?:\w+ )?(?:down )?to (?:zero|0)|rm -rf|delete from|turn off|switch off|shut off|helm uninstall|kubectl delete|terraform destroy|pulumi destroy|cdk destroy|sls remove|serverless remove|dropdb|reset (?:the )?(?:[\w-]+ ){0,3}(?:offsets?|database|db|data|cluster|tables?|replicas?|replication|slave|master)|(?:migrate|db):(?:rollback|fresh|reset|refresh|wipe|drop)|(?:prisma )?migrate reset|flyway clean|schema:drop|migrate down|down[- ]migrations?|restore [^.?!\n]{0,40}(?:over|onto|into) (?:the )?(?:prod|production)|scale [^.?!\n]{0,60}(?:to )?(?:zero|0)\b|s3 rm [^\n]*--recursive|-x ?delete\b|update \w+ set\b(?![^;\n]*\bwhere\b)|pg_restore [^\n]*--clean|gsutil (?:-m )?rm -r|az group delete|gcloud [\w ]{0,40} delete|vacuum\b[^.?!\n]{0,60}\bretain 0 hours?|(?:run|apply|execute|kick off|trigger|start|fire off)\b[^.?!\n]{0,30}?\bmigrations?|run (?:the )?down\b|(?:pulumi up|(?:terraform|tofu|terragrunt) apply)|[\w.:-]*(?:(?:disabled?|skip|bypass|insecure|no)[\w.:-]*(?:auth|tls|ssl|csrf|verify)|(?:auth|tls|ssl|csrf|verify)[\w.:-]*(?:disabled?|skip|bypass|insecure))[\w.:-]*\s*[=:]\s*(?:true|1|on)|\b(?![\w.:-]*(?:disable|skip|bypass|insecure))[\w.:-]*(?:auth|tls|ssl|csrf|verify)[\w.:-]*\s*[=:]\s*(?:false|off|0))\b/g;
+	/\b(?:xtrim\b[^.?!\n]{0,40}\bmaxlen (?:[=~] )?0\b|tear down|force[- ]push|force[- ]unlock|break (?:the |its |that )?(?:state )?lock|push (?:--force(?:-with-lease)?|-f)|reset --hard|scale (?:\w+ )?(?:down )?to (?:zero|0)|rm -rf|delete from|turn off|switch off|shut off|helm uninstall|kubectl delete|terraform destroy|pulumi destroy|cdk destroy|sls remove|serverless remove|dropdb|reset (?:the )?(?:[\w-]+ ){0,3}(?:offsets?|database|db|data|cluster|tables?|replicas?|replication|slave|master)|(?:migrate|db):(?:rollback|fresh|reset|refresh|wipe|drop)|(?:prisma )?migrate reset|flyway clean|schema:drop|migrate down|down[- ]migrations?|restore [^.?!\n]{0,40}(?:over|onto|into) (?:the )?(?:prod|production)|scale [^.?!\n]{0,60}(?:to )?(?:zero|0)\b|s3 rm [^\n]*--recursive|-x ?delete\b|update \w+ set\b(?![^;\n]*\bwhere\b)|pg_restore [^\n]*--clean|gsutil (?:-m )?rm -r|az group delete|gcloud [\w ]{0,40} delete|vacuum\b[^.?!\n]{0,60}\bretain 0 hours?|(?:run|apply|execute|kick off|trigger|start|fire off)\b[^.?!\n]{0,30}?\bmigrations?|run (?:the )?down\b|(?:pulumi up|(?:terraform|tofu|terragrunt) apply)|[\w.:-]*(?:(?:disabled?|skip|bypass|insecure|no)[\w.:-]*(?:auth|tls|ssl|csrf|verify)|(?:auth|tls|ssl|csrf|verify)[\w.:-]*(?:disabled?|skip|bypass|insecure))[\w.:-]*\s*[=:]\s*(?:true|1|on)|\b(?![\w.:-]*(?:disable|skip|bypass|insecure))[\w.:-]*(?:auth|tls|ssl|csrf|verify)[\w.:-]*\s*[=:]\s*(?:false|off|0))\b/g;
 
 // Writing about a destructive step is not running it.
 // "disable deletion protection on prod-db", "skip the plan", "we've never needed it" are not drafting.
@@ -31,12 +31,15 @@ export const DESTROY_PHRASES =
 // "remember that we drop the prod orders table every friday", "fyi we wipe the prod cache nightly".
 // A note lead followed by a subject, or a "we …" sentence with a habit word.
 export const STATED_FACT =
-	/^(?:(?:remember|note|(?:worth )?noting(?: for the future)?|fyi|for the record|for context|keep in mind|(?:just so )?you know|heads up)\b[,:]?\s+(?:that\s+)?(?:(?:in|on|at|for) (?:our|the|this) [\w-]+,?\s+)?(?:we|they|our|ops|nobody|no one|everyone|the (?:team|cron|job|pipeline|script)|it|there)\b|(?:we|our (?:team|cron|job|pipeline)|ops)\b[^.?!\n]*\b(?:every|nightly|weekly|daily|monthly|hourly|each (?:night|week|day|month|sprint|release)|usually|always|normally)\b)/;
+	/^(?:(?:remember|note|(?:worth )?noting(?: for the future)?|fyi|for the record|for context|keep in mind|(?:just so )?you know|heads up)\b[,:]?\s+(?:that\s+)?(?:(?:in|on|at|for) (?:our|the|this) [\w-]+,?\s+)?(?:we|they|our|ops|nobody|no one|everyone|the (?:team|cron|job|pipeline|script)|it|there)\b|(?:we|our (?:team|cron|job|pipeline)|ops)\b[^.?!\n]*\b(?:every|nightly|weekly|daily|monthly|hourly|each (?:night|week|day|month|sprint|release)|usually|always|normally)\b)|^(?:note|noting|fyi|for the record)\b[,:]?\s+(?:that\s+)?(?:the\s+)?[\w./:-]+(?:\s+[\w./:-]+){0,4}\s+(?:is|are|was|were|has|have)\b/;
 export const DRAFTING =
 	/\b(?:runbook|checklist|(?:write|draft|make|review|prepare|create|need) (?:a |the |an |our )?(?:[\w-]+ )?plan|plan (?:for|out|how)|procedure|document|docs?|draft|(?<!\b(?:skip|skipping|without|no|bypass|bypassing|waiting for|wait for|than|before)\s(?:the |a |code )?)review|explain|describe|rollback plan|plan -{1,2}destroy|what-if|never (?:\w+ ){0,2}(?:run|do|execute|apply|drop|delete|truncate|wipe|destroy|touch|allow|let|happens?)|prevent\w*|protect(?:s|ed|ing)? (?:against|from|it|them|prod|production|the)|(?:add|enable|turn on|set up|keep)\b[^.?!\n]{0,30}\bprotection|(?<!\bdisable )(?:retain|keep|protect|preserve)(?:s|ed|ing)? (?:\w+ )?(?:for|in|on) (?:prod|production)\b(?!-)|make sure|avoid|by accident|accidental\w*|safeguard|(?:do not|don't|dont) (?:run|execute|apply|do)|write (?:me )?(?:the |a |an )?(?:[\w-]+ )?(?:query|sql|script|statement) (?:that|to) (?:counts?|lists?|shows?|finds?|selects?|checks?|returns?)|(?:i'll|i will|let me) (?:run|do|execute|apply) (?:it|that|this|them) (?:myself|manually|by hand))\b/;
 
 export const HARMLESS_HEAD =
 	/^(?:plan|preview|diff|ship|deploy|release|show|list|check|describe|get|view|inspect|count|explain|test|verify|validate|build|lint|tail|watch|monitor|open|read|log|back ?up|snapshot|export|copy|clone|silence|document|review|compare|run (?:the )?(?:plan|preview|diff|tests?|lint|build|checks?))\b/;
+
+const BELIEF =
+	/^(?:impression|think|thought|believe|believed|sure|assume|assumed|guess|recall|remember|seems|seemed|feeling)$/;
 
 // The verbs that run a step named earlier ("run that against prod", "do it there", "repeat it").
 const RUN_VERB = /^(?:do|run|apply|execute|repeat|redo|rerun|re-run|try|perform)$/;
@@ -79,7 +82,11 @@ export function destructiveRule(
 	const byOthers = (i: number) =>
 		/^(?:they|he|she)$/.test(tokens[tokens[i - 1] === 'run' ? i - 2 : i - 1] ?? '') ||
 		(tokens[i - 1] === 'to' && /^(?:wants|tries|trying|plans|going|needs|about)$/.test(tokens[i - 2] ?? '')) ||
-		/^(?:would|will)$/.test(tokens[i - 1] ?? '');
+		/^(?:would|will)$/.test(tokens[i - 1] ?? '') ||
+		// "I have the impression that we disable autoIndex in production": a belief about how it is.
+		(tokens[i - 1] === 'we' &&
+			tokens[i - 2] === 'that' &&
+			tokens.slice(Math.max(0, i - 6), i - 2).some((w) => BELIEF.test(w)));
 	for (let k = destroy.length - 1; k >= 0; k--) if (byOthers(destroy[k])) destroy.splice(k, 1);
 	// "reset the consumer group offsets … on the production cluster": the phrase's last word counts too.
 	for (const [i, j] of spans) if (j !== i && destroy.includes(i)) destroy.push(j);
@@ -133,5 +140,5 @@ export function destructiveRule(
 
 // Built from the destructive vocabulary (plain words: nothing to escape) plus the phrase heads.
 export const MAY_DESTROY = new RegExp(
-	`${[...DESTROY].join('|')}|tear|rm |force|push|reset|flyway clean|schema:drop|turn off|switch off|shut off|uninstall|scale|rollback|migrat|restore|pg_restore|update|vacuum|-x ?delete|pulumi up|apply|run (?:the )?down|kick off|trigger|start|auth|tls|ssl|csrf|verify`,
+	`${[...DESTROY].join('|')}|tear|rm |force|push|reset|flyway clean|schema:drop|xtrim|turn off|switch off|shut off|uninstall|scale|rollback|migrat|restore|pg_restore|update|vacuum|-x ?delete|pulumi up|apply|run (?:the )?down|kick off|trigger|start|auth|tls|ssl|csrf|verify`,
 );

@@ -29,10 +29,10 @@ export const COMMIT = new Set(
 );
 export const COMMIT_SPAN = 12;
 export const COMMIT_PHRASES =
-	/\b(?:check (?:[\w.\/-]+ ){0,4}in(?:to)?|git add|paste (?:it |them )?into|put (?:it |them )?(?:in|into))\b/g;
+	/\b(?:check (?:[\w.\/-]+ ){0,4}in(?:to)?|git add|paste (?:it |them )?into|(?:put|stick|drop|shove|dump|throw|plop|slap) (?:it |them |that |those )?(?:in|into))\b/g;
 // Where a committed or published secret ends up: the repository, code, config, or somewhere public.
 export const COMMIT_TARGET =
-	/\b(?:commit|push|git add|check in|into|upload|publish|repo|repository|source|code|readme|public|docs|wiki|confluence|gist|pastebin|issue|ticket|channel|chat|here|workflow|dockerfile|compose|ya?ml|csproj|fsproj|vbproj|pom|gradle|plist|manifest|appsettings|hardcode|hard-code|inline|[\w-]+\.(?:ts|js|py|go|rs|java|cs|rb|php|json|toml|ini|cfg|conf|properties|xml|tf|csproj|fsproj|vbproj|gradle|kts|kt|swift|plist|xcconfig|ya?ml|hcl|tfvars|sh|ex|exs|scala|clj|cpp|h))\b|(?:^|\s)\.(?:npmrc|env)\b/;
+	/\b(?:commit|push|git add|check in|into|upload|publish|repo|repository|source|code|readme|public|docs|wiki|confluence|gist|pastebin|issue|ticket|channel|chat|here|workflow|dockerfile|compose|ya?ml|csproj|fsproj|vbproj|pom|gradle|plist|manifest|appsettings|hardcode|hard-code|inline|config|plaintext|[\w-]+\.(?:ts|js|py|go|rs|java|cs|rb|php|json|toml|ini|cfg|conf|properties|xml|tf|csproj|fsproj|vbproj|gradle|kts|kt|swift|plist|xcconfig|ya?ml|hcl|tfvars|sh|ex|exs|scala|clj|cpp|h))\b|(?:^|\s)\.(?:npmrc|env)\b/;
 
 // A secret, by name ("api key", "password"), by file (".env.production", "id_rsa") or by variable (STRIPE_SECRET_KEY).
 export const SECRET_WORDS =
@@ -59,7 +59,7 @@ export const PLACEHOLDER_SENTENCE =
 // Questions about where, how or why — ordinary workspace questions, never refused. For secrets only
 // the location and mechanism shapes exempt ("is there a way to see the prod password?" is a request).
 export const SECRET_ORDINARY =
-	/^(?:(?:ok|okay|so|hey|hi|hmm|quick question|question|also|and|but|btw)[,:]?\s+)*(?:(?:are )?(?:you|u) sure\b|(?:does|did|will|would|might|could|can) (?!you\b|u\b|ya\b|we\b|i\b|anyone\b|anybody\b|someone\b|somebody\b)(?:[\w-]+ ){1,4}(?:ever )?(?:leak|print|log|expose|send|show|include|store|write|output|dump|echo|return|mask|redact)\b|where|how (?:does|do|is|are|can i (?:safely|securely|properly)|should|would (?:i|we) (?:safely|securely|properly))|which (?:file|env|module|service|class|config|variable|var|secret manager|vault|path|key name)|why (?:does|is|are|did|do|can't|won't|isn't|doesn't)|when (?:does|do|is|are|should)|what happens|is there (?:a|an|any) (?:rule|policy|guideline|convention|standard|doc)|explain (?:how|where|why|what)|walk me through (?:how|why|where|adding|setting up|configuring|wiring|creating|storing|rotating|revoking|removing|scrubbing)|what (?:would|will|does|do)\b(?![^?!]{0,40}\b(?:have|has|say|says|contain|contains|hold|holds|store|stores) (?:for|as|in)\b)|is (?:the |this |that |it |`)|(?:can|could) you (?:tell|show) me (?:where|how|which|why|whether|if)|tell me (?:where|how|which|why|whether|if)|show me (?:where|how|which)|list (?:the |all )?(?:env(?:ironment)? ?var(?:iable)?s?|names|places|files))\b/;
+	/^(?:(?:ok|okay|so|hey|hi|hmm|quick question|question|also|and|but|btw)[,:]?\s+)*(?:(?:are )?(?:you|u) sure\b|(?:does|did|will|would|might|could|can) (?!you\b|u\b|ya\b|we\b|i\b|anyone\b|anybody\b|someone\b|somebody\b)(?:[\w`'".-]+ ){1,4}(?:ever )?(?:leak|print|log|expose|send|show|include|store|write|output|dump|echo|return|mask|redact)\b|(?:it|this|that|they|which) (?:can|could|might|may|will|would|does|did) (?:ever |also |still )?(?:leak|print|log|expose|send|show|include|write|output|dump|echo|return)s?\b(?=[^?]*\?\s*$)|where|how (?:does|do|is|are|can i (?:safely|securely|properly)|should|would (?:i|we) (?:safely|securely|properly))|which (?:file|env|module|service|class|config|variable|var|secret manager|vault|path|key name)|why (?:does|is|are|did|do|can't|won't|isn't|doesn't)|when (?:does|do|is|are|should)|what happens|is there (?:a|an|any) (?:rule|policy|guideline|convention|standard|doc)|explain (?:how|where|why|what)|walk me through (?:how|why|where|adding|setting up|configuring|wiring|creating|storing|rotating|revoking|removing|scrubbing)|what (?:would|will|does|do)\b(?![^?!]{0,40}\b(?:have|has|say|says|contain|contains|hold|holds|store|stores) (?:for|as|in)\b)|is (?:the |this |that |it |`)|(?:can|could) you (?:tell|show) me (?:where|how|which|why|whether|if)|tell me (?:where|how|which|why|whether|if)|show me (?:where|how|which)|list (?:the |all )?(?:env(?:ironment)? ?var(?:iable)?s?|names|places|files))\b/;
 
 const PASS_OWNER =
 	/^(?:db|database|admin|root|ssh|smtp|ftp|sftp|mysql|postgres|pg|redis|wifi|user|account|sudo|master|prod|production|vpn|keystore|signing)$/;
@@ -80,6 +80,14 @@ export const misspeltSecretWord = (t: string) =>
 	t.length >= 5 && t.length <= 12 && /^[a-z]+$/.test(t) && LONG_SECRET_WORDS.some((w) => withinOneEdit(t, w));
 
 // A resource's password by its short suffix ("db-checkout-pass", "smtp_pwd"); not "first-pass".
+// "add SESSION_SECRET with a placeholder to .env.example": only a name is committed. "The real prod
+// secret instead of the fake one" is still the secret.
+const NAME_ONLY_COMMIT =
+	/^(?!.*\b(?:real|actual|prod|production|live)\b).*\b(?:placeholder|\.env\.(?:example|sample|template|dist))\b/;
+// A lowercased camelCase name that ends in a secret word; route and form names ("forgotPassword",
+// "newPassword") and .NET's CancellationToken are not secrets.
+const CAMEL_SECRET =
+	/^(?!(?:forgot|reset|change|update|new|old|confirm|verify|validate|hash|check|show|toggle|require|requires|has|no|is|min|max)(?:password|passwd|secret))[a-z][a-z0-9]{1,20}(?:password|passwd|apikey|privatekey|accesskey|secretkey)$|^(?:client|app|api|jwt|session|signing|webhook|oauth|shared|consumer|master|encryption|hmac)secret$|^(?:access|auth|refresh|api|bearer|github|gitlab|npm|slack|bot|session|id|discord|telegram|jwt)token$/;
 const PASS_SUFFIX =
 	/^(?!(?:single|first|second|two|one|multi|by|final|last|next)[-_])[a-z0-9]+(?:[-_][a-z0-9]+)*[-_](?:pass|pwd|passwd)$/;
 
@@ -110,6 +118,8 @@ export function secretPositions(tokens: readonly string[], keyInWindow = false):
 			/^connectionstrings?:\w/.test(t) ||
 			// "cat the prod env file": the env file is the .env by another name.
 			(t === 'env' && /^files?$/.test(tokens[i + 1] ?? ''));
+		// camelCase names, lowercased here: storePassword, clientSecret, githubToken.
+		if (!named) named = CAMEL_SECRET.test(t);
 		if (!named && FILEISH.test(t)) {
 			const base = t.replace(/\/+$/, '').split('/').pop() ?? t;
 			named =
@@ -148,6 +158,14 @@ export function secretPositions(tokens: readonly string[], keyInWindow = false):
 		// "the connection string format": the topic word follows the two-word name.
 		const after = t === 'connection' && tokens[i + 1]?.startsWith('string') ? tokens[i + 2] : tokens[i + 1];
 		if (TOPIC_AFTER.has(after ?? '')) continue;
+		// "a failed login", "on every login": the event, not the credentials.
+		if (
+			/^logins?$/.test(t) &&
+			/^(?:failed|successful|unsuccessful|first|last|each|every|per|after|before|on|at|during|social|sso)$/.test(
+				tokens[i - 1] ?? '',
+			)
+		)
+			continue;
 		out.push(i);
 	}
 	return out;
@@ -188,6 +206,8 @@ export function asksAction(tokens: readonly string[], i: number): boolean {
 	if (t.length > 3 && t.endsWith('s') && !t.endsWith('ss') && !t.includes('-'))
 		return /^(?:that|which|and|also|then)$/.test(tokens[i - 1] ?? '');
 	if (i > 0 && NOT_A_REQUEST_BEFORE.has(tokens[i - 1])) return false;
+	// "the logger in app/logging.py print the DATABASE_URL": a file just before the verb is its subject.
+	if (i > 0 && /\/|\.[a-z]{1,5}$/.test(tokens[i - 1]) && !tokens[i - 1].startsWith('.')) return false;
 	return !NOUN_AFTER.has(tokens[i + 1] ?? '');
 }
 
@@ -300,7 +320,8 @@ export function secretRule(
 	);
 	commit.push(...phrasePositions(sentence, tokens, starts, COMMIT_PHRASES));
 	const c = near(commit, secrets, COMMIT_SPAN) ?? near(commit, pronouns, PRONOUN_SPAN);
-	if (c && COMMIT_TARGET.test(sentence))
+	// "add SESSION_SECRET with a placeholder to .env.example": a name with no value is committed, not a secret.
+	if (c && COMMIT_TARGET.test(sentence) && !NAME_ONLY_COMMIT.test(sentence))
 		return {
 			rule: 'commit_secret',
 			cue: 'commit_secret',
