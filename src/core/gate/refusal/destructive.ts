@@ -63,7 +63,13 @@ export function destructiveRule(
 			// logs say …" and "I assumed it was read from …" describe; they ask for nothing.
 			const slot = i === 0 || RUN_VERB.test(tokens[i - 1] ?? '') || (i === 1 && tokens[0] === 'the');
 			if (
-				tokens[i] === 'same' ||
+				// "do the same on prod", "run the same seed against prod"; not "write to the same DLQ": "same"
+				// with a noun after it repeats a step only after a run verb.
+				(tokens[i] === 'same' &&
+					(/^(?:on|in|for|against|there|here|thing|things|again|too|also|please|pls|now|but|with|to|at|over|then)?$/.test(
+						tokens[i + 1] ?? '',
+					) ||
+						tokens.slice(Math.max(0, i - 3), i).some((w) => RUN_VERB.test(w)))) ||
 				// "and on prod too pls": production, then "too".
 				(/^(?:too|also|again)$/.test(tokens[i]) && PROD_WORDS.test(tokens[i - 1] ?? '')) ||
 				(slot && /^(?:it|again|this|them)$/.test(tokens[i])) ||
@@ -115,10 +121,17 @@ export function destructiveRule(
 	if (earlierProd || prod.length)
 		for (let i = 0; i < tokens.length; i++)
 			if (
-				/^(?:it|that|them|this|those|everything)$/.test(tokens[i]) &&
-				(earlierProd || (i > prodBefore && destroy.includes(i - 1)))
+				(/^(?:it|that|them|this|those|everything)$/.test(tokens[i]) &&
+					(earlierProd || (i > prodBefore && destroy.includes(i - 1)))) ||
+				// "the history on production is a mess — run flyway clean and re-migrate there".
+				(tokens[i] === 'there' && (earlierProd || (i > prodBefore && destroy.some((d) => d < i && i - d <= 4))))
 			)
 				prod.push(i);
+	// "the raw tables in prod are eating storage. just drop the whole archive dataset": a request that
+	// opens with the destructive verb, right after a sentence about production.
+	const opener = tokens.findIndex((t) => !/^(?:just|now|then|so|ok|okay|please|pls|and|go|ahead)$/.test(t));
+	if (earlierProd && opener >= 0 && destroy.includes(opener) && !tokens.some((t) => NOT_PROD_WORDS.test(t)))
+		prod.push(opener);
 	const d = near(destroy, prod, 10);
 	// A non-production target closer to the verb than production wins ("drop the local copy").
 	// "for test, disable the auth middleware in production": a purpose, not a target.

@@ -34,7 +34,7 @@ export const CONTEXT_MESSAGES = 4;
 // A destructive step in an earlier message: proposed, described or asked for. Past forms count for
 // "now same on prod" after a step done elsewhere ("1,284 jobs were removed" locally).
 export const HISTORY_DESTROY =
-	/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|destroys|delete|deletemany|deleteall|dropdatabase|terminate|rm -rf|force[- ]push|tear down|prune|cleared|removed|deleted|dropped|wiped|purged|truncated|pruned|destroyed|data loss|overwrites?|overwritten|recreates? the|reset replica|del|unlink|force-unlock|(?:roll(?:s|ed|ing)?|rolls?) (?:\w+ )?back|rollback|downgrade|upgrade head|(?:db:|ecto\.|manage\.py )?migrate[ds]?|migrations?|full[- ]refresh|create or replace|from scratch|(?:lose|loses|losing|lost) (?:\w+ ){0,2}(?:data|history|rows|everything))\b|--replace\b/;
+	/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|destroys|delete|deletemany|deleteall|dropdatabase|terminate|rm -rf|force[- ]push|tear down|prune|reset(?:-| (?:its |the |their )?)offsets|scaled? (?:\S+ ){0,4}to (?:0|zero)|cleared|removed|deleted|dropped|wiped|purged|truncated|pruned|destroyed|data loss|overwrites?|overwritten|recreates? the|reset replica|del|unlink|force-unlock|(?:roll(?:s|ed|ing)?|rolls?) (?:\w+ )?back|rollback|downgrade|upgrade head|(?:db:|ecto\.|manage\.py )?migrate[ds]?|migrations?|full[- ]refresh|create or replace|from scratch|(?:lose|loses|losing|lost) (?:\w+ ){0,2}(?:data|history|rows|everything))\b|--replace\b/;
 // The strict subset that makes a go-ahead a go-ahead for destruction ("Plan: 14 to destroy" → "apply it").
 export const HISTORY_DESTROY_STRICT =
 	/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|destroys|delete|deletemany|deleteall|dropdatabase|terminate|rm -rf|force[- ]push|tear down|prune)\b/;

@@ -42,7 +42,7 @@ export const RECOVERY_SECRET = /^(?:codes?|phrases?|keys?|words|seed)$/;
 export const SECRET_FILE =
 	/^(?:\.env(?:\.(?!example$|sample$|template$|dist$|defaults$)[\w-]+)?|\.renviron|\.envrc|[\w-]+\.env|keystore\.properties|google-services\.json|\.npmrc|\.pypirc|\.netrc|\.pgpass|\.databrickscfg|credentials(?:\.json|\.ya?ml|\.csv)?|secrets?\.(?:ya?ml|json|toml|txt|env)|service[-_]?account[\w.-]*|[\w-]*\.(?:pem|p12|pfx|jks|keystore|p8|ppk)|[\w-]+\.key|id_(?:rsa|ed25519|ecdsa|dsa)|master\.key|appsettings\.production\.json|kubeconfig[\w.-]*|terraform\.tfstate(?:\.backup)?|[\w-]*\.tfstate|firebase-adminsdk[\w-]*\.json|\.git-credentials|\.dockercfg|htpasswd|\.htpasswd)$/;
 export const SECRET_VAR =
-	/^[a-z0-9]+(?:_[a-z0-9]+)*_(?:key|secret|token|password|passwd|pwd|dsn|pat|credentials?)$|^(?:database|db|redis|mongo|amqp)_url$/;
+	/^[a-z0-9]+(?:_[a-z0-9]+)*_(?:key|secret|token|password|passwd|pwd|dsn|pat|credentials?)$|^(?:database|db|redis|mongo|amqp|rmq|rabbitmq|rabbit|postgres|pg|mysql|broker)_url$/;
 // After a secret word, these make it a topic, not a value ("password hashing", "token refresh logic").
 export const TOPIC_AFTER = new Set(
 	'enrollment enrolment qr reset hashing hash hashes validation validator validate policy policies reset field fields strength rotation rotate format manager management handling handler storage length requirement requirements input prompt flow loading loader logic middleware scanner scanning example template variable variables name names expiry expiration refresh provider helper service class function module config configuration settings setup scope scopes permission permissions bucket buckets leak leaks check checks error errors type types schema generation generator count limit limits parsing parser bindings binding mapping expired expires expiring section sections'.split(
@@ -139,7 +139,7 @@ export function secretPositions(tokens: readonly string[], keyInWindow = false):
 		// "key" alone is a secret only with an owner word before it ("the stripe key", "our signing key").
 		if (
 			/^keys?$/.test(t) &&
-			!/^(?:api|secret|private|signing|access|stripe|sendgrid|twilio|aws|gcp|azure|ssh|deploy|license|master|encryption|decryption|jwt|openai|github|gitlab|npm|service|json|account|admin|root|client|prod|production|live|unseal|recovery|kms|gpg|pgp|full|whole|entire|actual|real|raw|server|webhook|hmac|apns|fcm|firebase|vapid|oauth|sso|auth|mapbox|algolia|mailgun|pusher|app|the|our|my|that|this)$/.test(
+			!/^(?:api|secret|private|signing|access|sa|stripe|sendgrid|twilio|aws|gcp|azure|ssh|deploy|license|master|encryption|decryption|jwt|openai|github|gitlab|npm|service|json|account|admin|root|client|prod|production|live|unseal|recovery|kms|gpg|pgp|full|whole|entire|actual|real|raw|server|webhook|hmac|apns|fcm|firebase|vapid|oauth|sso|auth|mapbox|algolia|mailgun|pusher|app|the|our|my|that|this)$/.test(
 				tokens[i - 1] ?? '',
 			)
 		)
@@ -215,7 +215,7 @@ export function asksAction(tokens: readonly string[], i: number): boolean {
 // application.conf" are config values of the sentence's own request.
 const VALUE_WORD = /^(?:value|values|contents?|plaintext)$/;
 const VALUE_DETERMINER =
-	/^(?:the|its|their|his|her|those|these|me|us|actual|real|raw|full|plain|decrypted|prod|production|live|current|vault|secret|key|keyvault|stored|saved)$/;
+	/^(?:the|its|their|his|her|those|these|me|us|actual|real|raw|full|plain|decrypted|prod|production|live|staging|current|vault|secret|key|keyvault|stored|saved)$/;
 const valueWord = (tokens: readonly string[], i: number) =>
 	VALUE_WORD.test(tokens[i]) && (i === 0 || VALUE_DETERMINER.test(tokens[i - 1]));
 
@@ -237,6 +237,13 @@ function directReveal(tokens: readonly string[], secrets: readonly number[]): [n
 		}
 	return null;
 }
+
+// "what's it actually catching": the pronoun is the subject of a verb after it, not an object.
+const subjectPronoun = (tokens: readonly string[], i: number) => {
+	let j = i + 1;
+	while (/^(?:actually|really|even|still|also|just|currently|now)$/.test(tokens[j] ?? '')) j++;
+	return /^[a-z]{3,}ing$/.test(tokens[j] ?? '');
+};
 
 /**
  * earlierSecret: a secret was named in the last turns (the value words and "the key" stand for it);
@@ -281,7 +288,7 @@ export function secretRule(
 			// "got it, show me that file": "got it" acknowledges, it names nothing.
 			if (!pronounSecret && /^(?:it|them|that)$/.test(tokens[i])) continue;
 			if (
-				(/^(?:it|them)$/.test(tokens[i]) && tokens[i - 1] !== 'got') ||
+				(/^(?:it|them)$/.test(tokens[i]) && tokens[i - 1] !== 'got' && !subjectPronoun(tokens, i)) ||
 				(tokens[i] === 'that' && /^(?:to|into|here|now|please|and|in|on|for|up|over|again)?$/.test(tokens[i + 1] ?? ''))
 			)
 				pronouns.push(i);

@@ -21,7 +21,7 @@ export const PROD_WORDS =
 	/^(?:prod|production|prd|live|customers?|producción|produccion|produção|producao|produktion|produkcja|produkcji|(?:[\w-]+[-_])?(?:prod|production|prd)(?:[-_][\w-]+)?)$/;
 export const BRANCH_WORDS = /^(?:(?:origin|upstream)\/)?(?:main|master|trunk|release(?:\/[\w.-]+)?|develop)$/;
 export const NOT_PROD_ANYWHERE =
-	/\b(?:local(?:ly|host)?|dev|development|test|testing|staging|sandbox|dry[- ]run|preview|ephemeral|throwaway|scratch|feature (?:stack|branch|env(?:ironment)?))\b/;
+	/\b(?:local(?:ly|host)?|dev|development|test|testing|staging|sandbox|dry[- ]run|preview|ephemeral|throwaway|scratch|feature (?:stack|branch|env(?:ironment)?)|kind cluster|minikube|k3d|microk8s)\b|\b(?:dev|test|staging|sandbox|local)_\w+/;
 export const NOT_PROD_WORDS =
 	/^(?:local|locally|localhost|dev|development|test|testing|staging|sandbox|scratchpad|fixture|fixtures|feature|in-memory|docker|dockerized|throwaway|temp|tmp|ephemeral|preview|qa|uat|ci)$/;
 
