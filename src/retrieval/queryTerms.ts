@@ -20,6 +20,11 @@ function isCompound(t: string): boolean {
 
 /** The salient terms of a query: compound identifiers and paths first, then other words; deduplicated. */
 export function salientTerms(query: string, max: number): string[] {
+	return allSalientTerms(query).slice(0, max);
+}
+
+/** Every salient term of a query, uncapped, in salientTerms' order. */
+export function allSalientTerms(query: string): string[] {
 	const compound: string[] = [];
 	const words: string[] = [];
 	const seen = new Set<string>();
@@ -30,7 +35,26 @@ export function salientTerms(query: string, max: number): string[] {
 		seen.add(key);
 		(isCompound(t) ? compound : words).push(t);
 	}
-	return [...compound, ...words].slice(0, max);
+	return [...compound, ...words];
+}
+
+/**
+ * Which of a long query's terms to search, given each term's document frequency in the index (the
+ * df of its rarest lexeme that occurs at all; 0 = none of its lexemes is indexed): at or under `max`
+ * terms, all of them, unchanged; over it, terms with df 0 are dropped (they cannot match and only
+ * take a slot) and the `max` rarest of the rest (highest IDF; equal df keeps the earlier term) are
+ * kept, in their original order. If no term occurs at all, the first `max` (nothing can match; the
+ * trace still shows what was searched).
+ */
+export function selectByDocFrequency(terms: readonly string[], dfs: readonly number[], max: number): string[] {
+	if (terms.length <= max) return [...terms];
+	const present = terms.map((_, i) => i).filter((i) => dfs[i] > 0);
+	if (!present.length) return terms.slice(0, max);
+	const kept = present
+		.sort((a, b) => dfs[a] - dfs[b] || a - b)
+		.slice(0, max)
+		.sort((a, b) => a - b);
+	return kept.map((i) => terms[i]);
 }
 
 /** The full-text query text: salient terms, each compound one followed by its split parts. */
