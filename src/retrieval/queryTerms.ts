@@ -50,11 +50,7 @@ export function selectByDocFrequency(terms: readonly string[], dfs: readonly num
 	if (terms.length <= max) return [...terms];
 	const present = terms.map((_, i) => i).filter((i) => dfs[i] > 0);
 	if (!present.length) return terms.slice(0, max);
-	const kept = present
-		.sort((a, b) => dfs[a] - dfs[b] || a - b)
-		.slice(0, max)
-		.sort((a, b) => a - b);
-	return kept.map((i) => terms[i]);
+	return present.slice(0, max).map((i) => terms[i]);
 }
 
 /** The full-text query text: salient terms, each compound one followed by its split parts. */
