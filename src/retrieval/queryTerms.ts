@@ -38,19 +38,33 @@ export function allSalientTerms(query: string): string[] {
 	return [...compound, ...words];
 }
 
+/** How often the query writes each term (case-insensitive, by its salient-term key). */
+export function queryTermCounts(query: string): Map<string, number> {
+	const counts = new Map<string, number>();
+	for (const m of query.matchAll(TOKEN)) {
+		const key = m[0].toLowerCase();
+		counts.set(key, (counts.get(key) ?? 0) + 1);
+	}
+	return counts;
+}
+
 /**
- * Which of a long query's terms to search, given each term's document frequency in the index (the
- * df of its rarest lexeme that occurs at all; 0 = none of its lexemes is indexed): at or under `max`
- * terms, all of them, unchanged; over it, terms with df 0 are dropped (they cannot match and only
- * take a slot) and the `max` rarest of the rest (highest IDF; equal df keeps the earlier term) are
- * kept, in their original order. If no term occurs at all, the first `max` (nothing can match; the
- * trace still shows what was searched).
+ * Which of a long query's terms to search, given each term's weight in the index (termSelection.ts:
+ * its BM25 query weight, qtf × idf; 0 = none of its lexemes is indexed): at or under `max` terms,
+ * all of them, unchanged; over it, terms of weight 0 are dropped (they cannot match and only take
+ * a slot) and the `max` heaviest of the rest (equal weight keeps the earlier term) are kept, in
+ * their original order. If no term occurs at all, the first `max` (nothing can match; the trace
+ * still shows what was searched).
  */
-export function selectByDocFrequency(terms: readonly string[], dfs: readonly number[], max: number): string[] {
+export function selectByWeight(terms: readonly string[], weights: readonly number[], max: number): string[] {
 	if (terms.length <= max) return [...terms];
-	const present = terms.map((_, i) => i).filter((i) => dfs[i] > 0);
+	const present = terms.map((_, i) => i).filter((i) => weights[i] > 0);
 	if (!present.length) return terms.slice(0, max);
-	return present.slice(0, max).map((i) => terms[i]);
+	const kept = present
+		.sort((a, b) => weights[b] - weights[a] || a - b)
+		.slice(0, max)
+		.sort((a, b) => a - b);
+	return kept.map((i) => terms[i]);
 }
 
 /** The full-text query text: salient terms, each compound one followed by its split parts. */
