@@ -36,12 +36,12 @@ for (const engine of testEngines()) {
 
 		it('termDocFrequencies: the rarest indexed lexeme of each text; 0 when none is indexed', async () => {
 			const dfs = await termDocFrequencies(store.db, repo.scope(), ['zeta', 'xyzzy0', 'render', 'xyzzy1 zeta']);
-			assert.deepEqual(dfs, [1, 0, 13, 1]);
+			assert.deepEqual(dfs, { n: 13, dfs: [1, 0, 13, 1] });
 		});
 
 		it('another workspace has no such terms: every df is 0', async () => {
 			const other = { tier: 'workspace' as const, workspaceIds: ['no-such-workspace'] };
-			assert.deepEqual(await termDocFrequencies(store.db, other, ['zeta', 'render']), [0, 0]);
+			assert.deepEqual(await termDocFrequencies(store.db, other, ['zeta', 'render']), { n: 0, dfs: [0, 0] });
 		});
 
 		it('over the cap: df-0 terms are dropped, so the cut-off terms are searched', async () => {

@@ -1,35 +1,47 @@
 /**
- * Long-query term selection by document frequency (queryTerms.ts selectByDocFrequency,
- * termSelection.ts selectQueryTerms): over the cap, df-0 terms go and the rarest stay in their
- * original order; at or under the cap the terms are salientTerms' and the store is never asked.
+ * Long-query term selection by the index's statistics (queryTerms.ts selectByWeight,
+ * termSelection.ts selectQueryTerms): over the cap, df-0 terms go and the heaviest (qtf × idf) stay
+ * in their original order; at or under the cap the terms are salientTerms' and the store is never
+ * asked.
  */
 import assert from 'node:assert/strict';
 import { DEFAULT_THRESHOLDS } from '../../../src/core/thresholds';
-import { allSalientTerms, salientTerms, selectByDocFrequency } from '../../../src/retrieval/queryTerms';
+import { allSalientTerms, queryTermCounts, salientTerms, selectByWeight } from '../../../src/retrieval/queryTerms';
 import { selectQueryTerms } from '../../../src/retrieval/termSelection';
 import type { Queryable } from '../../../src/store/queryable';
 
-describe('selectByDocFrequency', () => {
-	it('at or under the cap returns every term unchanged, df 0 included', () => {
-		assert.deepEqual(selectByDocFrequency(['a', 'b', 'c'], [0, 5, 0], 3), ['a', 'b', 'c']);
-		assert.deepEqual(selectByDocFrequency(['a', 'b'], [0, 0], 3), ['a', 'b']);
+describe('selectByWeight', () => {
+	it('at or under the cap returns every term unchanged, weight 0 included', () => {
+		assert.deepEqual(selectByWeight(['a', 'b', 'c'], [0, 5, 0], 3), ['a', 'b', 'c']);
+		assert.deepEqual(selectByWeight(['a', 'b'], [0, 0], 3), ['a', 'b']);
 	});
 
-	it('over the cap drops df-0 terms and keeps the rarest, in the original order', () => {
-		// dfs: a 50, b 0, c 2, d 7, e 1 — cap 3 keeps e (1), c (2), d (7), printed as c d e.
-		assert.deepEqual(selectByDocFrequency(['a', 'b', 'c', 'd', 'e'], [50, 0, 2, 7, 1], 3), ['c', 'd', 'e']);
+	it('over the cap drops weight-0 terms and keeps the heaviest, in the original order', () => {
+		// weights: a 0.5, b 0, c 4, d 2, e 6 — cap 3 keeps e, c, d, printed as c d e.
+		assert.deepEqual(selectByWeight(['a', 'b', 'c', 'd', 'e'], [0.5, 0, 4, 2, 6], 3), ['c', 'd', 'e']);
 	});
 
 	it('fewer present terms than the cap: only the present ones', () => {
-		assert.deepEqual(selectByDocFrequency(['x', 'y', 'z', 'w'], [0, 4, 0, 9], 3), ['y', 'w']);
+		assert.deepEqual(selectByWeight(['x', 'y', 'z', 'w'], [0, 4, 0, 9], 3), ['y', 'w']);
 	});
 
-	it('equal df keeps the earlier term', () => {
-		assert.deepEqual(selectByDocFrequency(['p', 'q', 'r', 's'], [3, 3, 3, 1], 2), ['p', 's']);
+	it('equal weight keeps the earlier term', () => {
+		assert.deepEqual(selectByWeight(['p', 'q', 'r', 's'], [3, 3, 3, 5], 2), ['p', 's']);
 	});
 
 	it('when no term occurs at all, the first cap terms (nothing can match either way)', () => {
-		assert.deepEqual(selectByDocFrequency(['p', 'q', 'r'], [0, 0, 0], 2), ['p', 'q']);
+		assert.deepEqual(selectByWeight(['p', 'q', 'r'], [0, 0, 0], 2), ['p', 'q']);
+	});
+});
+
+describe('queryTermCounts', () => {
+	it('counts each token case-insensitively; a dotted name is one token', () => {
+		const c = queryTermCounts('Figure DPI doubles: figure.dpi is 200, then the figure dpi is 400');
+		assert.equal(c.get('figure'), 2);
+		assert.equal(c.get('dpi'), 2);
+		assert.equal(c.get('figure.dpi'), 1);
+		assert.equal(c.get('400'), 1);
+		assert.equal(c.get('nothing'), undefined);
 	});
 });
 
@@ -62,20 +74,25 @@ describe('selectQueryTerms', () => {
 		]);
 	});
 
-	it('over the cap: looks up at most fts_term_lookup_max terms, each as the arm searches it', async () => {
+	it('over the cap: one lookup of at most fts_term_lookup_max terms; qtf × idf picks the kept ones', async () => {
 		const seen: unknown[][] = [];
+		// N 100 chunks; by position: getUserName df 0, alpha df 50, gamma df 0, delta df 5.
+		const dfOf = [0, 50, 0, 5];
 		const db = {
 			query: async (_sql: string, params: unknown[]) => {
 				seen.push(params);
-				// df by position: only the 2nd and 4th looked-up terms occur.
-				return (params[2] as string[]).map((_, i) => ({ i: i + 1, df: i === 1 ? 9 : i === 3 ? 2 : 0 }));
+				return (params[2] as string[]).map((_, i) => ({ i: i + 1, df: dfOf[i], n: 100 }));
 			},
 		} as unknown as Queryable;
-		const t = { fts_max_query_terms: 2, fts_term_lookup_max: 4 };
-		const got = await selectQueryTerms(db, scope, 'alpha getUserName gamma delta epsilon', t);
+		const t = { fts_max_query_terms: 1, fts_term_lookup_max: 4 };
+		const once = 'alpha getUserName gamma delta epsilon';
+		assert.deepEqual(await selectQueryTerms(db, scope, once, t), ['delta']);
 		assert.equal(seen.length, 1, 'one statement');
 		// Salient order: getUserName (compound) first, then the words; only the first four are looked up.
 		assert.deepEqual(seen[0][2], ['getUserName get user name', 'alpha', 'gamma', 'delta']);
-		assert.deepEqual(got, ['alpha', 'delta']);
+		// idf(alpha) = ln(1 + 50.5/50.5) = 0.69, idf(delta) = ln(1 + 95.5/5.5) = 2.91: said five times,
+		// alpha weighs 3.47 and takes the one slot.
+		const often = `${once} alpha ALPHA alpha Alpha`;
+		assert.deepEqual(await selectQueryTerms(db, scope, often, t), ['alpha']);
 	});
 });
