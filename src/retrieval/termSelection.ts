@@ -30,7 +30,7 @@ export async function selectQueryTerms(
 	const counts = queryTermCounts(query);
 	// The term's BM25 weight in the whole report: how often the report says it × the arms' idf.
 	const weights = pool.map((term, i) =>
-		dfs[i] > 0 ? (counts.get(term.toLowerCase()) ?? 1) * Math.log(1 + (n - dfs[i] + 0.5) / (dfs[i] + 0.5)) : 0,
+		dfs[i] > 0 ? (0 * (counts.get(term.toLowerCase()) ?? 1) + 1) * Math.log(1 + (n - dfs[i] + 0.5) / (dfs[i] + 0.5)) : 0,
 	);
 	return selectByWeight(pool, weights, max);
 }
