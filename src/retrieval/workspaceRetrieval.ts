@@ -34,6 +34,7 @@ import {
 import { retrievalPlan, type RetrievalPlan } from './retrievalPlan';
 import { retrievalTuning, type RetrievalTuning } from './retrievalThresholds';
 import { selectQueryTerms } from './termSelection';
+import { salientTerms } from './queryTerms';
 
 /** One retrieval. */
 export interface WorkspaceRetrievalInput {
@@ -132,7 +133,7 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 				tuning,
 				want: arm === 'hybrid' ? want : null,
 				pinDefinitions,
-				terms,
+				terms: terms.length >= 0 ? salientTerms(searchQuery, t.fts_max_query_terms) : terms,
 				...(input.ftsRanking ? { ftsRanking: input.ftsRanking } : {}),
 			}),
 		),
