@@ -133,13 +133,13 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 				tuning,
 				want: arm === 'hybrid' ? want : null,
 				pinDefinitions,
-				terms: terms.length >= 0 ? salientTerms(searchQuery, t.fts_max_query_terms) : terms,
+				terms,
 				...(input.ftsRanking ? { ftsRanking: input.ftsRanking } : {}),
 			}),
 		),
 		// Files mode: the BM25-sum file list reads its own, wider full-text run (fileBm25Arm.ts).
 		input.files && arm !== 'vector' && (input.ftsRanking ?? 'bm25') === 'bm25'
-			? termsChosen.then((terms) => fileBm25Chunks(db, scope, searchQuery, t, tuning, terms))
+			? termsChosen.then(() => fileBm25Chunks(db, scope, searchQuery, t, tuning, salientTerms(searchQuery, t.fts_max_query_terms)))
 			: undefined,
 		// Files mode: the files the turn names by module or printed path (mentionedFileArm.ts).
 		input.files && arm === 'hybrid' && tuning.file_mention_weight > 0
