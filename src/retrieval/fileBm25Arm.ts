@@ -10,27 +10,20 @@ import type { Thresholds } from '../core/thresholds';
 import type { Queryable } from '../store/queryable';
 import { ftsArm, type SearchScope } from '../store/searchQueries';
 import type { SearchHit } from './hybridSearch';
-import { ftsQueryText } from './queryTerms';
+import { ftsQueryText, salientTerms } from './queryTerms';
 import type { RetrievalTuning } from './retrievalThresholds';
-import { selectQueryTerms } from './termSelection';
 
-/**
- * Chunks by BM25 over all of `query`'s full-text terms (`terms` when the caller already chose them
- * with selectQueryTerms, as workspaceRetrieval does for both arms), best first, as hits with their
- * full-text score.
- */
+/** Chunks by BM25 over all of `query`'s salient terms, best first, as hits with their full-text score. */
 export async function fileBm25Chunks(
 	db: Queryable,
 	scope: SearchScope,
 	query: string,
 	t: Thresholds,
 	tuning: RetrievalTuning,
-	terms?: readonly string[],
 ): Promise<SearchHit[]> {
 	const n = tuning.file_bm25_candidates;
-	if (n === 0) return [];
-	const searched = ftsQueryText(terms ?? (await selectQueryTerms(db, scope, query, t)));
-	if (!searched.trim()) return [];
+	const searched = ftsQueryText(salientTerms(query, t.fts_max_query_terms));
+	if (n === 0 || !searched.trim()) return [];
 	const rows = await ftsArm(db, scope, searched, 'bm25', n, { commonDf: 1, maxCandidates: n });
 	return rows.map((r, i) => ({
 		id: r.doc_id,

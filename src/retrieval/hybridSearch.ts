@@ -14,9 +14,8 @@ import { applyKindPriors } from './fileRanking';
 import type { FileKind, TurnWant } from './filePriors';
 import { reciprocalRankFusion } from './fusion';
 import { turnIdentifiers, type QueryIdentifier } from './queryIdentifiers';
-import { ftsQueryText } from './queryTerms';
+import { ftsQueryText, salientTerms } from './queryTerms';
 import { retrievalTuning, type RetrievalTuning } from './retrievalThresholds';
-import { selectQueryTerms } from './termSelection';
 import {
 	describeSymbolArm,
 	fetchDefinitions,
@@ -57,8 +56,6 @@ export interface SearchOptions {
 	want?: TurnWant | null;
 	/** How many symbol definitions to keep first (default: definitionPinCount of the query). */
 	pinDefinitions?: number;
-	/** The full-text terms already chosen for this query (selectQueryTerms); default: chosen here. */
-	terms?: readonly string[];
 }
 
 /** How a hit was matched by the symbol arm (absent: it was not). */
@@ -103,7 +100,7 @@ export async function hybridSearch(db: Queryable, query: string, opts: SearchOpt
 		...(opts.scope === undefined ? {} : { scope: opts.scope }),
 	};
 	const fetch = opts.fetch ?? opts.k * t.arm_fetch_multiplier * (opts.files ? 3 : 1);
-	const terms = opts.terms ?? (await selectQueryTerms(db, scope, query, t));
+	const terms = salientTerms(query, t.fts_max_query_terms);
 	const searched = ftsQueryText(terms);
 	const notes: string[] = [];
 	const tuning = opts.tuning ?? retrievalTuning(t);

@@ -20,11 +20,6 @@ function isCompound(t: string): boolean {
 
 /** The salient terms of a query: compound identifiers and paths first, then other words; deduplicated. */
 export function salientTerms(query: string, max: number): string[] {
-	return allSalientTerms(query).slice(0, max);
-}
-
-/** Every salient term of a query, uncapped, in salientTerms' order. */
-export function allSalientTerms(query: string): string[] {
 	const compound: string[] = [];
 	const words: string[] = [];
 	const seen = new Set<string>();
@@ -35,36 +30,7 @@ export function allSalientTerms(query: string): string[] {
 		seen.add(key);
 		(isCompound(t) ? compound : words).push(t);
 	}
-	return [...compound, ...words];
-}
-
-/** How often the query writes each term (case-insensitive, by its salient-term key). */
-export function queryTermCounts(query: string): Map<string, number> {
-	const counts = new Map<string, number>();
-	for (const m of query.matchAll(TOKEN)) {
-		const key = m[0].toLowerCase();
-		counts.set(key, (counts.get(key) ?? 0) + 1);
-	}
-	return counts;
-}
-
-/**
- * Which of a long query's terms to search, given each term's weight in the index (termSelection.ts:
- * its BM25 query weight, qtf × idf; 0 = none of its lexemes is indexed): at or under `max` terms,
- * all of them, unchanged; over it, terms of weight 0 are dropped (they cannot match and only take
- * a slot) and the `max` heaviest of the rest (equal weight keeps the earlier term) are kept, in
- * their original order. If no term occurs at all, the first `max` (nothing can match; the trace
- * still shows what was searched).
- */
-export function selectByWeight(terms: readonly string[], weights: readonly number[], max: number): string[] {
-	if (terms.length <= max) return [...terms];
-	const present = terms.map((_, i) => i).filter((i) => weights[i] > 0);
-	if (!present.length) return terms.slice(0, max);
-	const kept = present
-		.sort((a, b) => weights[b] - weights[a] || a - b)
-		.slice(0, max)
-		.sort((a, b) => a - b);
-	return kept.map((i) => terms[i]);
+	return [...compound, ...words].slice(0, max);
 }
 
 /** The full-text query text: salient terms, each compound one followed by its split parts. */

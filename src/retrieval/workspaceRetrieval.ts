@@ -33,8 +33,6 @@ import {
 } from './hybridSearch';
 import { retrievalPlan, type RetrievalPlan } from './retrievalPlan';
 import { retrievalTuning, type RetrievalTuning } from './retrievalThresholds';
-import { selectQueryTerms } from './termSelection';
-import { salientTerms } from './queryTerms';
 
 /** One retrieval. */
 export interface WorkspaceRetrievalInput {
@@ -117,29 +115,23 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	const want = turnWant(failurePlan?.parsed.frames.length ? failurePlan.parsed.rest : input.query);
 	// Judged on what the user wrote, not on the shorter text searched for a pasted failure.
 	const pinDefinitions = definitionPinCount(input.query, tuning);
-	// Both full-text arms search the same terms: for a long query, one df lookup chooses them
-	// (while the named-file and failure lookups, which do not need them, run beside it).
-	const termsChosen = selectQueryTerms(db, scope, searchQuery, t);
 	const [found, bm25Chunks, mentioned, failure] = await Promise.all([
-		termsChosen.then((terms) =>
-			hybridSearch(db, searchQuery, {
-				...scope,
-				k: plan.pool,
-				fetch: Math.max(plan.fetch_per_arm.fts, plan.fetch_per_arm.vector),
-				arm,
-				embedder,
-				cosineFloor: cosine,
-				thresholds: t,
-				tuning,
-				want: arm === 'hybrid' ? want : null,
-				pinDefinitions,
-				terms,
-				...(input.ftsRanking ? { ftsRanking: input.ftsRanking } : {}),
-			}),
-		),
+		hybridSearch(db, searchQuery, {
+			...scope,
+			k: plan.pool,
+			fetch: Math.max(plan.fetch_per_arm.fts, plan.fetch_per_arm.vector),
+			arm,
+			embedder,
+			cosineFloor: cosine,
+			thresholds: t,
+			tuning,
+			want: arm === 'hybrid' ? want : null,
+			pinDefinitions,
+			...(input.ftsRanking ? { ftsRanking: input.ftsRanking } : {}),
+		}),
 		// Files mode: the BM25-sum file list reads its own, wider full-text run (fileBm25Arm.ts).
 		input.files && arm !== 'vector' && (input.ftsRanking ?? 'bm25') === 'bm25'
-			? termsChosen.then(() => fileBm25Chunks(db, scope, searchQuery, t, tuning, salientTerms(searchQuery, t.fts_max_query_terms)))
+			? fileBm25Chunks(db, scope, searchQuery, t, tuning)
 			: undefined,
 		// Files mode: the files the turn names by module or printed path (mentionedFileArm.ts).
 		input.files && arm === 'hybrid' && tuning.file_mention_weight > 0

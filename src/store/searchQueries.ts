@@ -159,44 +159,6 @@ function bm25Arm(
 	);
 }
 
-/** The chunk count of a search's scope and each looked-up text's document frequency. */
-export interface TermFrequencies {
-	n: number;
-	dfs: number[];
-}
-
-/**
- * For each text (one query term as the full-text arm searches it: the term and its split parts),
- * the document frequency of its rarest lexeme that the index holds, summed over the scope's
- * workspaces — 0 when none of its lexemes is indexed (it cannot match) — and the scope's chunk
- * count (BM25's N). One statement for the whole query: the texts' distinct lexemes are each looked
- * up once in `term_df` (its primary key).
- */
-export async function termDocFrequencies(
-	db: Queryable,
-	scope: SearchScope,
-	texts: readonly string[],
-): Promise<TermFrequencies> {
-	if (!texts.length) return { n: 0, dfs: [] };
-	const rows = await db.query<{ i: number; df: number; n: number }>(
-		`WITH q AS (SELECT u.txt, u.i FROM unnest($3::text[]) WITH ORDINALITY AS u(txt, i)),
-		ql AS MATERIALIZED (SELECT q.i, l.lexeme FROM q CROSS JOIN LATERAL unnest(to_tsvector('english', q.txt)) AS l),
-		d AS MATERIALIZED (
-			SELECT x.lexeme, (SELECT sum(t.df) FROM term_df t
-				WHERE t.tier = $1 AND t.term = x.lexeme AND t.scope = $4 AND ($2::text[] IS NULL OR t.workspace_id = ANY($2::text[]))) AS df
-			FROM (SELECT DISTINCT lexeme FROM ql) x),
-		st AS (SELECT coalesce(sum(c.n_chunks), 0)::float8 AS n FROM corpus_stats c
-			WHERE c.tier = $1 AND c.scope = $4 AND ($2::text[] IS NULL OR c.workspace_id = ANY($2::text[])))
-		SELECT q.i::int AS i, coalesce(min(d.df) FILTER (WHERE d.df > 0), 0)::float8 AS df, (SELECT n FROM st) AS n
-		FROM q LEFT JOIN ql ON ql.i = q.i LEFT JOIN d ON d.lexeme = ql.lexeme
-		GROUP BY q.i ORDER BY q.i`,
-		[scope.tier, scope.workspaceIds, texts, scope.scope ?? scopeOf(db)],
-	);
-	const dfs = new Array<number>(texts.length).fill(0);
-	for (const r of rows) dfs[Number(r.i) - 1] = Number(r.df);
-	return { n: rows.length ? Number(rows[0].n) : 0, dfs };
-}
-
 /**
  * Vector arm: cosine similarity (1 − pgvector's `<=>`) over the HNSW index, only vectors from
  * `embedder`, then the floor on cosine. The inner ORDER BY … LIMIT is what the index serves.

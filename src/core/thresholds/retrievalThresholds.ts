@@ -49,14 +49,6 @@ export const RETRIEVAL_THRESHOLDS = {
 		rationale:
 			'At most this many salient terms go into the full-text query (identifiers first), bounding its cost on long queries.',
 	},
-	fts_term_lookup_max: {
-		default: 1000,
-		min: 1,
-		max: 100000,
-		integer: true,
-		rationale:
-			'A query with more than fts_max_query_terms salient terms has at most this many of them (in salient order) looked up in term_df in one statement, to keep the rarest that occur in the index; bounds that lookup on a huge paste. The longest SWE-bench Lite swe-dev report has 425 salient terms (median 57), so every measured report is looked up whole.',
-	},
 	bm25_common_term_df: {
 		default: 0.03,
 		min: 0,
