@@ -64,7 +64,7 @@ async function main(): Promise<void> {
 		const serial: Queryable = {
 			engine: db.engine,
 			scope: db.scope,
-			query: <T>(sql: string, params: readonly unknown[] = []) => {
+			query: <T extends object>(sql: string, params: readonly unknown[] = []) => {
 				const run = chain.then(async () => {
 					const t = performance.now();
 					const rows = await db.query<T>(sql, params);
