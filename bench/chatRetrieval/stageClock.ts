@@ -4,6 +4,7 @@
  * statement is which arm is read from its SQL (the texts in src/store/searchQueries.ts,
  * symbolSearch.ts and frameChunks.ts). The stages between the recorded spans are derived:
  *   prep      pipeline start → first arm statement, minus the frame lookups (query terms, parsing)
+ *   phrase    the raising-site phrase query of a pasted error (phraseChunks.ts; other_sql before 2026-12-03)
  *   arms      first arm statement start → last arm statement end (they may overlap on a pool)
  *   fusion    last arm end → rerank start (RRF, symbol ranking, priors, pins)
  *   evidence  rerank end → the pipeline's return (evidence selection, file ranking, result)
@@ -12,12 +13,13 @@ import type { Embedder } from '../../src/models/embedder';
 import type { Reranker } from '../../src/models/reranker';
 import type { Queryable } from '../../src/store/queryable';
 
-export const SQL_STAGES = ['bm25', 'vector', 'symbol', 'frames', 'other_sql'] as const;
+export const SQL_STAGES = ['bm25', 'vector', 'symbol', 'frames', 'phrase', 'other_sql'] as const;
 export type SqlStage = (typeof SQL_STAGES)[number];
 export const STAGES = [
 	'embed',
 	'prep',
 	'frames',
+	'phrase',
 	'bm25',
 	'vector',
 	'symbol',
@@ -36,6 +38,7 @@ export function sqlStage(sql: string): SqlStage {
 	if (sql.includes('c.embedding <=> $3::vector')) return 'vector';
 	if (sql.includes('AS q(leaf')) return 'symbol';
 	if (sql.includes('AS q(path, line)') || sql.includes("regexp_replace(x.path, '^.*/', '')")) return 'frames';
+	if (sql.includes('phraseto_tsquery')) return 'phrase';
 	return 'other_sql';
 }
 
@@ -78,12 +81,14 @@ export class StageClock {
 		const armsStart = arms.length ? Math.min(...arms.map((x) => x.start)) : pipelineStart;
 		const armsEnd = arms.length ? Math.max(...arms.map((x) => x.end)) : armsStart;
 		const frames = sum('frames');
+		const phrase = sum('phrase');
 		const rerankStart = rerank ? rerank.start : armsEnd;
 		const rerankEnd = rerank ? rerank.end : armsEnd;
 		return {
 			embed: sum('embed'),
 			prep: Math.max(0, armsStart - pipelineStart - frames),
 			frames,
+			phrase,
 			bm25: sum('bm25'),
 			vector: sum('vector'),
 			symbol: sum('symbol'),

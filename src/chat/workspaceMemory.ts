@@ -79,7 +79,7 @@ export class WorkspaceMemory {
 	private disposed = false;
 	private readonly offered = new Set<string>();
 	/** The last chunk coverage count, reused between index writes (see cachedCoverage). */
-	private coverageCache: { key: string; at: number; value: Coverage } | null = null;
+	private coverageCache: { key: string; rows: string; at: number; value: Coverage } | null = null;
 
 	constructor(private readonly options: WorkspaceMemoryOptions) {}
 
@@ -157,8 +157,20 @@ export class WorkspaceMemory {
 		const hit = this.coverageCache;
 		if (hit && hit.key === key && now - hit.at < COVERAGE_TTL_MS) return hit.value;
 		const value = await coverage(store, ids, embedder);
-		this.coverageCache = { key, at: now, value };
+		this.coverageCache = { key, rows: rowsKey(store, ids), at: now, value };
 		return value;
+	}
+
+	/**
+	 * Whether the folders have rows in the index. A fresh coverage count that found their chunks
+	 * answers it without a statement (one round trip less per turn: ~1 ms on PGlite, bench:chat);
+	 * it is as fresh as the count itself — dropped on this window's writes, COVERAGE_TTL_MS otherwise.
+	 */
+	private async indexed(store: Store, ids: readonly string[]): Promise<boolean> {
+		const hit = this.coverageCache;
+		if (hit && hit.rows === rowsKey(store, ids) && Date.now() - hit.at < COVERAGE_TTL_MS && hit.value.chunks > 0)
+			return true;
+		return hasWorkspaceRows(store, ids);
 	}
 
 	/**
@@ -248,7 +260,7 @@ export class WorkspaceMemory {
 		try {
 			const store = await this.openStore();
 			const ids = this.options.folders().map((f) => workspaceId(f));
-			if (!ids.length || !(await hasWorkspaceRows(store, ids))) return { status: 'not_indexed', steps };
+			if (!ids.length || !(await this.indexed(store, ids))) return { status: 'not_indexed', steps };
 			const k = result.policy.rag_k;
 			const floor = result.policy.rag_min_similarity;
 			const t0 = performance.now();
@@ -330,6 +342,9 @@ export class WorkspaceMemory {
 	}
 }
 
+/** Which folders of which scope a coverage count was of (whatever the embedder). */
+const rowsKey = (store: Store, ids: readonly string[]) => JSON.stringify([store.scope, ids]);
+
 async function hasWorkspaceRows(store: Store, ids: readonly string[]): Promise<boolean> {
 	// EXISTS stops at the first row; a count would scan every document of the folders on each turn.
 	const rows = await store.db.query<{ found: boolean }>(
@@ -346,7 +361,7 @@ interface Coverage {
 }
 
 /** How long a turn reuses the chunk coverage count when this window has not written the index. */
-const COVERAGE_TTL_MS = 30_000;
+export const COVERAGE_TTL_MS = 30_000;
 
 /** How many of the folders' workspace chunks carry vectors of `embedder` (the vector arm sees only those). */
 async function coverage(store: Store, ids: readonly string[], embedder: string): Promise<Coverage> {

@@ -7,12 +7,12 @@
  */
 import type { SearchScope } from '../store/searchQueries';
 import type { Queryable } from '../store/queryable';
-import { chunksAtLines, pathsNamed } from '../store/frameChunks';
+import { frameCandidates, type FrameCandidateRow } from '../store/frameChunks';
 import type { ArmRow } from '../store/searchQueries';
 import { chunksWithPhrases, type PhraseRow } from '../store/phraseChunks';
 import { framesReachRaise, messagePhrases, rankRaiseSites, type RaiseSite } from './raiseSite';
 import type { RetrievalTuning } from './retrievalThresholds';
-import { functionLeaf, matchFramePath, parseFailure, type ParsedFailure, type StackFrame } from './stackFrames';
+import { functionLeaf, matchFramePath, parseFailure, slash, type ParsedFailure, type StackFrame } from './stackFrames';
 
 /** A frame that points into the workspace, with its chunk. */
 export interface WorkspaceFrame {
@@ -32,6 +32,8 @@ export interface FailureEvidence {
 	raiseSites: RaiseSite<PhraseRow>[];
 	/** Whether the innermost workspace frame's own line raises (else the raising site goes first). */
 	framesReachRaise: boolean;
+	/** Whether the phrases were looked up: not when the innermost frame raises (nothing would be pinned). */
+	raiseSitesLookedUp: boolean;
 }
 
 // Frames of the language runtime and standard library (rustc's, Node's internals, CPython's own lib, GOROOT).
@@ -91,10 +93,11 @@ export function planFailure(query: string, max: number, tuning?: FailureTuning):
 }
 
 /**
- * The plan's store lookups: with frames, maps them and fetches their chunks (at most `max`); with
- * phrases, the chunks holding them. A one-segment match (`loaders.py` for
- * `…/site-packages/jinja2/loaders.py`) counts only when the chunk at that line names the frame's
- * function: every package has an `__init__.py`.
+ * The plan's store lookups: with frames, maps them and fetches their chunks (at most `max`) in one
+ * statement; with phrases, the chunks holding them — after the frames, and only when the innermost
+ * frame does not raise (else nothing would be pinned: raiseSitePins). A one-segment match
+ * (`loaders.py` for `…/site-packages/jinja2/loaders.py`) counts only when the chunk at that line
+ * names the frame's function: every package has an `__init__.py`.
  */
 export async function failureLookups(
 	db: Queryable,
@@ -103,42 +106,63 @@ export async function failureLookups(
 	tuning?: FailureTuning,
 ): Promise<FailureEvidence> {
 	const { parsed, phrases, searchText, max } = plan;
-	const sites = phrases.length
-		? chunksWithPhrases(db, scope, phrases, tuning!.raise_site_per_phrase).then((rows) => rankRaiseSites(phrases, rows))
-		: Promise.resolve([] as RaiseSite<PhraseRow>[]);
+	const sites = async (): Promise<RaiseSite<PhraseRow>[]> =>
+		phrases.length
+			? rankRaiseSites(phrases, await chunksWithPhrases(db, scope, phrases, tuning!.raise_site_per_phrase))
+			: [];
 	if (!parsed.frames.length || max <= 0)
-		return { parsed, frames: [], searchText: null, phrases, raiseSites: await sites, framesReachRaise: false };
-	const basenames = [...new Set(parsed.frames.map((f) => f.path.split('/').pop()!))];
-	const candidates = await pathsNamed(db, scope, basenames);
-	const mapped = parsed.frames
-		.map((frame) => ({ frame, m: matchFramePath(frame.path, candidates) }))
-		.filter((x): x is { frame: StackFrame; m: { path: string; segments: number } } => x.m !== null);
-	const rows = await chunksAtLines(
+		return {
+			parsed,
+			frames: [],
+			searchText: null,
+			phrases,
+			raiseSites: await sites(),
+			framesReachRaise: false,
+			raiseSitesLookedUp: phrases.length > 0,
+		};
+	const rows = await frameCandidates(
 		db,
 		scope,
-		mapped.map((x) => ({ path: x.m.path, line: x.frame.line })),
+		parsed.frames.map((f) => ({
+			basename: f.path.split('/').pop()!,
+			segments: slash(f.path).split('/').filter(Boolean).join('/'),
+			line: f.line,
+		})),
 	);
 	const frames: WorkspaceFrame[] = [];
-	for (const x of mapped) {
-		const row = rows.find((r) => r.want_path === x.m.path && r.want_line === x.frame.line);
-		if (!row) continue;
-		const leaf = functionLeaf(x.frame.func);
-		const printedSegments = x.frame.path.split('/').filter(Boolean).length;
+	for (const [i, frame] of parsed.frames.entries()) {
+		const mine = rows.filter((r) => r.frame === i);
+		const m = matchFramePath(
+			frame.path,
+			mine.map((r) => r.want_path),
+		);
+		const row = m && mine.find((r) => r.want_path === m.path)!;
+		if (!m || !row || row.chunk_pk === null) continue;
+		const leaf = functionLeaf(frame.func);
+		const printedSegments = frame.path.split('/').filter(Boolean).length;
 		const named = leaf !== null && (word(row.content, leaf) || word(row.symbol ?? '', leaf));
-		if (x.m.segments < 2 && printedSegments > 1 && !named) continue;
+		if (m.segments < 2 && printedSegments > 1 && !named) continue;
 		if (frames.some((f) => f.row.chunk_pk === row.chunk_pk)) continue;
-		frames.push({ frame: x.frame, path: x.m.path, row });
+		frames.push({ frame, path: m.path, row: armRow(row) });
 		if (frames.length >= max) break;
 	}
 	const innermost = frames[0] ? { ...frames[0].row, line: frames[0].frame.line } : null;
+	const reach = framesReachRaise(innermost);
 	return {
 		parsed,
 		frames,
 		searchText,
 		phrases,
-		raiseSites: await sites,
-		framesReachRaise: framesReachRaise(innermost),
+		raiseSites: reach ? [] : await sites(),
+		framesReachRaise: reach,
+		raiseSitesLookedUp: !reach && phrases.length > 0,
 	};
+}
+
+/** The chunk columns of a frame candidate row (what the pins and the evidence read). */
+function armRow(r: FrameCandidateRow & ArmRow): ArmRow {
+	const { chunk_pk, doc_id, chunk_no, path, start_line, end_line, symbol, content, score } = r;
+	return { chunk_pk, doc_id, chunk_no, path, start_line, end_line, symbol, content, score };
 }
 
 /** Parses the turn and runs its lookups (planFailure, then failureLookups). */
@@ -179,6 +203,8 @@ export function describeFailure(e: FailureEvidence): string {
 export function describeRaiseSite(e: FailureEvidence, pinned: readonly PhraseRow[]): string | null {
 	if (!e.phrases.length) return null;
 	const quoted = e.phrases.map((p) => `"${p}"`).join(', ');
+	if (!e.raiseSitesLookedUp)
+		return `raising site: not looked up for ${quoted}; the innermost frame raises, frames lead`;
 	if (!e.raiseSites.length) return `raising site: no implementation chunk holds ${quoted}`;
 	const best = e.raiseSites[0].chunk;
 	const at = `${best.path ?? best.doc_id}:${best.start_line ?? '?'}`;

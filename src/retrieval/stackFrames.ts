@@ -28,7 +28,8 @@ export interface ParsedFailure {
 	rest: string;
 }
 
-const slash = (p: string) => p.replace(/\\/g, '/');
+/** Backslashes to slashes (a Windows path as printed). */
+export const slash = (p: string) => p.replace(/\\/g, '/');
 
 interface LineRule {
 	re: RegExp;

@@ -110,4 +110,36 @@ describe('extension: workspace retrieval in a chat turn (PGlite)', function () {
 		memory.indexChanged();
 		assert.equal(await chunks(), before);
 	});
+
+	it('a turn with a fresh chunk count of the folders sends no "is this folder indexed" statement', async () => {
+		const decision = {
+			...decideTurn({ utterance: 'How does formatEuro format cents?', history: [], context: { now: Date.now() } }),
+			retrieve: true,
+			tiers: ['workspace' as const],
+		};
+		const db = (await memory.openStore()).db as {
+			query: (sql: string, params?: readonly unknown[]) => Promise<object[]>;
+		};
+		const query = db.query;
+		const seen: string[] = [];
+		db.query = (sql, params) => {
+			seen.push(sql);
+			return query.call(db, sql, params);
+		};
+		const turn = async () => {
+			seen.length = 0;
+			const r = await memory.retrieve('How does formatEuro format cents?', decision, thresholds);
+			assert.ok(r.status === 'evidence' || r.status === 'no_match', r.status);
+			return seen.filter((q) => q.includes('SELECT EXISTS (SELECT 1 FROM documents')).length;
+		};
+		try {
+			memory.indexChanged();
+			assert.equal(await turn(), 1, 'no count yet: the statement runs');
+			assert.equal(await turn(), 0, 'the count of the folders is fresh and found chunks');
+			memory.indexChanged();
+			assert.equal(await turn(), 1, 'a write of this window drops the count');
+		} finally {
+			db.query = query;
+		}
+	});
 });

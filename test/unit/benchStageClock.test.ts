@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { sqlStage, StageClock } from '../../bench/chatRetrieval/stageClock';
-import { chunksAtLines, pathsNamed } from '../../src/store/frameChunks';
+import { frameCandidates, pathsNamed } from '../../src/store/frameChunks';
+import { chunksWithPhrases } from '../../src/store/phraseChunks';
 import type { Queryable } from '../../src/store/queryable';
 import { ftsArm, vectorArm } from '../../src/store/searchQueries';
 import { symbolDefinitions } from '../../src/store/symbolSearch';
@@ -34,7 +35,8 @@ describe('bench:chat stage names', () => {
 			['vector', (db) => vectorArm(db, scope, new Float32Array(4), 'e', 0, 12)],
 			['symbol', (db) => symbolDefinitions(db, scope, ['sendfile'], 5)],
 			['frames', (db) => pathsNamed(db, scope, ['app.py'])],
-			['frames', (db) => chunksAtLines(db, scope, [{ path: 'app.py', line: 3 }])],
+			['frames', (db) => frameCandidates(db, scope, [{ basename: 'app.py', segments: 'app.py', line: 3 }])],
+			['phrase', (db) => chunksWithPhrases(db, scope, ['no such section'], 20)],
 		];
 		for (const [stage, send] of cases) {
 			const { db, sql } = recording();

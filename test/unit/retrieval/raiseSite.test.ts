@@ -125,6 +125,7 @@ describe('raiseSitePins', () => {
 		phrases: ['alpha beta'],
 		raiseSites: [site('s1'), site('s2')],
 		framesReachRaise: false,
+		raiseSitesLookedUp: true,
 		...over,
 	});
 
