@@ -127,6 +127,7 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 			tuning,
 			want: arm === 'hybrid' ? want : null,
 			pinDefinitions,
+			vectorFiles: !!input.files && arm === 'hybrid' && tuning.file_vector_weight > 0,
 			...(input.ftsRanking ? { ftsRanking: input.ftsRanking } : {}),
 		}),
 		// Files mode: the BM25-sum file list reads its own, wider full-text run (fileBm25Arm.ts).
@@ -228,6 +229,13 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		const defining = filesByDefinedNames(found.symbol_matches).slice(0, tuning.file_defs_max);
 		if (defining.length)
 			lists.push({ weight: tuning.file_defs_weight, hits: defining.map((f) => toHit(f.match.row, 0, null, null)) });
+	}
+	// A long report's vector-arm files, which its chunk fusion weights down (hybridSearch.ts).
+	if (found.vector_files.length) {
+		lists.push({ weight: tuning.file_vector_weight, hits: found.vector_files });
+		note(
+			`vector file list: ${found.vector_files.length} file(s) by their best vector-arm chunk, fused at weight ${tuning.file_vector_weight} (long query)`,
+		);
 	}
 	// Files by their chunks' prose (docTextArm.ts), one more file list; not for a pasted failure.
 	if (input.files && tuning.file_prose_weight > 0 && !failure?.parsed.errorType && !failure?.parsed.frames.length) {

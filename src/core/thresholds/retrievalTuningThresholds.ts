@@ -103,6 +103,13 @@ export const RETRIEVAL_TUNING_THRESHOLDS = {
 		rationale:
 			"Files mode: weight (RRF) of the files ranked by the names the turn mentions that they define, each name counting 1 / (files defining it) (definedNames.ts): the file that defines several of a report's names is where it points. Off by default: SWE-bench Lite swe-dev R@1 / R@5 / R@10 0.488 / 0.756 / 0.819 at 1 alone, 0.535 / 0.764 / 0.819 with file_mention_weight 1 (R@10 one report below the named files alone, 0.827); nq dev R@1 0.860 → 0.871.",
 	},
+	file_vector_weight: {
+		default: 0,
+		min: 0,
+		max: 10,
+		rationale:
+			"Files mode, a query of more than rrf_long_query_words words (a pasted bug report): weight (RRF) of the vector arm's own files (best chunk each, in its order) in the file ranking. The long-query chunk fusion weights the vector arm down (rrf_weight_vector_long_query) and the pool is cut after it, so a file only the vector arm ranks high never reaches the file ranking: on SWE-bench Lite swe-dev 4 of the 22 misses at 10 had the gold file in the vector arm's top 9 files (docs/evaluation.md). 0 = off.",
+	},
 	file_defs_max: {
 		default: 20,
 		min: 1,
