@@ -148,11 +148,9 @@ async function main(): Promise<void> {
 					pinDefinitions: 0,
 				});
 				const byArm2 = (key: (h: SearchHit) => number | undefined) =>
-					bestPerFile(
-						wide.hits
-							.filter((h) => key(h) !== undefined)
-							.sort((a, b) => (key(a) ?? 0) - (key(b) ?? 0)),
-					).map((h) => h.path ?? h.id);
+					bestPerFile(wide.hits.filter((h) => key(h) !== undefined).sort((a, b) => (key(a) ?? 0) - (key(b) ?? 0))).map(
+						(h) => h.path ?? h.id,
+					);
 				const fts = byArm2((h) => h.arms.fts?.rank);
 				const vec = byArm2((h) => h.arms.vector?.rank);
 				const sym = byArm2((h) => h.symbol_match?.rank);
@@ -162,7 +160,10 @@ async function main(): Promise<void> {
 				armLine =
 					`\n   arms: fts ${rk(fts, q.gold_files)}/${fts.length} vector ${rk(vec, q.gold_files)}/${vec.length}` +
 					` symbol ${rk(sym, q.gold_files)}/${sym.length} (defs ${rk(symDef, q.gold_files)}/${symDef.length})` +
-					` fused ${rk(bestPerFile(wide.hits).map((h) => h.path ?? h.id), q.gold_files)} named ${rk(nm, q.gold_files)}/${nm.length} [${nm.slice(0, 4).join(' ')}]`;
+					` fused ${rk(
+						bestPerFile(wide.hits).map((h) => h.path ?? h.id),
+						q.gold_files,
+					)} named ${rk(nm, q.gold_files)}/${nm.length} [${nm.slice(0, 4).join(' ')}]`;
 			}
 			console.log(
 				`${q.id} gold ${gold} (${kindOf(gold)}, ${(texts.get(gold)?.length ?? 0) >> 10} KB) final ${r ?? '-'} pool ${rk(pool, q.gold_files)}/${pool.length}` +
