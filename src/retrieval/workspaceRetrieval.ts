@@ -21,7 +21,7 @@ import { fileBm25Chunks } from './fileBm25Arm';
 import { filesByDefinedNames } from './definedNames';
 import { applyKindPriors, rankFiles, type FileList } from './fileRanking';
 import { mentionedFileHits } from './mentionedFileArm';
-import { turnWant, type FileKind, type TurnWant } from './filePriors';
+import { turnWantOfTurn, type FileKind, type TurnWant } from './filePriors';
 import {
 	definitionPinCount,
 	hybridSearch,
@@ -112,7 +112,11 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	const failurePlan =
 		arm === 'hybrid' && tuning.stack_frame_max > 0 ? planFailure(input.query, tuning.stack_frame_max, tuning) : null;
 	const searchQuery = failurePlan?.searchText || input.query;
-	const want = turnWant(failurePlan?.parsed.frames.length ? failurePlan.parsed.rest : input.query);
+	const want = turnWantOfTurn(
+		input.query,
+		failurePlan?.parsed.frames.length ? failurePlan.parsed.rest : input.query,
+		tuning.prior_tests_max_turn_words,
+	);
 	// Judged on what the user wrote, not on the shorter text searched for a pasted failure.
 	const pinDefinitions = definitionPinCount(input.query, tuning);
 	const [found, bm25Chunks, mentioned, failure] = await Promise.all([

@@ -144,6 +144,14 @@ export const RETRIEVAL_TUNING_THRESHOLDS = {
 		max: 5,
 		rationale: 'Multiplier on test files when the turn is about tests (a failing test, "where is X tested").',
 	},
+	prior_tests_max_turn_words: {
+		default: 10000,
+		min: 1,
+		max: 10000,
+		integer: true,
+		rationale:
+			'A turn of more words than this is never "about tests" for the priors (filePriors.turnWantOfTurn): a pasted bug report that says "tested with 3.6.2" or quotes a test run wants the code fixed, so tests go down, not up. 10000 = off (measuring).',
+	},
 	prior_stub_below_impl: {
 		default: 0.5,
 		min: 0,
