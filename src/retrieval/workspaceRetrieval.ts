@@ -115,7 +115,8 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	const want = turnWantOfTurn(
 		input.query,
 		failurePlan?.parsed.frames.length ? failurePlan.parsed.rest : input.query,
-		tuning.prior_tests_max_turn_words,
+		// Files mode only (the evals, `gmem search --files`): measured there; the chat turn's evidence keeps turnWant.
+		input.files ? tuning.prior_tests_max_turn_words : Infinity,
 	);
 	// Judged on what the user wrote, not on the shorter text searched for a pasted failure.
 	const pinDefinitions = definitionPinCount(input.query, tuning);
