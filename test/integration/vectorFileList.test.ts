@@ -96,7 +96,7 @@ for (const engine of testEngines()) {
 			assert.ok(noted(on));
 			assert.ok(!noted(off));
 			assert.equal(on.hits[0].path, 'palette.py');
-			// The added list only adds score: the file ranking's scores rise, the off run's are the defaults'.
+			// The defaults are weight 0.5; the added list only adds score.
 			const def = await retrieveWorkspace(store.db, {
 				query: REPORT,
 				workspaceIds: [repo.ws()],
@@ -107,11 +107,13 @@ for (const engine of testEngines()) {
 				floor: DEFAULT_THRESHOLDS.floor_workspace_question,
 				thresholds: DEFAULT_THRESHOLDS,
 			});
+			const half = await run(0.5);
 			const fileScore = (h: object) => (h as { file_score?: number }).file_score ?? 0;
 			assert.deepEqual(
-				off.hits.map((h) => [h.path, fileScore(h)]),
+				half.hits.map((h) => [h.path, fileScore(h)]),
 				def.hits.map((h) => [h.path, fileScore(h)]),
 			);
+			assert.ok(noted(def));
 			const score = (r: typeof on, p: string) => fileScore(r.hits.find((h) => h.path === p) ?? {});
 			assert.ok(score(on, 'palette.py') > score(off, 'palette.py'));
 		});
