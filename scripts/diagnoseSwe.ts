@@ -6,7 +6,10 @@
  * __init__, big files). Reads the kept indexes of `gmem eval nq --index-cache DIR` (never
  * indexes; never run it beside an eval on the same cache: one process per PGlite store).
  *
- *   npx tsx scripts/diagnoseSwe.ts ROWS.jsonl --cache DIR --root REPO=DIR... [--at 10] [--all] [--repo R]
+ * With `--arms` it also prints the gold file's rank in each arm's own file list (full-text chunk
+ * arm, vector arm, symbol arm, named files) from one hybrid search with a wide pool.
+ *
+ *   npx tsx scripts/diagnoseSwe.ts ROWS.jsonl --cache DIR --root REPO=DIR... [--at 10] [--all] [--repo R] [--id ID...] [--arms]
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +21,9 @@ import { goldRank, parseNqRows } from '../src/cli/evalNq';
 import { FileBm25 } from '../src/cli/fileBm25';
 import { decayedSum } from '../src/retrieval/fileRanking';
 import { fileKind } from '../src/retrieval/filePriors';
-import { bestPerFile } from '../src/retrieval/hybridSearch';
+import { bestPerFile, hybridSearch, type SearchHit } from '../src/retrieval/hybridSearch';
+import { mentionedFileHits } from '../src/retrieval/mentionedFileArm';
+import { turnWant } from '../src/retrieval/filePriors';
 import { retrievalTuning } from '../src/retrieval/retrievalThresholds';
 import { fileBm25Chunks } from '../src/retrieval/fileBm25Arm';
 import { retrieveWorkspace } from '../src/retrieval/workspaceRetrieval';
@@ -34,6 +39,8 @@ const { values, positionals } = parseArgs({
 		at: { type: 'string', default: '10' },
 		all: { type: 'boolean', default: false },
 		tuning: { type: 'string' },
+		id: { type: 'string', multiple: true },
+		arms: { type: 'boolean', default: false },
 	},
 });
 if (!values.cache || !positionals.length)
@@ -44,7 +51,8 @@ const roots = Object.fromEntries(
 const at = Number(values.at);
 const rows = positionals
 	.flatMap((f) => parseNqRows(readFileSync(f, 'utf8'), f))
-	.filter((q) => !values.repo?.length || values.repo.includes(q.repo));
+	.filter((q) => !values.repo?.length || values.repo.includes(q.repo))
+	.filter((q) => !values.id?.length || values.id.includes(q.id));
 
 const kindOf = (p: string) => (/(^|\/)__init__\.py$/.test(p) ? 'init' : fileKind(p));
 
@@ -124,11 +132,45 @@ async function main(): Promise<void> {
 			bump(cls);
 			if (namesPath) bump('names its module/path');
 			if (named.length) bump('names a def of gold');
+			let armLine = '';
+			if (values.arms) {
+				// Each arm's own order, as files (best chunk each): one hybrid search, no pool cut.
+				const wide = await hybridSearch(db, q.question, {
+					...scope,
+					k: 100000,
+					fetch: 300,
+					arm: 'hybrid',
+					embedder,
+					cosineFloor: null,
+					thresholds: th,
+					tuning,
+					want: turnWant(q.question),
+					pinDefinitions: 0,
+				});
+				const byArm2 = (key: (h: SearchHit) => number | undefined) =>
+					bestPerFile(wide.hits.filter((h) => key(h) !== undefined).sort((a, b) => (key(a) ?? 0) - (key(b) ?? 0))).map(
+						(h) => h.path ?? h.id,
+					);
+				const fts = byArm2((h) => h.arms.fts?.rank);
+				const vec = byArm2((h) => h.arms.vector?.rank);
+				const sym = byArm2((h) => h.symbol_match?.rank);
+				const symDef = byArm2((h) => (h.symbol_match?.match === 'definition' ? h.symbol_match.rank : undefined));
+				const named = await mentionedFileHits(db, scope, q.question, tuning.file_mention_max);
+				const nm = named.files.map((f) => f.path);
+				armLine =
+					`\n   arms: fts ${rk(fts, q.gold_files)}/${fts.length} vector ${rk(vec, q.gold_files)}/${vec.length}` +
+					` symbol ${rk(sym, q.gold_files)}/${sym.length} (defs ${rk(symDef, q.gold_files)}/${symDef.length})` +
+					` fused ${rk(
+						bestPerFile(wide.hits).map((h) => h.path ?? h.id),
+						q.gold_files,
+					)} named ${rk(nm, q.gold_files)}/${nm.length} [${nm.slice(0, 4).join(' ')}]`;
+			}
 			console.log(
 				`${q.id} gold ${gold} (${kindOf(gold)}, ${(texts.get(gold)?.length ?? 0) >> 10} KB) final ${r ?? '-'} pool ${rk(pool, q.gold_files)}/${pool.length}` +
 					` fileArm ${rk(byArm, q.gold_files)}/${byArm.length} plainBM25 ${rk(plain, q.gold_files)} words ${q.question.split(/\s+/).length}` +
 					`\n   names path: ${namesPath}; names defs of gold: ${named.slice(0, 8).join(', ') || '-'}` +
 					`\n   above: ${above.map((p, i) => `${p}[${aboveKinds[i]}]`).join(', ')}` +
+					armLine +
 					`\n   searched: ${out.searched_query.slice(0, 300)}`,
 			);
 		}

@@ -62,6 +62,16 @@ export function turnWant(query: string): TurnWant {
 }
 
 /**
+ * What a whole turn wants: turnWant of `text` (the words the user wrote, a pasted trace's frames
+ * removed), except that a turn of more than `maxTestWords` words is not about tests — a pasted bug
+ * report says "tested with 3.6.2" or quotes a test run, and the fix is in the code.
+ */
+export function turnWantOfTurn(turn: string, text: string, maxTestWords: number): TurnWant {
+	const want = turnWant(text);
+	return want === 'tests' && turn.split(/\s+/).filter(Boolean).length > maxTestWords ? 'code' : want;
+}
+
+/**
  * The multiplier for a file of `kind` when the turn wants `want`, and the rule that gave it.
  * `implementationNearby`: an implementation file of the stub's own directory is among the
  * candidates — a stub goes below the implementation only when there is one to go below.

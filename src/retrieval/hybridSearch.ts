@@ -56,6 +56,8 @@ export interface SearchOptions {
 	want?: TurnWant | null;
 	/** How many symbol definitions to keep first (default: definitionPinCount of the query). */
 	pinDefinitions?: number;
+	/** Files mode: return the vector arm's own files for a long query (`vector_files`; fileRanking's file_vector_weight). */
+	vectorFiles?: boolean;
 }
 
 /** How a hit was matched by the symbol arm (absent: it was not). */
@@ -89,6 +91,11 @@ export interface SearchOutcome {
 	identifiers: QueryIdentifier[];
 	/** What the document-type priors did to the fused order (null: not applied). */
 	priors: { rules: string[]; touched: Partial<Record<FileKind, number>> } | null;
+	/**
+	 * With `vectorFiles` and a long query: the vector arm's files in its own order (best chunk each),
+	 * which the long-query fusion weights down (rrf_weight_vector_long_query); else empty.
+	 */
+	vector_files: SearchHit[];
 }
 
 /** Runs the search. Never floors fused scores; the floor applies to cosine only. */
@@ -178,6 +185,10 @@ export async function hybridSearch(db: Queryable, query: string, opts: SearchOpt
 		priors = { rules: p.rules, touched: p.touched };
 	}
 	if (opts.files) hits = bestPerFile(hits);
+	const vectorFiles =
+		opts.vectorFiles && longQuery
+			? bestPerFile(vec.map((r, i) => toHit(r, 0, null, { rank: i + 1, score: r.score })))
+			: [];
 	return {
 		searched_query: searched,
 		hits: hits.slice(0, opts.k),
@@ -186,6 +197,7 @@ export async function hybridSearch(db: Queryable, query: string, opts: SearchOpt
 		symbol_matches: matches,
 		identifiers: probed,
 		priors,
+		vector_files: vectorFiles,
 	};
 }
 

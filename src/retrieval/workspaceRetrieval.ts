@@ -21,7 +21,7 @@ import { fileBm25Chunks } from './fileBm25Arm';
 import { filesByDefinedNames } from './definedNames';
 import { applyKindPriors, rankFiles, type FileList } from './fileRanking';
 import { mentionedFileHits } from './mentionedFileArm';
-import { turnWant, type FileKind, type TurnWant } from './filePriors';
+import { turnWantOfTurn, type FileKind, type TurnWant } from './filePriors';
 import {
 	definitionPinCount,
 	hybridSearch,
@@ -112,7 +112,12 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 	const failurePlan =
 		arm === 'hybrid' && tuning.stack_frame_max > 0 ? planFailure(input.query, tuning.stack_frame_max, tuning) : null;
 	const searchQuery = failurePlan?.searchText || input.query;
-	const want = turnWant(failurePlan?.parsed.frames.length ? failurePlan.parsed.rest : input.query);
+	const want = turnWantOfTurn(
+		input.query,
+		failurePlan?.parsed.frames.length ? failurePlan.parsed.rest : input.query,
+		// Files mode only (the evals, `gmem search --files`): measured there; the chat turn's evidence keeps turnWant.
+		input.files ? tuning.prior_tests_max_turn_words : Infinity,
+	);
 	// Judged on what the user wrote, not on the shorter text searched for a pasted failure.
 	const pinDefinitions = definitionPinCount(input.query, tuning);
 	const [found, bm25Chunks, mentioned, failure] = await Promise.all([
@@ -127,6 +132,7 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 			tuning,
 			want: arm === 'hybrid' ? want : null,
 			pinDefinitions,
+			vectorFiles: !!input.files && arm === 'hybrid' && tuning.file_vector_weight > 0,
 			...(input.ftsRanking ? { ftsRanking: input.ftsRanking } : {}),
 		}),
 		// Files mode: the BM25-sum file list reads its own, wider full-text run (fileBm25Arm.ts).
@@ -228,6 +234,13 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		const defining = filesByDefinedNames(found.symbol_matches).slice(0, tuning.file_defs_max);
 		if (defining.length)
 			lists.push({ weight: tuning.file_defs_weight, hits: defining.map((f) => toHit(f.match.row, 0, null, null)) });
+	}
+	// A long report's vector-arm files, which its chunk fusion weights down (hybridSearch.ts).
+	if (found.vector_files.length) {
+		lists.push({ weight: tuning.file_vector_weight, hits: found.vector_files });
+		note(
+			`vector file list: ${found.vector_files.length} file(s) by their best vector-arm chunk, fused at weight ${tuning.file_vector_weight} (long query)`,
+		);
 	}
 	// Files by their chunks' prose (docTextArm.ts), one more file list; not for a pasted failure.
 	if (input.files && tuning.file_prose_weight > 0 && !failure?.parsed.errorType && !failure?.parsed.frames.length) {

@@ -103,6 +103,13 @@ export const RETRIEVAL_TUNING_THRESHOLDS = {
 		rationale:
 			"Files mode: weight (RRF) of the files ranked by the names the turn mentions that they define, each name counting 1 / (files defining it) (definedNames.ts): the file that defines several of a report's names is where it points. Off by default: SWE-bench Lite swe-dev R@1 / R@5 / R@10 0.488 / 0.756 / 0.819 at 1 alone, 0.535 / 0.764 / 0.819 with file_mention_weight 1 (R@10 one report below the named files alone, 0.827); nq dev R@1 0.860 → 0.871.",
 	},
+	file_vector_weight: {
+		default: 0.5,
+		min: 0,
+		max: 10,
+		rationale:
+			"Files mode, a query of more than rrf_long_query_words words (a pasted bug report): weight (RRF) of the vector arm's own files (best chunk each, in its order) in the file ranking. The long-query chunk fusion weights the vector arm down (rrf_weight_vector_long_query) and cuts the pool after it, so a file only the vector arm ranks high never reached the file ranking: on SWE-bench Lite swe-dev 4 of the 22 misses at 10 had the gold file in the vector arm's top 9 files. swe-dev R@1 / R@5 / R@10 with prior_tests_max_turn_words 40: 0.457 / 0.780 / 0.835 at 0, 0.472 / 0.795 / 0.843 at 0.5 (at 1 without it: 0.465 / 0.740 / 0.827); nq dev and dev2 unchanged rank for rank (docs/evaluation.md). 0 = off.",
+	},
 	file_defs_max: {
 		default: 20,
 		min: 1,
@@ -136,6 +143,14 @@ export const RETRIEVAL_TUNING_THRESHOLDS = {
 		min: 0,
 		max: 5,
 		rationale: 'Multiplier on test files when the turn is about tests (a failing test, "where is X tested").',
+	},
+	prior_tests_max_turn_words: {
+		default: 40,
+		min: 1,
+		max: 10000,
+		integer: true,
+		rationale:
+			'Files mode: a turn of more words than this is never "about tests" for the priors (filePriors.turnWantOfTurn): a pasted bug report that says "tested with 3.6.2" or quotes a test run wants the code fixed, so tests go down, not up. 14 of 127 SWE-bench Lite swe-dev reports were "tests" turns (tests x1.5, gold never a test); at 40: R@1 / R@5 / R@10 0.449 / 0.764 / 0.827 -> 0.457 / 0.780 / 0.835; every natural question that asks about tests is shorter (nq dev / dev2 / dev3: 2, at 14 and 18 words). 10000 = off; the chat turn keeps the old rule.',
 	},
 	prior_stub_below_impl: {
 		default: 0.5,

@@ -1,7 +1,7 @@
 /** Document-type priors and the file ranking, on hand-made pools (no store). */
 import assert from 'node:assert/strict';
 import { applyKindPriors, decayedSum, rankFiles } from '../../../src/retrieval/fileRanking';
-import { fileKind, kindPrior, turnWant } from '../../../src/retrieval/filePriors';
+import { fileKind, kindPrior, turnWant, turnWantOfTurn } from '../../../src/retrieval/filePriors';
 import { hit } from './poolHit';
 import { DEFAULT_RETRIEVAL_TUNING as T, retrievalTuning } from '../../../src/retrieval/retrievalThresholds';
 
@@ -46,6 +46,20 @@ describe('fileKind and turnWant', () => {
 		assert.equal(turnWant('How do I send a file as an attachment?'), 'howto');
 		assert.equal(turnWant('why does send_file guess the wrong mimetype'), 'code');
 		assert.equal(turnWant('FAILED in tests/test_widgets.py and /spec/template/x'), 'code');
+	});
+
+	it('a turn longer than the limit is not about tests (a bug report that says "tested"); others as turnWant', () => {
+		// 12 words.
+		const report = 'Setting norm with an existing colorbar fails; tested with 3.6.2 and 3.6.3';
+		assert.equal(turnWant(report), 'tests');
+		assert.equal(turnWantOfTurn(report, report, 12), 'tests');
+		assert.equal(turnWantOfTurn(report, report, 11), 'code');
+		// The word count is the whole turn's; the want is read from the text given (frames removed).
+		assert.equal(turnWantOfTurn('a b c', 'where is the test for send_file?', 2), 'code');
+		assert.equal(turnWantOfTurn('a b', 'where is the test for send_file?', 2), 'tests');
+		// Only tests: how-to and types keep their want however long the turn.
+		assert.equal(turnWantOfTurn('x '.repeat(50), 'How do I send a file as an attachment?', 10), 'howto');
+		assert.equal(turnWantOfTurn('x '.repeat(50), 'type hints for the mypy plugin are wrong', 10), 'types');
 	});
 
 	it('priors: implementation questions push tests and changelogs down, test questions push tests up', () => {
