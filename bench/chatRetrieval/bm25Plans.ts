@@ -18,7 +18,7 @@ import { DEFAULT_BM25_LIMITS, ftsArm, type ArmRow } from '../../src/store/search
 import { corpus, type Corpus } from './corpus';
 import { cpuMeter } from './cpuMeter';
 import { sqlStage } from './stageClock';
-import { pgliteStore, serverStore } from './storeCache';
+import { engineStore, runScript } from './storeCache';
 
 const PLANS = { probe: 0, p2: 2, default: DEFAULT_BM25_LIMITS.scanPerCandidate, scan: 1e9 } as const;
 type Plan = keyof typeof PLANS;
@@ -51,12 +51,7 @@ async function main(): Promise<void> {
 	const perMix = Number(values.queries);
 	const c: Corpus = corpus(perMix, Number(values.base));
 	const embedder = await loadBuiltinEmbedder();
-	const url = values.url ?? process.env.GMEM_TEST_PG_URL;
-	if (values.engine === 'postgres' && !url) throw new Error('postgres needs GMEM_TEST_PG_URL or --url');
-	const cached =
-		values.engine === 'pglite'
-			? await pgliteStore(values.cache, c, n, embedder)
-			: await serverStore(values.cache, url!, c, n, embedder);
+	const cached = await engineStore(values, c, n, embedder);
 	try {
 		const db = cached.store.db;
 		for (const mix of Object.keys(c.queries) as (keyof Corpus['queries'])[]) {
@@ -161,10 +156,4 @@ async function explain(db: Queryable, call: { text: string; limit: number; commo
 	}
 }
 
-main().then(
-	() => process.exit(0),
-	(e: unknown) => {
-		process.stderr.write(`bm25Plans: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-		process.exit(1);
-	},
-);
+runScript('bm25Plans', main);

@@ -12,7 +12,7 @@ import { retrieveWorkspace } from '../../src/retrieval/workspaceRetrieval';
 import type { Queryable } from '../../src/store/queryable';
 import { corpus, type Corpus } from './corpus';
 import { sqlStage } from './stageClock';
-import { pgliteStore, serverStore } from './storeCache';
+import { engineStore, runScript } from './storeCache';
 
 async function main(): Promise<void> {
 	const { values } = parseArgs({
@@ -30,12 +30,7 @@ async function main(): Promise<void> {
 	// The same queries as the benchmark (its corpus is seeded with the smallest size, 20k by default).
 	const c: Corpus = corpus(220, Number(values.base));
 	const embedder = await loadBuiltinEmbedder();
-	const url = values.url ?? process.env.GMEM_TEST_PG_URL;
-	if (values.engine === 'postgres' && !url) throw new Error('postgres needs GMEM_TEST_PG_URL or --url');
-	const cached =
-		values.engine === 'pglite'
-			? await pgliteStore(values.cache, c, n, embedder)
-			: await serverStore(values.cache, url!, c, n, embedder);
+	const cached = await engineStore(values, c, n, embedder);
 	try {
 		const q = c.queries[values.mix as keyof Corpus['queries']][Number(values.query)]!;
 		const seen: { sql: string; params: readonly unknown[] }[] = [];
@@ -69,10 +64,4 @@ async function main(): Promise<void> {
 	}
 }
 
-main().then(
-	() => process.exit(0),
-	(e: unknown) => {
-		process.stderr.write(`explainArms: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-		process.exit(1);
-	},
-);
+runScript('explainArms', main);

@@ -17,7 +17,7 @@ import { retrieveWorkspace } from '../../src/retrieval/workspaceRetrieval';
 import type { Queryable } from '../../src/store/queryable';
 import { corpus, type Corpus } from './corpus';
 import { sqlStage } from './stageClock';
-import { pgliteStore, serverStore } from './storeCache';
+import { engineStore, runScript } from './storeCache';
 
 const WARM_UP = 20;
 const load1 = () => Math.round(loadavg()[0] * 10) / 10;
@@ -51,12 +51,7 @@ async function main(): Promise<void> {
 	// The bench's queries (its corpus is seeded with 200 + 20 queries and the smallest size, 20k).
 	const c: Corpus = corpus(220, 20000);
 	const embedder = await loadBuiltinEmbedder();
-	const url = values.url ?? process.env.GMEM_TEST_PG_URL;
-	if (values.engine === 'postgres' && !url) throw new Error('postgres needs GMEM_TEST_PG_URL or --url');
-	const cached =
-		values.engine === 'pglite'
-			? await pgliteStore(values.cache, c, n, embedder)
-			: await serverStore(values.cache, url!, c, n, embedder);
+	const cached = await engineStore(values, c, n, embedder);
 	try {
 		const db = cached.store.db;
 		let per = new Map<string, Stat>();
@@ -159,10 +154,4 @@ async function main(): Promise<void> {
 	}
 }
 
-main().then(
-	() => process.exit(0),
-	(e: unknown) => {
-		process.stderr.write(`statementProfile: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-		process.exit(1);
-	},
-);
+runScript('statementProfile', main);

@@ -181,3 +181,26 @@ function largestCached(cache: string, engine: 'pglite' | 'postgres', embedder: E
 
 // The server database of a size: an SQL identifier (no quoting needed).
 const dbName = (embedder: Embedder, n: number) => `gmem_bench_${key(embedder, n).replace(/\W+/g, '_')}`.toLowerCase();
+
+/** The store a bench script asked for: PGlite, or the server at --url / GMEM_TEST_PG_URL. */
+export async function engineStore(
+	o: { engine: string; cache: string; url?: string },
+	c: Corpus,
+	n: number,
+	embedder: Embedder,
+): Promise<CachedStore> {
+	const url = o.url ?? process.env.GMEM_TEST_PG_URL;
+	if (o.engine === 'postgres' && !url) throw new Error('postgres needs GMEM_TEST_PG_URL or --url');
+	return o.engine === 'pglite' ? pgliteStore(o.cache, c, n, embedder) : serverStore(o.cache, url!, c, n, embedder);
+}
+
+/** Runs a bench script's main and exits: 0, or 1 with the error on stderr under the script's name. */
+export function runScript(name: string, main: () => Promise<void>): void {
+	main().then(
+		() => process.exit(0),
+		(e: unknown) => {
+			process.stderr.write(`${name}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+			process.exit(1);
+		},
+	);
+}
