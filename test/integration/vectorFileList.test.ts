@@ -77,7 +77,8 @@ for (const engine of testEngines()) {
 		});
 
 		it('retrieveWorkspace fuses the list only with file_vector_weight on, and notes it', async () => {
-			const run = (w: number) =>
+			// No tuning: the product's defaults.
+			const run = (w?: number) =>
 				retrieveWorkspace(store.db, {
 					query: REPORT,
 					workspaceIds: [repo.ws()],
@@ -87,7 +88,7 @@ for (const engine of testEngines()) {
 					reranker: null,
 					floor: DEFAULT_THRESHOLDS.floor_workspace_question,
 					thresholds: DEFAULT_THRESHOLDS,
-					tuning: retrievalTuning({ file_vector_weight: w }),
+					...(w === undefined ? {} : { tuning: retrievalTuning({ file_vector_weight: w }) }),
 				});
 			const off = await run(0);
 			const on = await run(1);
@@ -97,16 +98,7 @@ for (const engine of testEngines()) {
 			assert.ok(!noted(off));
 			assert.equal(on.hits[0].path, 'palette.py');
 			// The defaults are weight 0.5; the added list only adds score.
-			const def = await retrieveWorkspace(store.db, {
-				query: REPORT,
-				workspaceIds: [repo.ws()],
-				k: 3,
-				files: true,
-				embedder: repo.embedder(),
-				reranker: null,
-				floor: DEFAULT_THRESHOLDS.floor_workspace_question,
-				thresholds: DEFAULT_THRESHOLDS,
-			});
+			const def = await run();
 			const half = await run(0.5);
 			const fileScore = (h: object) => (h as { file_score?: number }).file_score ?? 0;
 			assert.deepEqual(
