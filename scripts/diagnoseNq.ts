@@ -6,7 +6,7 @@
  * and plain whole-file BM25, with the files that beat it. Reads the indexes `gmem eval nq --index-cache DIR` kept (run that first: this script never
  * indexes), so it measures exactly the product's stores. Give it dev.jsonl (--split re-splits a combined file).
  *
- *   npx tsx scripts/diagnoseNq.ts test/fixtures/eval/nq/dev.jsonl --cache /tmp/retq-cache/nq [--at 5] [--all]
+ *   npx tsx scripts/diagnoseNq.ts test/fixtures/eval/nq/dev.jsonl --cache /tmp/retq-cache/nq [--at 5] [--all] [--root REPO=DIR ...]
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,6 +33,7 @@ const { values, positionals } = parseArgs({
 		split: { type: 'string', default: 'all' },
 		at: { type: 'string', default: '5' },
 		all: { type: 'boolean', default: false },
+		root: { type: 'string', multiple: true },
 	},
 });
 if (!values.cache || !positionals.length) throw new Error('usage: diagnoseNq.ts QUESTIONS.jsonl --cache DIR');
@@ -63,7 +64,10 @@ async function main(): Promise<void> {
 			'SELECT DISTINCT path FROM chunks WHERE workspace_id = $1 AND path IS NOT NULL ORDER BY path',
 			[ws],
 		);
-		const root = NQ_DEFAULT_ROOTS[repo];
+		// --root REPO=DIR, as gmem eval nq takes it, for repositories outside the defaults.
+		const given = (values.root ?? []).find((r) => r.startsWith(`${repo}=`));
+		const root = given ? given.slice(repo.length + 1) : NQ_DEFAULT_ROOTS[repo];
+		if (!root) throw new Error(`no root for ${repo}: pass --root ${repo}=DIR`);
 		const bm25 = new FileBm25(paths.map((p) => ({ path: p.path, text: readFileSync(join(root, p.path), 'utf8') })));
 		for (const q of questions.filter((x) => x.repo === repo)) {
 			counts.n++;
