@@ -6,6 +6,7 @@
  * retrieving turn.
  */
 import { homedir } from 'node:os';
+import { basename } from 'node:path';
 import type { Thresholds } from '../core/thresholds';
 import type { TraceStep } from '../core/trace';
 import type { GateResult } from '../core/types';
@@ -291,6 +292,7 @@ export class WorkspaceMemory {
 			const out = await retrieveWorkspace(store.db, {
 				query,
 				workspaceIds: ids,
+				folderNames: this.options.folders().map((f) => basename(f)),
 				k,
 				embedder,
 				reranker: rerank.status === 'ready' ? rerank.reranker : null,

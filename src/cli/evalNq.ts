@@ -8,7 +8,7 @@
  * fails is that question's miss, reported with its error; the run goes on.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { latencySummary } from '../core/metrics/percentiles';
 import type { Thresholds } from '../core/thresholds';
 import { Indexer } from '../indexing/indexer';
@@ -164,6 +164,8 @@ interface RepoRun {
 	floor: number;
 	/** Chunks mode (--chunks): rank chunks, not distinct files. */
 	chunks?: boolean;
+	/** The repository folder's own name (the workspace folder's, as the chat turn passes it). */
+	folderName: string;
 }
 
 async function indexRepo(
@@ -199,6 +201,7 @@ async function askOne(run: RepoRun, q: NqQuestion, bm25: FileBm25): Promise<NqRe
 		const out = await retrieveWorkspace(run.es.store.db, {
 			query: q.question,
 			workspaceIds: [run.es.workspaceId],
+			folderNames: [run.folderName],
 			k: 10,
 			files: !run.chunks,
 			embedder: run.embedder,
@@ -399,6 +402,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 					tuning: tunings[0].tuning,
 					floor: config.floor,
 					chunks: values.chunks,
+					folderName: basename(roots[repo]),
 				};
 				io.stderr(`gmem eval nq: indexing ${repo} (${roots[repo]})\n`);
 				const idx = await indexRepo(runCtx, roots[repo]);

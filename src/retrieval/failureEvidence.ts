@@ -12,7 +12,15 @@ import type { ArmRow } from '../store/searchQueries';
 import { chunksWithPhrases, type PhraseRow } from '../store/phraseChunks';
 import { framesReachRaise, messagePhrases, rankRaiseSites, type RaiseSite } from './raiseSite';
 import type { RetrievalTuning } from './retrievalThresholds';
-import { functionLeaf, matchFramePath, parseFailure, slash, type ParsedFailure, type StackFrame } from './stackFrames';
+import {
+	functionLeaf,
+	matchFramePath,
+	parseFailure,
+	slash,
+	withFolder,
+	type ParsedFailure,
+	type StackFrame,
+} from './stackFrames';
 
 /** A frame that points into the workspace, with its chunk. */
 export interface WorkspaceFrame {
@@ -104,6 +112,7 @@ export async function failureLookups(
 	scope: SearchScope,
 	plan: FailurePlan,
 	tuning?: FailureTuning,
+	folderNames: readonly string[] = [],
 ): Promise<FailureEvidence> {
 	const { parsed, phrases, searchText, max } = plan;
 	const sites = async (): Promise<RaiseSite<PhraseRow>[]> =>
@@ -141,7 +150,7 @@ export async function failureLookups(
 		const leaf = functionLeaf(frame.func);
 		const printedSegments = frame.path.split('/').filter(Boolean).length;
 		const named = leaf !== null && (word(row.content, leaf) || word(row.symbol ?? '', leaf));
-		if (m.segments < 2 && printedSegments > 1 && !named) continue;
+		if (withFolder(frame.path, m, folderNames) < 2 && printedSegments > 1 && !named) continue;
 		if (frames.some((f) => f.row.chunk_pk === row.chunk_pk)) continue;
 		frames.push({ frame, path: m.path, row: armRow(row) });
 		if (frames.length >= max) break;

@@ -264,6 +264,23 @@ export function matchFramePath(
 	return best;
 }
 
+/**
+ * The segments a frame match shares with the printed path, counting the workspace folder's own
+ * name: with the folder `matplotlib` open, `…/site-packages/matplotlib/colors.py` matched to
+ * `colors.py` shares `matplotlib/colors.py` — two segments, as in a checkout's parent.
+ */
+export function withFolder(
+	printed: string,
+	match: { path: string; segments: number },
+	folderNames: readonly string[],
+): number {
+	const want = slash(printed).split('/').filter(Boolean);
+	// Only a match of the whole workspace path reaches the folder's name in the printed path.
+	if (match.segments !== match.path.split('/').length) return match.segments;
+	const above = want[want.length - 1 - match.segments];
+	return above !== undefined && folderNames.includes(above) ? match.segments + 1 : match.segments;
+}
+
 /** The leaf of a printed function name (`Route.<computed>` → `Route`, `(*Command).ExecuteC` → `ExecuteC`, `a::b::c` → `c`). */
 export function functionLeaf(func: string | null): string | null {
 	if (!func) return null;

@@ -40,6 +40,11 @@ export interface WorkspaceRetrievalInput {
 	/** Default workspace; `gmem search --tier research` runs the same pipeline over research memory. */
 	tier?: ChunkTier;
 	workspaceIds: readonly string[] | null;
+	/**
+	 * The searched folders' own names (`matplotlib` for /…/dist-packages/matplotlib): a traceback's
+	 * `…/site-packages/matplotlib/colors.py` names the workspace's `colors.py` by two segments, not one.
+	 */
+	folderNames?: readonly string[];
 	scope?: string;
 	k: number;
 	/** Default hybrid; fts / vector are the ablations `gmem search --arm` and the eval rows use. */
@@ -143,7 +148,7 @@ export async function retrieveWorkspace(db: Queryable, input: WorkspaceRetrieval
 		input.files && arm === 'hybrid' && tuning.file_mention_weight > 0
 			? mentionedFileHits(db, scope, input.query, tuning.file_mention_max)
 			: undefined,
-		failurePlan ? failureLookups(db, scope, failurePlan, tuning) : null,
+		failurePlan ? failureLookups(db, scope, failurePlan, tuning, input.folderNames) : null,
 	]);
 	// A pasted trace's frame chunks: no arm found them, they are exact evidence (score 0, no arm ranks).
 	// Before them, the raising site when no frame reaches the raise (raiseSite.ts).

@@ -71,13 +71,14 @@ for (const engine of testEngines()) {
 				}
 			},
 		});
-		const lookup = async (text: string) => {
+		const lookup = async (text: string, folderNames: string[] = []) => {
 			const { db, sent } = recording(repo.store().db);
 			const e = await failureLookups(
 				db,
 				repo.scope(),
 				planFailure(text, 6, DEFAULT_RETRIEVAL_TUNING),
 				DEFAULT_RETRIEVAL_TUNING,
+				folderNames,
 			);
 			return { e, sent };
 		};
@@ -124,6 +125,18 @@ for (const engine of testEngines()) {
 				e.frames.map((f) => [f.frame.path, f.path]),
 				[['/opt/other/util.py', 'util.py']],
 			);
+		});
+
+		it("the open folder's own name counts as a segment: its package's frames map without naming the function", async () => {
+			// The workspace is the package folder itself ("mylib"): site-packages/mylib/util.py is its util.py.
+			const text = trace([['/venv/site-packages/mylib/util.py', 3, 'not_named_in_the_chunk']]);
+			assert.deepEqual((await lookup(text)).e.frames, []);
+			assert.deepEqual(
+				(await lookup(text, ['mylib'])).e.frames.map((f) => f.path),
+				['util.py'],
+			);
+			// Another folder's name does not.
+			assert.deepEqual((await lookup(text, ['otherlib'])).e.frames, []);
 		});
 
 		it('the innermost frame raises: the raising-site phrase query is not sent, and the trace says so', async () => {

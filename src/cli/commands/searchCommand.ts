@@ -4,6 +4,7 @@
  * with every arm's rank and raw score (CONTRACT.md hit shape), so its defaults reproduce the chat
  * path. Batch rows `{"id", "query"}` give one JSON line each.
  */
+import { basename, resolve } from 'node:path';
 import type { RerankStep } from '../../core/trace';
 import type { Reranker } from '../../models/reranker';
 import type { ArmMode, SearchHit } from '../../retrieval/hybridSearch';
@@ -138,6 +139,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
 	const input: Omit<WorkspaceRetrievalInput, 'query'> = {
 		tier,
 		workspaceIds: values.workspace ? [workspaceOf(values.workspace, io)] : null,
+		...(values.workspace ? { folderNames: [basename(resolve(io.cwd, values.workspace))] } : {}),
 		k: config.k,
 		arm,
 		embedder,

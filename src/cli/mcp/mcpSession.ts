@@ -4,6 +4,7 @@
  * server), the product's models (the CLI's defaults: built-in embedder and reranker), the
  * thresholds and the one workspace the server serves.
  */
+import { basename, resolve } from 'node:path';
 import type { Thresholds } from '../../core/thresholds';
 import { redactSecrets } from '../../indexing/secretScan';
 import type { Embedder } from '../../models/embedder';
@@ -28,6 +29,8 @@ export interface McpSessionOptions {
 /** One server's store, models and workspace. */
 export class McpSession {
 	readonly workspaceId: string;
+	/** The workspace folder's own name (traceback paths name it: retrieveWorkspace's folderNames). */
+	readonly folderName: string;
 	private store: Promise<Store> | null = null;
 	private models: Promise<{
 		embedder: Embedder | null;
@@ -41,6 +44,7 @@ export class McpSession {
 		private readonly io: CliIo,
 	) {
 		this.workspaceId = workspaceOf(options.workspace, io);
+		this.folderName = basename(resolve(io.cwd, options.workspace ?? '.'));
 	}
 
 	get thresholds(): Thresholds {

@@ -66,6 +66,7 @@ const search = tool({
 			query: a.query,
 			tier: 'workspace',
 			workspaceIds: [s.workspaceId],
+			folderNames: [s.folderName],
 			k: a.k,
 			embedder,
 			reranker,

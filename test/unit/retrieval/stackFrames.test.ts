@@ -1,6 +1,6 @@
 /** Pasted failures → frames, per language, on traces shaped like the real ones (written by us). */
 import assert from 'node:assert/strict';
-import { functionLeaf, matchFramePath, parseFailure } from '../../../src/retrieval/stackFrames';
+import { functionLeaf, matchFramePath, parseFailure, withFolder } from '../../../src/retrieval/stackFrames';
 
 const short = (text: string) => parseFailure(text).frames.map((f) => `${f.path}:${f.line}:${f.func ?? '-'}`);
 
@@ -205,4 +205,25 @@ describe('matchFramePath', () => {
 			segments: 2,
 		});
 	});
+});
+
+describe('withFolder', () => {
+	const printed = '/home/u/.venv/lib/python3.11/site-packages/matplotlib/colors.py';
+	it('counts the open folder’s own name above a whole-path match', () =>
+		assert.equal(withFolder(printed, { path: 'colors.py', segments: 1 }, ['matplotlib']), 2));
+	it('does not count another folder’s name', () =>
+		assert.equal(withFolder(printed, { path: 'colors.py', segments: 1 }, ['seaborn']), 1));
+	it('does not count it above a partial match (the match stops inside the workspace path)', () =>
+		assert.equal(withFolder(printed, { path: 'lib/colors.py', segments: 1 }, ['matplotlib']), 1));
+	it('counts it above a longer whole-path match', () =>
+		assert.equal(
+			withFolder(
+				'C:\\py\\Lib\\site-packages\\django\\db\\models\\query.py',
+				{ path: 'db/models/query.py', segments: 3 },
+				['django'],
+			),
+			4,
+		));
+	it('leaves a printed path with nothing above the match alone', () =>
+		assert.equal(withFolder('colors.py', { path: 'colors.py', segments: 1 }, ['matplotlib']), 1));
 });
