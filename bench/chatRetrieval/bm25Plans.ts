@@ -18,7 +18,7 @@ import { DEFAULT_BM25_LIMITS, ftsArm, type ArmRow } from '../../src/store/search
 import { corpus, type Corpus } from './corpus';
 import { cpuMeter } from './cpuMeter';
 import { sqlStage } from './stageClock';
-import { engineStore, runScript } from './storeCache';
+import { engineStore, runScript, STORE_OPTIONS } from './storeCache';
 
 const PLANS = { probe: 0, p2: 2, default: DEFAULT_BM25_LIMITS.scanPerCandidate, scan: 1e9 } as const;
 type Plan = keyof typeof PLANS;
@@ -38,11 +38,8 @@ const same = (a: readonly ArmRow[], b: readonly ArmRow[]) =>
 async function main(): Promise<void> {
 	const { values } = parseArgs({
 		options: {
-			engine: { type: 'string', default: 'pglite' },
-			chunks: { type: 'string', default: '20000' },
+			...STORE_OPTIONS,
 			queries: { type: 'string', default: '60' },
-			cache: { type: 'string', default: '/tmp/retlat-cache' },
-			url: { type: 'string' },
 			base: { type: 'string', default: '20000' },
 			explain: { type: 'string' },
 		},

@@ -12,17 +12,14 @@ import { retrieveWorkspace } from '../../src/retrieval/workspaceRetrieval';
 import type { Queryable } from '../../src/store/queryable';
 import { corpus, type Corpus } from './corpus';
 import { sqlStage } from './stageClock';
-import { engineStore, runScript } from './storeCache';
+import { engineStore, runScript, STORE_OPTIONS } from './storeCache';
 
 async function main(): Promise<void> {
 	const { values } = parseArgs({
 		options: {
-			engine: { type: 'string', default: 'pglite' },
-			chunks: { type: 'string', default: '20000' },
+			...STORE_OPTIONS,
 			mix: { type: 'string', default: 'words' },
 			query: { type: 'string', default: '0' },
-			cache: { type: 'string', default: '/tmp/retlat-cache' },
-			url: { type: 'string' },
 			base: { type: 'string', default: '20000' },
 		},
 	});

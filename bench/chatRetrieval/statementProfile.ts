@@ -17,7 +17,7 @@ import { retrieveWorkspace } from '../../src/retrieval/workspaceRetrieval';
 import type { Queryable } from '../../src/store/queryable';
 import { corpus, type Corpus } from './corpus';
 import { sqlStage } from './stageClock';
-import { engineStore, runScript } from './storeCache';
+import { engineStore, runScript, STORE_OPTIONS } from './storeCache';
 
 const WARM_UP = 20;
 const load1 = () => Math.round(loadavg()[0] * 10) / 10;
@@ -38,12 +38,9 @@ interface Stat {
 async function main(): Promise<void> {
 	const { values } = parseArgs({
 		options: {
-			engine: { type: 'string', default: 'pglite' },
-			chunks: { type: 'string', default: '20000' },
+			...STORE_OPTIONS,
 			queries: { type: 'string', default: '60' },
 			mixes: { type: 'string', default: 'words,identifier,traceback' },
-			cache: { type: 'string', default: '/tmp/retlat-cache' },
-			url: { type: 'string' },
 		},
 	});
 	const n = Number(values.chunks);

@@ -204,3 +204,11 @@ export function runScript(name: string, main: () => Promise<void>): void {
 		},
 	);
 }
+
+/** The options every chat-retrieval bench script takes to pick and size its store (parseArgs form). */
+export const STORE_OPTIONS = {
+	engine: { type: 'string', default: 'pglite' },
+	chunks: { type: 'string', default: '20000' },
+	cache: { type: 'string', default: '/tmp/retlat-cache' },
+	url: { type: 'string' },
+} as const;
