@@ -14,7 +14,7 @@ import type { Thresholds } from '../core/thresholds';
 import { Indexer } from '../indexing/indexer';
 import type { Embedder } from '../models/embedder';
 import type { Reranker } from '../models/reranker';
-import { RETRIEVAL_TUNING_THRESHOLDS, retrievalTuning, type RetrievalTuning } from '../retrieval/retrievalThresholds';
+import { retrievalTuning, type RetrievalTuning } from '../retrieval/retrievalThresholds';
 import { retrieveWorkspace } from '../retrieval/workspaceRetrieval';
 import { parseCommandArgs } from './args';
 import { EXIT_OK, UsageError, type CliCommand, type CliIo } from './cliTypes';
@@ -25,6 +25,7 @@ import { openEvalStore, openKeptStore, type EvalStore } from './evalStore';
 import { FileBm25 } from './fileBm25';
 import { nqSplit, type NqSplit } from './nqSplit';
 import { openCliEmbedder } from './storeCli';
+import { checkTuningNames } from './tuningNames';
 
 const USAGE = `usage: gmem eval nq QUESTIONS.jsonl... [--split dev|test|all] [--root REPO=DIR]... [--repo REPO]...
                    [--embedder builtin|minilm|hashing|none] [--reranker builtin|minilm|none] [--config FILE]
@@ -309,28 +310,6 @@ const OPTIONS = {
 	json: { type: 'boolean', default: false },
 	...JSON_OUT_OPTION,
 } as const;
-
-/**
- * A --tuning file names only retrieval-tuning thresholds. Anything else used to be ignored in
- * silence, so a run meant to change a core threshold measured the defaults; now it is an error,
- * with the way to change a core threshold (--config) when that is what the name is.
- */
-function checkTuningNames(raw: unknown, file: string, t: Thresholds): void {
-	if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-		throw new UsageError(`--tuning ${file}: must be a JSON object of retrieval-tuning names`);
-	}
-	for (const name of Object.keys(raw)) {
-		if (Object.hasOwn(RETRIEVAL_TUNING_THRESHOLDS, name)) continue;
-		if (Object.hasOwn(t, name)) {
-			throw new UsageError(
-				`--tuning ${file}: "${name}" is a core threshold, not a retrieval-tuning one; pass it with --config FILE`,
-			);
-		}
-		throw new UsageError(
-			`--tuning ${file}: unknown retrieval-tuning name "${name}" (known: ${Object.keys(RETRIEVAL_TUNING_THRESHOLDS).join(', ')})`,
-		);
-	}
-}
 
 async function run(argv: string[], io: CliIo): Promise<number> {
 	const { values, positionals } = parseCommandArgs(argv, OPTIONS);
