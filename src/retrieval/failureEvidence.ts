@@ -150,7 +150,8 @@ export async function failureLookups(
 		const leaf = functionLeaf(frame.func);
 		const printedSegments = frame.path.split('/').filter(Boolean).length;
 		const named = leaf !== null && (word(row.content, leaf) || word(row.symbol ?? '', leaf));
-		if (withFolder(frame.path, m, folderNames) < 2 && printedSegments > 1 && !named) continue;
+		// withFolder never lowers the count: it is read only for a one-segment match.
+		if (m.segments < 2 && printedSegments > 1 && !named && withFolder(frame.path, m, folderNames) < 2) continue;
 		if (frames.some((f) => f.row.chunk_pk === row.chunk_pk)) continue;
 		frames.push({ frame, path: m.path, row: armRow(row) });
 		if (frames.length >= max) break;

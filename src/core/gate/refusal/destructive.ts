@@ -129,9 +129,10 @@ export function destructiveRule(
 				prod.push(i);
 	// "the raw tables in prod are eating storage. just drop the whole archive dataset": a request that
 	// opens with the destructive verb, right after a sentence about production.
-	const opener = tokens.findIndex((t) => !/^(?:just|now|then|so|ok|okay|please|pls|and|go|ahead)$/.test(t));
-	if (earlierProd && opener >= 0 && destroy.includes(opener) && !tokens.some((t) => NOT_PROD_WORDS.test(t)))
-		prod.push(opener);
+	if (earlierProd) {
+		const opener = tokens.findIndex((t) => !/^(?:just|now|then|so|ok|okay|please|pls|and|go|ahead)$/.test(t));
+		if (opener >= 0 && destroy.includes(opener) && !tokens.some((t) => NOT_PROD_WORDS.test(t))) prod.push(opener);
+	}
 	const d = near(destroy, prod, 10);
 	// A non-production target closer to the verb than production wins ("drop the local copy").
 	// "for test, disable the auth middleware in production": a purpose, not a target.
