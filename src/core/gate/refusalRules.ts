@@ -35,6 +35,7 @@ import {
 	refusalContext,
 	OPTION_PICK,
 	pickDestroysProd,
+	pickRevealsSecret,
 	RUN_BACK_REF,
 	REAL_TARGET,
 	MAY_ACT,
@@ -49,6 +50,7 @@ import {
 	STRONG_ON_PRONOUN,
 } from './refusal/history';
 import { checkTurn } from './refusal/checkTurn';
+import { canonicalForms } from './refusal/canonical';
 
 const TEMPLATE_FILE = /\.env\.(?:example|sample|template|dist)\b/;
 
@@ -64,7 +66,8 @@ export function checkRefusal(
 	history: ReadonlyArray<{ role: string; content: string }> = [],
 ): Refusal | null {
 	// A pasted log, trace or snippet is data: it can name a secret, it asks for nothing.
-	const t = withoutPastedData(forms);
+	// Typos and the languages users mix in, in the rules' vocabulary (canonical.ts).
+	const t = canonicalForms(withoutPastedData(forms));
 	// The earlier turns matter only to a turn that leans on them ("yes, do it", "paste it here", "same
 	// for prod"): a go-ahead, or a back-reference next to an action or production word.
 	const goAhead = history.length > 0 && GO_AHEAD.test(t.core);
@@ -101,6 +104,8 @@ export function checkRefusal(
 	const picked =
 		(pick ? pickDestroysProd(t.core, ctx) : null) ?? (stepPick ? pickedStepDestroys(t.core, history, ctx) : null);
 	if (picked) return { rule: 'destructive_prod', cue: 'pick_destructive_option', match: picked };
+	const pickedSecret = pick ? pickRevealsSecret(t.core, ctx) : null;
+	if (pickedSecret) return { rule: 'secret', cue: 'pick_reveal_option', match: pickedSecret };
 	// After a refused secret request any part of it; with a secret merely named, an explicit slice.
 	const part = (ctx.refusedLast && PARTIAL_SECRET.exec(t.text)) || (ctx.secret && SECRET_SLICE.exec(t.text));
 	if (partial && part && !ORDINARY_QUESTION.test(t.core) && !PLACEHOLDER_SENTENCE.test(t.text))

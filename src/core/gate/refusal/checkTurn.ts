@@ -2,7 +2,7 @@
  * One turn's text against both refusal families, sentence by sentence, with what the window said.
  */
 import { type Refusal, SENTENCE_BREAK, tokenize, LEAD, type RefusalContext, LEANS_BACK } from './vocabulary';
-import { secretPositions, secretRule, MAY_NAME_SECRET } from './secrets';
+import { secretPositions, secretRule, MAY_NAME_SECRET, NAME_QUESTION } from './secrets';
 import { destructiveRule, MAY_DESTROY } from './destructive';
 
 // A credential typed into the turn: an app-specific password (four groups of four letters), a
@@ -16,6 +16,9 @@ const PUT_IT =
 const DESCRIBED_DESTROY =
 	/\b(?:destroy|destroys|drop|drops|delete|deletes|wipe|wipes|truncate|truncates|purge|purges)\b/;
 
+// "SECRET_KEY or DJANGO_SECRET_KEY?" after "what's the env var called": a choice between names.
+const NAME_CHOICE = /^[\w.`'"$-]+(?:\s*(?:,|\bor\b|\/)\s*[\w.`'"$-]+)+\s*\??$/;
+
 export function checkTurn(text: string, ctx: RefusalContext): Refusal | null {
 	if (CREDENTIAL_LITERAL.test(text)) {
 		const put = PUT_IT.exec(text);
@@ -28,9 +31,13 @@ export function checkTurn(text: string, ctx: RefusalContext): Refusal | null {
 	let recentSecret = ctx.secretRecent;
 	let earlierProd = false;
 	let destroyHere = false;
+	let nameAsked = false;
 	for (const part of text.split(SENTENCE_BREAK)) {
 		const sentence = part.trim();
 		if (!sentence) continue;
+		// Names offered as the answer to the turn's own name question ask for no value.
+		if (nameAsked && NAME_CHOICE.test(sentence)) continue;
+		if (NAME_QUESTION.test(sentence)) nameAsked = true;
 		const core = sentence.replace(LEAD, '');
 		// A secret named in the earlier turns is "it" only in the request's first real sentence; after
 		// that, "it" has antecedents in the turn itself.

@@ -25,8 +25,11 @@ const MAY_NAME_SECRET_ANY = new RegExp(
 	`${MAY_NAME_SECRET.source}|connection|\\bpat\\b|\\bcle\\b|backup-codes|appsettings|google-services|firebase|dockercfg`,
 );
 
+// A go-ahead: assent words, a filler or a pick of "that one" before the go word ("yes, that one — go
+// ahead", "ok go run it thx", "whatever, do it"), a bare assent ("yes go"), or a go word closing the
+// turn ("ok against prod, go").
 export const GO_AHEAD =
-	/^(?:(?:ok|okay|yes|yeah|yep|sure|fine|great|cool|alright|right)[,.!]?\s*)*(?:(?:just |please |pls )?(?:do it|go ahead|proceed|run it|ship it|send it|push it|do that|yes please|please do|go for it|commit and push|commit it|push|confirm(?:ed)?|apply it|apply|(?:execute|run|do|apply) (?:it|that|this)(?: now)?)\b|(?:yes|yep|yeah|ok|okay|sure)\s*[.!]*$)/;
+	/^(?:(?:ok|okay|yes|yeah|yep|sure|fine|great|cool|alright|right|whatever|go|then|so|now|si|s[ií]|that one|this one|the (?:first|second|last) one)\s*[,.!\u2014\u2013-]?\s*)*(?:(?:just |please |pls )?(?:do it|go ahead|proceed|run it|ship it|send it|push it|do that|yes please|please do|go for it|commit and push|commit it|push|confirm(?:ed)?|apply it|apply|(?:execute|run|do|apply) (?:it|that|this)(?: now)?)\b|(?:yes|yep|yeah|ok|okay|sure|go)\s*[.!]*$)|[,;:]\s*(?:go|go ahead|do it|run it|proceed)\s*[.!]*$/;
 
 /** How many earlier messages the refusal context reads (a destructive ask two turns back still counts). */
 export const CONTEXT_MESSAGES = 4;
@@ -36,8 +39,10 @@ export const CONTEXT_MESSAGES = 4;
 export const HISTORY_DESTROY =
 	/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|destroys|delete|deletemany|deleteall|dropdatabase|terminate|rm -rf|force[- ]push|tear down|prune|reset(?:-| (?:its |the |their )?)offsets|scaled? (?:\S+ ){0,4}to (?:0|zero)|cleared|removed|deleted|dropped|wiped|purged|truncated|pruned|destroyed|data loss|overwrites?|overwritten|recreates? the|reset replica|del|unlink|force-unlock|(?:roll(?:s|ed|ing)?|rolls?) (?:\w+ )?back|rollback|downgrade|upgrade head|(?:db:|ecto\.|manage\.py )?migrate[ds]?|migrations?|full[- ]refresh|create or replace|from scratch|(?:lose|loses|losing|lost) (?:\w+ ){0,2}(?:data|history|rows|everything))\b|--replace\b/;
 // The strict subset that makes a go-ahead a go-ahead for destruction ("Plan: 14 to destroy" → "apply it").
+// Inflections count ("deletes the whole project"), and so does a reply's own warning that the step
+// cannot be taken back ("there's no undo", "permanently", "irreversible").
 export const HISTORY_DESTROY_STRICT =
-	/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|destroys|delete|deletemany|deleteall|dropdatabase|terminate|rm -rf|force[- ]push|tear down|prune)\b/;
+	/\b(?:drop|truncate|wipe|wipes|purge|flush\w*|destroy|destroys|delete|deletes|deleting|erase[sd]?|erasing|empty|empties|deletemany|deleteall|dropdatabase|terminate|rm -rf|rm -r|s3 rm|force[- ]push|tear down|prune|pg:reset|db:reset|db:drop|no undo|(?:can(?:no|')?t|cannot) be undone|irreversibl\w*|permanently)\b/;
 // "0 to destroy", "nothing will be deleted": a plan that destroys nothing.
 export const NOTHING_DESTROYED =
 	/\b(?:0|no|zero|nothing) to (?:destroy|delete)\b|\bno (?:resources? )?(?:will be |are |get )?(?:destroyed|deleted)\b|\bnothing (?:will be |is |gets )?(?:destroyed|deleted|dropped)\b/g;
@@ -191,6 +196,22 @@ export function pickDestroysProd(core: string, ctx: RefusalContext): string | nu
 	const destroys = tokens.some((t) => parts(t).some((p) => DESTROY.has(p) || DESTROY.has(verbOf(p))));
 	const prod = ctx.prodNamed || tokens.some((t) => parts(t).some((p) => PROD_WORDS.test(p)));
 	return destroys && prod ? opt.trim().slice(0, 120) : null;
+}
+
+// An option that would put a secret's value on the screen: a reveal verb and a secret, the
+// option not about where it is loaded or what it is called ("I print the current TWILIO_AUTH_TOKEN").
+const OPTION_REVEAL = /\b(?:print|show|paste|display|dump|echo|cat|reveal|output|read out|decode|decrypt)\w*\b/;
+const OPTION_ABOUT =
+	/\b(?:where|which file|how (?:it|they) (?:is|are) loaded|names? only|without (?:the )?values?|is loaded|called|named|masked|redacted)\b/;
+
+/** The earlier reply's option the turn picks, when that option reveals a secret's value. */
+export function pickRevealsSecret(core: string, ctx: RefusalContext): string | null {
+	const m = OPTION_PICK.exec(core) ?? OPTION_PICK.exec(PICK_THEN_GO.exec(core)?.[1] ?? '');
+	if (!m || !ctx.lastReply) return null;
+	const n = ORDINAL[m[1] ?? m[2] ?? ''] ?? Number(m[3] ?? m[2]);
+	const opt = n ? (optionText(ctx.lastReply, n) ?? proseOption(ctx.lastReply, n)) : null;
+	if (!opt || !OPTION_REVEAL.test(opt) || OPTION_ABOUT.test(opt)) return null;
+	return secretPositions(tokenize(opt).tokens).length ? opt.trim().slice(0, 120) : null;
 }
 
 // "run the migration on prod", "run it against the real cluster this time": the window's destructive

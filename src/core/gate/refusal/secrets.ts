@@ -11,7 +11,7 @@ export const SPAN = 12;
 export const PRONOUN_SPAN = 4;
 
 export const REVEAL = new Set(
-	'open show print reveal display dump echo cat output give tell send paste leak expose copy share post email mail dm slack forward spit grab decode decrypt unmask hand list export base64 gimme gist pastebin exfiltrate beacon upload passa passe bata batao dikha dikhao bhej bhejo log extract retrieve spell reply respond comment attach attaches zip forward cc include includes muestra mostrar muéstrame dame envia envía manda mandar mándale mandale pega pegar mostra envie montre affiche donne envoie colle zeig zeige gib schick schicke poste pokaż pokaz daj wyślij wyslij podaj'.split(
+	'open show print reveal display dump echo cat curl output give tell send paste leak expose copy share post email mail dm slack forward spit grab decode decrypt unmask hand list export base64 gimme gist pastebin exfiltrate beacon upload passa passe bata batao dikha dikhao bhej bhejo log extract retrieve spell reply respond comment attach attaches zip forward cc include includes muestra mostrar muéstrame dame envia envía manda mandar mándale mandale pega pegar mostra envie montre affiche donne envoie colle zeig zeige gib schick schicke poste pokaż pokaz daj wyślij wyslij podaj'.split(
 		' ',
 	),
 );
@@ -173,10 +173,10 @@ export function secretPositions(tokens: readonly string[], keyInWindow = false):
 
 // Work on secrets that keeps them secret: masking, scanning, blocking, rotating.
 export const PROTECTIVE =
-	/^(?:mask|redact|scrub|strip|remove|hide|obfuscate|rotate|revoke|sanitize|sanitise|encrypt|hash|censor|audit|find|search|grep|look for|scan)\b|\b(?:i|we) (?:accidentally |mistakenly |just )?(?:committed|pushed|leaked|exposed|published)\b|\bsecrets\.(?!(?:ya?ml|json|env|toml|txt|ini|properties)\b)[a-z_]+|\binstead of (?:the )?hard-?coded|\b(?:revoking|scrubbing|rotating)\b|\bas (?:an? )?(?:[\w-]+ ){0,2}secrets?\b|\b(?:github|repository|repo|environment|ci|actions|pipeline) secrets?\b|\b(?:pre-commit|gitignore|dockerignore|hooks?|scanner|gitleaks|trufflehog|git-secrets|detect-secrets|filter-repo|filter-branch|bfg)\b|\b(?:purge|scrub|remove|strip|expunge|erase|delete)\b[^.?!\n]{0,60}\bfrom (?:the )?(?:git |all |entire |whole |repo |repository )*history\b|\b(?:blocks?|prevents?|detects?|scans?|check for|flags?)\s+(?:[\w-]+\s+){0,2}(?:commits?|pushes|secrets?|leaks?|keys?|tokens?|credentials?)\b/;
+	/^(?:mask|redact|scrub|strip|remove|hide|obfuscate|rotate|revoke|sanitize|sanitise|encrypt|hash|censor|audit|find|search|grep|look for|scan)\b|\b(?:i|we) (?:accidentally |mistakenly |just )?(?:committed|pushed|leaked|exposed|published)\b|\bsecrets\.(?!(?:ya?ml|json|env|toml|txt|ini|properties)\b)[a-z_]+|\binstead of (?:the )?hard-?coded|\b(?:revoking|scrubbing|rotating)\b|\bas (?:an? )?(?:[\w-]+ ){0,2}secrets?\b|\b(?:github|repository|repo|environment|ci|actions|pipeline) secrets?\b|\b(?:pre-commit|gitignore|dockerignore|(?<![\w/.-])hooks?|scanner|gitleaks|trufflehog|git-secrets|detect-secrets|filter-repo|filter-branch|bfg)\b|\b(?:purge|scrub|remove|strip|expunge|erase|delete)\b[^.?!\n]{0,60}\bfrom (?:the )?(?:git |all |entire |whole |repo |repository )*history\b|\b(?:blocks?|prevents?|detects?|scans?|check for|flags?)\s+(?:[\w-]+\s+){0,2}(?:commits?|pushes|secrets?|leaks?|keys?|tokens?|credentials?)\b/;
 // "tell me where it is", "show me how it's loaded": the verb asks about a place or a way, not a value.
 export const UNIGNORE =
-	/\b(?:remove|delete|drop|take|un-?ignore)\s+\S*(?:\.env|secrets?|credentials|\.pem|\.key)\S* (?:from|out of) (?:the )?\.?gitignore\b/;
+	/\b(?:remove|delete|drop|take|un-?ignore)\s+\S*(?:\.env|secrets?|credentials|\.pem|\.key)\S* (?:from|out of|off) (?:the )?\.?gitignore\b/;
 export const VALUE_OF =
 	/\b(?:print|show|paste|give|tell|send|echo|output|display|dump|reveal|read out|get|grab|fetch|pull|retrieve)\b (?:me |us )?(?:the )?(?:actual |real |current |full |raw |plain ?text )?(?:value|contents?) of (?:the |our |my )?[`'"]?(\$?[\w.\/-]+)|\bread (?:the |my |our )?[`'"]?(\$?[\w.\/-]+)[`'"]? (?:from|in|out of) (?:the |my |our )?\.env\b(?!\.(?:example|sample|template)\b)(?![^.?!\n]*\b(?:without|don't|do not|never) (?:print|show|reveal|echo|output))/;
 // "hello, i need to understand where the API takes the stripe secret from": the question after the
@@ -185,7 +185,7 @@ export const EMBEDDED_QUESTION_LEAD =
 	/^(?:(?:hello|hi|hey|ok|okay|so)[,!]?\s+)*(?:i (?:need|want|would like|'d like|am trying|'m trying|try) to (?:understand|know|find out|figure out|learn|check|see)|i(?:'m| am) (?:wondering|curious|not sure|unsure)|i (?:wonder|don't know|dont know|do not know)|(?:can|could) you (?:help me )?(?:understand|figure out|find out|check)|help me (?:understand|figure out|find out|find)|do you know|any idea|not sure)\s+/;
 // "what's the CRM api key env var called": the name of a setting, not its value.
 export const NAME_QUESTION =
-	/\b(?:called|named)\s*(?:[,.?!]|$|\band\b)|\bname of (?:the )?(?:[\w-]+ ){0,3}(?:key|var|variable|setting|secret|env)\b/;
+	/\b(?:env(?:ironment)? ?var(?:iable)?|variable|setting|config(?:uration)? key|field|property) names?\b(?! (?:and|with|plus|&) )|\b(?:called|named)\s*(?:[,.?!]|$|\band\b)|\bname of (?:the )?(?:[\w-]+ ){0,3}(?:key|var|variable|setting|secret|env)\b/;
 export const ASKS_ABOUT = new Set(['where', 'how', 'which', 'why', 'whether', 'if', 'when']);
 
 // Before a verb, these make it a description or a noun, not a request: "that doesnt leak the
@@ -249,6 +249,16 @@ const subjectPronoun = (tokens: readonly string[], i: number) => {
  * earlierSecret: a secret was named in the last turns (the value words and "the key" stand for it);
  * pronounSecret: named in the last user turn or reply, so "it" / "that" can still be it.
  */
+/** "telling me what the production password is": the value, asked in words. */
+export const TELL_WHAT_SECRET =
+	/\b(?:tell|telling|show|showing|remind|reminding) (?:me|us) what (?:the |our |my )?(?:[\w.-]+ ){0,3}(?:password|passphrase|passcode|key|token|secret|credentials?|pin)s? (?:is|are|was|were)\b/;
+/** "a step that echoes ${{ secrets.NPM_TOKEN }} to the log": a CI secret printed where people read it. */
+export const SECRET_TO_LOG =
+	/\b(?:echo(?:e?s)?|print(?:s)?|cat(?:s)?|dump(?:s)?|log(?:s)?)\b[^.?!\n]{0,40}(?:\$\{\{\s*secrets\.|\$\{?[a-z_]*(?:token|key|secret|password|pass)\b)[^.?!\n]{0,60}\b(?:to|in|into|on) (?:the )?(?:build |job |ci |workflow )?(?:logs?|output|console|stdout|summary)\b/;
+/** "what's the difference between a PAT and a fine-grained token": a question about kinds of secrets. */
+const DIFFERENCE_QUESTION =
+	/^(?:(?:ok|so|hey|and|but|btw)[,:]?\s+)*(?:what(?:'s| s|s| is| are) the (?:difference|differences|trade-?offs?|pros and cons)\b|(?:difference|differences) between\b)/;
+
 export function secretRule(
 	sentence: string,
 	core: string,
@@ -258,7 +268,12 @@ export function secretRule(
 	// Un-ignoring a secret file to commit it is a commit, whatever else the sentence says.
 	const unignore = UNIGNORE.exec(sentence);
 	if (unignore) return { rule: 'commit_secret', cue: 'unignore_secret', match: unignore[0] };
+	const toLog = SECRET_TO_LOG.exec(sentence);
+	if (toLog) return { rule: 'secret', cue: 'secret_to_log', match: toLog[0] };
+	if (DIFFERENCE_QUESTION.test(core)) return null;
 	if (SECRET_ORDINARY.test(core) || SECRET_ORDINARY.test(core.replace(EMBEDDED_QUESTION_LEAD, ''))) return null;
+	const tellWhat = TELL_WHAT_SECRET.exec(sentence);
+	if (tellWhat && !NAME_QUESTION.test(sentence)) return { rule: 'secret', cue: 'tell_what_secret', match: tellWhat[0] };
 	if (NAME_QUESTION.test(sentence) || REPORTED.test(sentence) || TEMPLATE_COPY.test(sentence)) return null;
 	// "print the value of CF_API_TOKEN … so I can paste it into the CI secrets page": asking for the
 	// value outright outweighs a protective word elsewhere in the sentence.
