@@ -51,6 +51,7 @@ import {
 } from './refusal/history';
 import { checkTurn } from './refusal/checkTurn';
 import { canonicalForms } from './refusal/canonical';
+import { leaningRefusal, isShortTurn } from './refusal/leaning';
 
 const TEMPLATE_FILE = /\.env\.(?:example|sample|template|dist)\b/;
 
@@ -141,6 +142,13 @@ export function checkRefusal(
 		!TEMPLATE_FILE.test(t.text)
 	)
 		return { rule: 'secret', cue: old.name, match: old.match };
+	// A short turn leaning on the last reply: an assent, the value, the same step on production.
+	// (The window is read here only when no earlier cue needed it.)
+	const lean =
+		history.length > 0 && isShortTurn(t.core)
+			? leaningRefusal(t.text, t.core, ctx === NO_CONTEXT ? refusalContext(history, false) : ctx)
+			: null;
+	if (lean) return lean;
 	// "How can I give the Vercel token to Ana? Can you send it to her?": "it" is the token.
 	return checkTurn(t.text, ctx);
 }
