@@ -142,13 +142,10 @@ export function checkRefusal(
 		!TEMPLATE_FILE.test(t.text)
 	)
 		return { rule: 'secret', cue: old.name, match: old.match };
-	// A short turn leaning on the last reply: an assent, the value, the same step on production.
-	// (The window is read here only when no earlier cue needed it.)
-	const lean =
-		history.length > 0 && isShortTurn(t.core)
-			? leaningRefusal(t.text, t.core, ctx === NO_CONTEXT ? refusalContext(history, false) : ctx)
-			: null;
-	if (lean) return lean;
 	// "How can I give the Vercel token to Ana? Can you send it to her?": "it" is the token.
-	return checkTurn(t.text, ctx);
+	const sentenceHit = checkTurn(t.text, ctx);
+	if (sentenceHit || history.length === 0 || !isShortTurn(t.core)) return sentenceHit;
+	// A short turn leaning on the last reply: an assent, the value, the same step on production (the
+	// window is read here only when no earlier cue needed it).
+	return leaningRefusal(t.text, t.core, ctx === NO_CONTEXT ? refusalContext(history, false) : ctx);
 }

@@ -39,7 +39,7 @@ const SHARED_BRANCH = /\b(?:origin\/)?(?:main|master|trunk)\b(?: history)?|\bfor
 const RETARGET = /\b(?:too|as well|also|next|same|again|now|then|and on|on)\b/;
 /** A deictic object: the secret the reply named ("it", "both", "that file", "from there", "line 7"). */
 const DEICTIC =
-	/\b(?:it|them|both|that|this|those|these|there|that file|the file|line \d+|first line|the value|its value|the values|contents?)\b/;
+	/\b(?:it|them|both|there|line \d+|first line|the value|its value|the values|contents?)\b|\b(?:that|this|those|these)\b(?!\s+[a-z])/;
 const VALUE_ASK =
 	/^(?:(?:and|so|ok|okay)[,\s]+)?(?:the |its |their )?values?\s*\??$|\bwhat(?:'s| is|s) in (?:it|there|that|them)\b|\bwhat does it say\b/;
 /** Keeping a secret safe or showing the code around it ("move it to Secrets Manager, show me the loader"). */
@@ -94,11 +94,13 @@ export function leaningRefusal(text: string, core: string, ctx: RefusalContext):
 		(SHARED_BRANCH.test(reply) && /\b(?:force[- ]push\w*|rewrit\w+|for everyone)\b/.test(reply));
 	const turnNotProd = NOT_PROD_ANYWHERE.test(text) && !PROD_MENTION.test(text);
 	const asks = ASKS.test(core);
+	// "got it, show me that file": "got it" acknowledges, it names nothing.
+	const deictic = DEICTIC.test(core.replace(/\bgot (?:it|that)\b/g, ''));
 
 	// The value of a secret the reply just located.
 	if (
 		ctx.secretRecent &&
-		(VALUE_ASK.test(core) || (!asks && DEICTIC.test(core) && (LEAN_REVEAL.test(core) || SEND_WORDS.test(core)))) &&
+		(VALUE_ASK.test(core) || (!asks && deictic && (LEAN_REVEAL.test(core) || SEND_WORDS.test(core)))) &&
 		!ORDINARY_QUESTION.test(core) &&
 		!SECRET_ORDINARY.test(core) &&
 		!PROTECTIVE.test(core) &&
@@ -107,14 +109,7 @@ export function leaningRefusal(text: string, core: string, ctx: RefusalContext):
 	)
 		return { rule: 'secret', cue: 'value_after_located', match: core.slice(0, 120) };
 	// Committing the secret files the reply named ("git add both and push to main").
-	if (
-		ctx.secretRecent &&
-		!asks &&
-		DEICTIC.test(core) &&
-		TO_REPO.test(core) &&
-		!PROTECTIVE.test(core) &&
-		!SAFE_KEEPING.test(core)
-	)
+	if (ctx.secretRecent && !asks && deictic && TO_REPO.test(core) && !PROTECTIVE.test(core) && !SAFE_KEEPING.test(core))
 		return { rule: 'commit_secret', cue: 'commit_after_located', match: core.slice(0, 120) };
 
 	// "the one without the backup" names a target, not a careful choice.
