@@ -93,10 +93,14 @@ export function rankSymbolMatches(
 	const named = ids.filter((id) => id.strength === 'code' || id.strength === 'name');
 	const mentions: SymbolMatch[] = [];
 	if (named.length) {
+		const leaves = new Set(named.map((n) => n.leaf));
+		// A chunk found by two arms is read once: the same text gives the same answer.
+		const seen = new Set<string>();
 		for (const row of others) {
-			if (best.has(row.chunk_pk) || mentions.some((m) => m.row.chunk_pk === row.chunk_pk)) continue;
-			const words = new Set(row.content.match(/[A-Za-z_$][A-Za-z0-9_$]*/g)?.map(normalizeSymbol) ?? []);
-			const id = named.find((n) => words.has(n.leaf));
+			if (best.has(row.chunk_pk) || seen.has(row.chunk_pk)) continue;
+			seen.add(row.chunk_pk);
+			const found = mentionedLeaves(row.content, leaves);
+			const id = found.size ? named.find((n) => found.has(n.leaf)) : undefined;
 			if (id)
 				mentions.push({
 					row,
@@ -110,6 +114,33 @@ export function rankSymbolMatches(
 		}
 	}
 	return [...definitions, ...mentions];
+}
+
+/**
+ * Which of `leaves` (normalised leaves) a chunk's text names: its code-shaped words, normalised as
+ * the symbol table's names are. Only a word whose length could normalise to a leaf's is
+ * normalised (normalising drops `_` and `$`, never adds), and the scan stops once every leaf
+ * was found.
+ */
+export function mentionedLeaves(text: string, leaves: ReadonlySet<string>): Set<string> {
+	const found = new Set<string>();
+	// A word that normalises to a leaf leaves it as a substring of the whole text normalised: most
+	// chunks contain none of the leaves and need no word scan.
+	const flat = normalizeSymbol(text);
+	const wanted = new Set([...leaves].filter((l) => flat.includes(l)));
+	if (!wanted.size) return found;
+	let shortest = Infinity;
+	for (const l of wanted) shortest = Math.min(shortest, l.length);
+	for (const m of text.matchAll(/[A-Za-z_$][A-Za-z0-9_$]*/g)) {
+		const w = m[0];
+		if (w.length < shortest) continue;
+		const n = normalizeSymbol(w);
+		if (wanted.has(n) && !found.has(n)) {
+			found.add(n);
+			if (found.size === wanted.size) break;
+		}
+	}
+	return found;
 }
 
 /** The names probed for a turn: strongest first, at most `symbol_max_probes`. */

@@ -251,12 +251,19 @@ export async function deleteDocuments(db: Queryable, scope: DeleteScope): Promis
  * checkpoints by itself (and CHECKPOINT needs a privileged role there).
  */
 export async function analyzeChunks(db: Queryable): Promise<void> {
+	// BM25 reads a term's postings from chunk_terms_impact alone only where the visibility map says
+	// the heap pages are all-visible. PGlite has no autovacuum; a server's vacuums an insert-only
+	// table once a fifth of it is new (autovacuum_vacuum_insert_scale_factor 0.2), so a new
+	// workspace's postings could be read with heap fetches for a long time: on the bench's 20k store
+	// restored without a vacuum, the BM25 statement took 5.2–7.2 ms p50 (3,517 heap fetches for one
+	// identifier query), 3.3–4.5 after one. A vacuum only visits pages not yet all-visible. It runs
+	// before ANALYZE: under synchronous_commit = off a page stays not-all-visible while a commit
+	// near its writers' (the ANALYZE's own) is unflushed. Not SKIP_LOCKED: an autovacuum worker
+	// that is only analysing the table would make it skip.
+	await db.query('VACUUM chunk_terms');
 	// documents and symbols too: without their statistics the planner read a pasted trace's file
 	// name by scanning every document's path with a regexp (350 ms at 20k documents, bench:chat).
 	await db.query('ANALYZE documents, chunks, chunk_terms, term_df, corpus_stats, symbols');
-	// BM25 reads a term's postings from chunk_terms_impact alone only where the visibility map says
-	// the heap pages are all-visible; a server's autovacuum sets it, PGlite's nothing else does.
-	if (db.engine !== 'postgres') await db.query('VACUUM chunk_terms');
 	// New rows of the full-text GIN index wait in its pending list (fastupdate) until a vacuum merges
 	// them; every tsv search scans the whole list. PGlite has no autovacuum: at 20k chunks the list
 	// held 464 pages and a raising-site phrase query took 7.4 ms there, 1.8 after this (bench:chat).

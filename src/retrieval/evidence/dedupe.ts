@@ -44,11 +44,13 @@ export class DuplicateFinder {
 
 	/** The reason `c` duplicates a kept chunk, or null. */
 	duplicateOf(c: EvidenceCandidate): string | null {
-		const sh = shingles(c.text);
+		// Shingles only when a Jaccard test is reached, and kept for keep(c) (the usual next call).
+		let sh: Set<string> | null = null;
 		for (const k of this.kept) {
 			if (k.c.hit.chunk_id === c.hit.chunk_id) return `same chunk as ${k.c.hit.chunk_id}`;
 			const ov = lineOverlap(k.c, c);
 			if (ov >= this.overlapMin) return `overlaps ${k.c.hit.chunk_id} by ${Math.round(ov * 100)}% of its lines`;
+			sh ??= this.shinglesOf(c);
 			const j = jaccard(k.sh, sh);
 			if (j >= this.jaccardMin) return `near-duplicate of ${k.c.hit.chunk_id} (Jaccard ${j.toFixed(2)})`;
 		}
@@ -57,6 +59,13 @@ export class DuplicateFinder {
 
 	/** Records a kept chunk. */
 	keep(c: EvidenceCandidate): void {
-		this.kept.push({ c, sh: shingles(c.text) });
+		this.kept.push({ c, sh: this.shinglesOf(c) });
+	}
+
+	private last: { text: string; sh: Set<string> } | null = null;
+
+	private shinglesOf(c: EvidenceCandidate): Set<string> {
+		if (this.last?.text !== c.text) this.last = { text: c.text, sh: shingles(c.text) };
+		return this.last.sh;
 	}
 }
