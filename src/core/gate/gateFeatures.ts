@@ -61,7 +61,7 @@ function contentSet(text: string): Set<string> {
 
 /**
  * Share of `a`'s words found in `b1 ∪ b2`. Two sets rather than the set of `x + ' ' + y`: a content
- * word never spans the joining space, so the union is that set, and each part can be memoised.
+ * word never spans the joining space, so the union is that set, with no joined string to scan.
  */
 function overlap(a: ReadonlySet<string>, b1: ReadonlySet<string>, b2: ReadonlySet<string>): number {
 	if (a.size === 0 || (b1.size === 0 && b2.size === 0)) return 0;
@@ -91,28 +91,9 @@ interface ReplyWindow {
 	tailWords: ReadonlySet<string> | null;
 }
 
-/**
- * The last user turn and the last reply are re-read on every turn of a conversation (the same
- * history message objects, so the Map's key hash is cached on the string): memoised by content,
- * bounded (oldest first), derived data only — a decision is the same with or without the memo.
- */
-const WINDOW_MEMO_MAX = 256;
-const USER_MEMO = new Map<string, UserWindow>();
-const REPLY_MEMO = new Map<string, ReplyWindow>();
-function remember<T>(memo: Map<string, T>, key: string, value: T): T {
-	if (memo.size >= WINDOW_MEMO_MAX) memo.delete(memo.keys().next().value as string);
-	memo.set(key, value);
-	return value;
-}
-/** Empties the history-window memos (bench --cold, tests); no result changes. */
-export function clearWindowMemo(): void {
-	USER_MEMO.clear();
-	REPLY_MEMO.clear();
-}
-
-export function userWindow(content: string): UserWindow {
-	const hit = USER_MEMO.get(content);
-	if (hit) return hit;
+// Not memoised by text: in a growing conversation the last user turn and the last reply are new on
+// every turn (a bounded memo measured a small loss on bench:gate, 2026-12-03).
+function userWindow(content: string): UserWindow {
 	const rawHead = content.slice(0, WINDOW);
 	const u = normalizeText(rawHead);
 	// What the thread is about: a short follow-up inherits it (project → retrieve, general → direct).
@@ -122,29 +103,27 @@ export function userWindow(content: string): UserWindow {
 		C.PATHLIKE.test(rawHead) ||
 		C.IDENTIFIER.test(rawHead) ||
 		C.DEFINITE_OBJECT.test(u);
-	return remember(USER_MEMO, content, {
+	return {
 		u,
 		live: C.ANY_LIVE.test(u),
 		project,
 		general: C.GENERAL_SHAPE.test(u) || C.GENERAL_MARKER.test(u),
 		trace: C.TRACE_LINE.test(rawHead),
 		words: contentSet(u),
-	});
+	};
 }
 
-export function replyWindow(content: string): ReplyWindow {
-	const hit = REPLY_MEMO.get(content);
-	if (hit) return hit;
+function replyWindow(content: string): ReplyWindow {
 	const head = normalizeText(content.slice(0, WINDOW));
 	const tail = normalizeText(content.slice(-WINDOW));
-	return remember(REPLY_MEMO, content, {
+	return {
 		head,
 		tail,
 		code: content.includes('```') || /\n {2,}\S/.test(content),
 		offer: C.OFFER.test(tail),
 		headWords: contentSet(head),
 		tailWords: null,
-	});
+	};
 }
 
 /** The active features of a turn (names; each has value 1). `bias` is always first. */
