@@ -15,6 +15,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { decideTurn } from '../src/core/decide';
 import { clearStemMemo } from '../src/core/followup/text';
+import { clearRefusalMemo } from '../src/core/gate/refusal/history';
 import { DEFAULT_THRESHOLDS } from '../src/core/thresholds';
 import type { TurnInput } from '../src/core/types';
 import { parseTurnLine } from '../src/cli/commands/gateCommand';
@@ -107,7 +108,10 @@ function main(): void {
 	const wallStart = process.hrtime.bigint();
 	for (let it = 0; it < iterations; it++) {
 		for (let i = 0; i < turns.length; i++) {
-			if (cold) clearStemMemo();
+			if (cold) {
+				clearStemMemo();
+				clearRefusalMemo();
+			}
 			const s = process.hrtime.bigint();
 			decideTurn(turns[i], options);
 			const us = Number(process.hrtime.bigint() - s) / 1000;

@@ -247,10 +247,7 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 	add('vague_first_turn', vague && users === 0);
 	add('this_code_first_turn', users === 0 && C.THIS_CODE.test(text));
 	add('vague_with_history', vague && users > 0);
-	add(
-		'fragment',
-		words > 0 && words <= 3 && !t.endsWithQuestion && !social && !imperative,
-	);
+	add('fragment', words > 0 && words <= 3 && !t.endsWithQuestion && !social && !imperative);
 	add('frustration_with_history', users > 0 && frustration);
 	add('short_question_not_live', words <= 6 && t.endsWithQuestion && !live);
 	f.push(`history_users:${bucket(users, [0, 1, 3, 7])}`);
