@@ -6,15 +6,17 @@
  * fastest pass (its cost without preemption and GC pauses), with the machine's load average.
  *   npm run build && npm run bench:gate [-- --iterations N] [--slowest N]
  * --slowest N also lists the N turns with the slowest fastest-pass (what the p99 is made of).
- * The follow-up scorer memoises earlier turns' stems by text (256 texts), so a history turn read by
- * an earlier decision of its conversation hits that memo, as in the product; --cold empties it
- * before every decision (outside the timed span) to show the cost without it.
+ * The follow-up scorer memoises earlier turns' stems by text (256 texts), and the refusal context
+ * each earlier message's cues (256 texts), so a history turn read by an earlier decision of its
+ * conversation hits them, as in the product; --cold empties both before every decision (outside the
+ * timed span) to show the cost without them.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { decideTurn } from '../src/core/decide';
 import { clearStemMemo } from '../src/core/followup/text';
+import { clearRefusalMemo } from '../src/core/gate/refusal/history';
 import { DEFAULT_THRESHOLDS } from '../src/core/thresholds';
 import type { TurnInput } from '../src/core/types';
 import { parseTurnLine } from '../src/cli/commands/gateCommand';
@@ -107,7 +109,10 @@ function main(): void {
 	const wallStart = process.hrtime.bigint();
 	for (let it = 0; it < iterations; it++) {
 		for (let i = 0; i < turns.length; i++) {
-			if (cold) clearStemMemo();
+			if (cold) {
+				clearStemMemo();
+				clearRefusalMemo();
+			}
 			const s = process.hrtime.bigint();
 			decideTurn(turns[i], options);
 			const us = Number(process.hrtime.bigint() - s) / 1000;
@@ -131,8 +136,8 @@ function main(): void {
 		...sources.map((s) => `  input: ${s}`),
 		`  decisions: ${n} (${turns.length} turns × ${iterations} passes, after 5 warm-up passes)`,
 		cold
-			? '  cache: cold (the history-stem memo emptied before every decision)'
-			: "  cache: warm (earlier turns' stems memoised by text: histories hit it, as in the product; --cold empties it)",
+			? '  cache: cold (the history-stem and refusal message-cue memos emptied before every decision)'
+			: "  cache: warm (earlier turns' stems and refusal cues memoised by text: histories hit them, as in the product; --cold empties them)",
 		`  throughput: ${Math.round(n / wallSec)} turns/second (wall clock, timer overhead included)`,
 		`  per decision (µs): p50 ${fmt(percentile(samples, 50))}  p90 ${fmt(percentile(samples, 90))}  p99 ${fmt(percentile(samples, 99))}  max ${fmt(samples[n - 1])}`,
 		`  per turn, best of ${iterations} passes (µs): p50 ${fmt(percentile(best, 50))}  p90 ${fmt(percentile(best, 90))}  p99 ${fmt(percentile(best, 99))}  max ${fmt(best[best.length - 1])}`,

@@ -19,7 +19,7 @@ import {
 	detectSubjectQuestion,
 	type TurnView,
 } from './signals';
-import { joinWords, stem, tokenize, turnText, wordStems } from './text';
+import { joinWords, stem, stemSet, tokenize, turnText } from './text';
 import { analyzeText, type TurnText } from '../text/turnText';
 import { couldStartSocial, freestandingSocial } from '../trigger/socialCues';
 
@@ -123,25 +123,36 @@ function addShapeSignals(v: TurnView, t: Thresholds, add: Add): void {
  */
 function addHistorySignals(v: TurnView, history: readonly HistoryTurn[], t: Thresholds, add: Add): void {
 	const recent = history.slice(-t.followup_history_turns);
-	const user = new Set<string>();
-	const all = new Set<string>();
 	const cap = t.followup_history_chars;
 	const last = history[history.length - 1]!;
-	// The last reply's stems are kept on their own (for topic continuity) and merged into `all`.
-	const reply = new Set<string>();
-	for (const turn of recent)
-		wordStems(headOf(turnText(turn), cap), turn.role === 'user' ? user : turn === last ? reply : all);
-	for (const s of user) all.add(s);
-	for (const s of reply) all.add(s);
+	// Each earlier turn's memoised stem set, by role; the last reply is kept on its own (for topic
+	// continuity). The few words of this turn are looked up in the sets rather than the sets merged
+	// into one per decision (hundreds of stems copied to answer a dozen questions).
+	const userSets: Array<ReadonlySet<string>> = [];
+	const otherSets: Array<ReadonlySet<string>> = [];
+	let reply: ReadonlySet<string> | null = null;
+	for (const turn of recent) {
+		const stems = stemSet(headOf(turnText(turn), cap));
+		if (turn.role === 'user') userSets.push(stems);
+		else if (turn === last) reply = stems;
+		else otherSets.push(stems);
+	}
+	const inUser = (s: string): boolean => inAny(userSets, s);
+	const inAll = (s: string): boolean => inUser(s) || (reply !== null && reply.has(s)) || inAny(otherSets, s);
 	const own = v.content;
-	const restated = freshMentionStems(v.tokens).filter((s) => user.has(s));
+	const restated = freshMentionStems(v.tokens).filter(inUser);
 	add('restated_subject', -t.followup_w_restated_subject, restated.length ? restated.join(' ') : null);
 	if (last.role === 'assistant') {
-		const picked = own.filter((s) => reply.has(s) && !user.has(s));
+		const picked = own.filter((s) => reply !== null && reply.has(s) && !inUser(s));
 		add('topic_continuity', t.followup_w_topic_continuity, picked.length ? picked.join(' ') : null);
 	}
-	const fresh = v.tokens.filter((x) => (x.name || x.code) && !all.has(stem(x.word))).map((x) => x.word);
+	const fresh = v.tokens.filter((x) => (x.name || x.code) && !inAll(stem(x.word))).map((x) => x.word);
 	add('new_subject', -t.followup_w_new_subject, fresh.length ? [...new Set(fresh)].join(' ') : null);
+}
+
+function inAny(sets: ReadonlyArray<ReadonlySet<string>>, s: string): boolean {
+	for (const set of sets) if (set.has(s)) return true;
+	return false;
 }
 
 /**

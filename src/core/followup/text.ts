@@ -78,7 +78,7 @@ const WORD_RE = /[\p{L}\p{N}_$][\p{L}\p{N}_$'’./\\-]*/gu;
  * earlier turns (long assistant replies included) are read on every call.
  */
 export function wordStems(text: string, into: Set<string>): Set<string> {
-	for (const s of stemsOf(text)) into.add(s);
+	for (const s of stemSet(text)) into.add(s);
 	return into;
 }
 
@@ -87,7 +87,7 @@ export function wordStems(text: string, into: Set<string>): Set<string> {
  * The memo is bounded (oldest entries dropped first) and holds derived data only: the result is
  * the same with or without it.
  */
-const STEM_MEMO = new Map<string, readonly string[]>();
+const STEM_MEMO = new Map<string, ReadonlySet<string>>();
 const STEM_MEMO_MAX = 256;
 
 /** Empties the stem memo: for the bench's cold runs (`bench:gate --cold`) and tests; no result changes. */
@@ -95,7 +95,11 @@ export function clearStemMemo(): void {
 	STEM_MEMO.clear();
 }
 
-function stemsOf(text: string): readonly string[] {
+/**
+ * The distinct stems of a text (in first-seen order), memoised. A caller that only asks whether a
+ * word occurs in some earlier turn queries these sets directly instead of merging them.
+ */
+export function stemSet(text: string): ReadonlySet<string> {
 	const hit = STEM_MEMO.get(text);
 	if (hit) return hit;
 	const stems = new Set<string>();
@@ -108,10 +112,9 @@ function stemsOf(text: string): readonly string[] {
 					.replace(/’/g, "'"),
 			),
 		);
-	const list = [...stems];
 	if (STEM_MEMO.size >= STEM_MEMO_MAX) STEM_MEMO.delete(STEM_MEMO.keys().next().value as string);
-	STEM_MEMO.set(text, list);
-	return list;
+	STEM_MEMO.set(text, stems);
+	return stems;
 }
 
 /** The content of a history turn, whichever form it came in. */

@@ -50,6 +50,7 @@ const STOP = new Set(
 		' ',
 	),
 );
+const EMPTY: ReadonlySet<string> = new Set();
 function contentSet(text: string): Set<string> {
 	const s = new Set<string>();
 	// exec loop: no intermediate array of every word (this runs up to four times per decision).
@@ -58,11 +59,71 @@ function contentSet(text: string): Set<string> {
 	return s;
 }
 
-function overlap(a: Set<string>, b: Set<string>): number {
-	if (a.size === 0 || b.size === 0) return 0;
+/**
+ * Share of `a`'s words found in `b1 ∪ b2`. Two sets rather than the set of `x + ' ' + y`: a content
+ * word never spans the joining space, so the union is that set, with no joined string to scan.
+ */
+function overlap(a: ReadonlySet<string>, b1: ReadonlySet<string>, b2: ReadonlySet<string>): number {
+	if (a.size === 0 || (b1.size === 0 && b2.size === 0)) return 0;
 	let n = 0;
-	for (const w of a) if (b.has(w)) n++;
+	for (const w of a) if (b1.has(w) || b2.has(w)) n++;
 	return n / a.size;
+}
+
+/** What the history features read of the last user turn: only its first WINDOW characters. */
+interface UserWindow {
+	/** The window, normalised. */
+	u: string;
+	live: boolean;
+	project: boolean;
+	general: boolean;
+	trace: boolean;
+	words: ReadonlySet<string>;
+}
+/** What the history features read of the last assistant reply: its head and its tail windows. */
+interface ReplyWindow {
+	head: string;
+	tail: string;
+	code: boolean;
+	offer: boolean;
+	headWords: ReadonlySet<string>;
+	/** Computed on first need (only short turns read it). */
+	tailWords: ReadonlySet<string> | null;
+}
+
+// Not memoised by text: in a growing conversation the last user turn and the last reply are new on
+// every turn (a bounded memo measured a small loss on bench:gate, 2026-12-03).
+function userWindow(content: string): UserWindow {
+	const rawHead = content.slice(0, WINDOW);
+	const u = normalizeText(rawHead);
+	// What the thread is about: a short follow-up inherits it (project → retrieve, general → direct).
+	const project =
+		C.PROJECT_WORDS.test(u) ||
+		C.WE_OUR.test(u) ||
+		C.PATHLIKE.test(rawHead) ||
+		C.IDENTIFIER.test(rawHead) ||
+		C.DEFINITE_OBJECT.test(u);
+	return {
+		u,
+		live: C.ANY_LIVE.test(u),
+		project,
+		general: C.GENERAL_SHAPE.test(u) || C.GENERAL_MARKER.test(u),
+		trace: C.TRACE_LINE.test(rawHead),
+		words: contentSet(u),
+	};
+}
+
+function replyWindow(content: string): ReplyWindow {
+	const head = normalizeText(content.slice(0, WINDOW));
+	const tail = normalizeText(content.slice(-WINDOW));
+	return {
+		head,
+		tail,
+		code: content.includes('```') || /\n {2,}\S/.test(content),
+		offer: C.OFFER.test(tail),
+		headWords: contentSet(head),
+		tailWords: null,
+	};
 }
 
 /** The active features of a turn (names; each has value 1). `bias` is always first. */
@@ -100,7 +161,8 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 	const wh = C.WH_START.exec(core);
 	if (wh) f.push(`wh_start:${wh[1]}`);
 	add('aux_start', C.AUX_START.test(core));
-	add('imperative_start', C.IMPERATIVE_START.test(core));
+	const imperative = C.IMPERATIVE_START.test(core);
+	add('imperative_start', imperative);
 	const leaning = C.LEANING_START.test(core);
 	add('leaning_start', leaning);
 	add('ellipsis_tail', C.ELLIPSIS_TAIL.test(text));
@@ -114,10 +176,12 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 	add('we_our', C.WE_OUR.test(text));
 	add('definite_object', C.DEFINITE_OBJECT.test(core));
 	add('project_words', C.PROJECT_WORDS.test(text));
-	add('social', socialKind(t) !== null);
+	const social = socialKind(t) !== null;
+	add('social', social);
 
 	// Words: the request's opening words and its first content words (learned, traced by name).
-	const w = request0(core).match(WORD_RE) ?? [];
+	const request = request0(core);
+	const w = request.match(WORD_RE) ?? [];
 	if (w[0]) f.push(`s1:${w[0]}`);
 	if (w[1]) f.push(`s2:${w[0]} ${w[1]}`);
 	const seen = new Set<string>();
@@ -129,14 +193,20 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 	}
 
 	// Cue families from the rubric.
-	for (const [name, re] of C.LIVE_CUES) add(name, re.test(name === 'live_run' || name === 'live_undo' ? core : text));
+	let live = false;
+	for (const [name, re] of C.LIVE_CUES) {
+		if (!re.test(name === 'live_run' || name === 'live_undo' ? core : text)) continue;
+		f.push(name);
+		live = true;
+	}
 	add('meta_reply', C.META_REPLY.test(core));
 	add('general_shape', C.GENERAL_SHAPE.test(core));
 	add('off_topic', C.OFF_TOPIC.test(text));
 	const trace = C.TRACE_LINE.test(raw);
 	add('pasted_trace', trace);
 	add('project_frame', C.PROJECT_FRAME.test(raw));
-	add('third_party_frame', trace && C.THIRD_PARTY_FRAME.test(raw));
+	const thirdParty = trace && C.THIRD_PARTY_FRAME.test(raw);
+	add('third_party_frame', thirdParty);
 	add('doubt', C.DOUBT.test(text));
 	add('statement_lead', C.STATEMENT_LEAD.test(core));
 	add('note_directive', C.NOTE_DIRECTIVE.test(text));
@@ -161,7 +231,6 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 	const anaphora = C.ANAPHORA.test(text);
 	add('no_anaphora', !anaphora);
 	add('long_no_anaphora', !anaphora && words >= 6);
-	const request = core.replace(C.REACTION_PREFIX, '');
 	add('reaction_prefix', request !== core);
 	const early = C.earlyAnaphora(request === core ? t.words : (request.match(/[a-z0-9_]+(?:'[a-z]+)?/g) ?? []));
 	add('early_anaphora', early);
@@ -170,7 +239,7 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 	add('named_no_early_anaphora', named && !early);
 	const codePath = C.CODE_PATH.test(raw);
 	add('code_path', codePath);
-	add('failure_with_code_path', trace && codePath && !C.THIRD_PARTY_FRAME.test(raw));
+	add('failure_with_code_path', trace && codePath && !thirdParty);
 
 	// Shape of the history, and the few conjunctions a linear head cannot form by itself.
 	const users = history.reduce((n, h) => n + (h.role === 'user' ? 1 : 0), 0);
@@ -178,13 +247,8 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 	add('vague_first_turn', vague && users === 0);
 	add('this_code_first_turn', users === 0 && C.THIS_CODE.test(text));
 	add('vague_with_history', vague && users > 0);
-	add(
-		'fragment',
-		words > 0 && words <= 3 && !t.endsWithQuestion && socialKind(t) === null && !C.IMPERATIVE_START.test(core),
-	);
+	add('fragment', words > 0 && words <= 3 && !t.endsWithQuestion && !social && !imperative);
 	add('frustration_with_history', users > 0 && frustration);
-	let live = false;
-	for (const name of f) if (name.startsWith('live_')) live = true;
 	add('short_question_not_live', words <= 6 && t.endsWithQuestion && !live);
 	f.push(`history_users:${bucket(users, [0, 1, 3, 7])}`);
 	if (users > 0) {
@@ -193,26 +257,19 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 		// Earlier turns are read through short windows: an offer or a question closes a reply, a
 		// topic is set early; a long pasted reply must not slow the decision.
 		const lastAsst = lastOf(history, 'assistant');
-		const asstHead = lastAsst ? normalizeText(lastAsst.content.slice(0, WINDOW)) : '';
-		const asstCode = lastAsst !== undefined && (lastAsst.content.includes('```') || /\n {2,}\S/.test(lastAsst.content));
-		const tail = lastAsst ? normalizeText(lastAsst.content.slice(-WINDOW)) : '';
-		if (lastAsst) {
+		const reply = lastAsst ? replyWindow(lastAsst.content) : null;
+		const asstCode = reply !== null && reply.code;
+		const tail = reply ? reply.tail : '';
+		if (reply) {
 			add('last_asst_code', asstCode);
-			add('last_asst_offer', C.OFFER.test(tail));
+			add('last_asst_offer', reply.offer);
 			add('last_asst_question', tail.endsWith('?'));
 		}
 		const lastUser = lastOf(history, 'user');
 		if (lastUser) {
-			const u = normalizeText(lastUser.content.slice(0, WINDOW));
-			add('last_user_live', C.ANY_LIVE.test(u));
-			// What the thread is about: a short follow-up inherits it (project → retrieve, general → direct).
-			const project =
-				C.PROJECT_WORDS.test(u) ||
-				C.WE_OUR.test(u) ||
-				C.PATHLIKE.test(lastUser.content.slice(0, WINDOW)) ||
-				C.IDENTIFIER.test(lastUser.content.slice(0, WINDOW)) ||
-				C.DEFINITE_OBJECT.test(u);
-			const general = C.GENERAL_SHAPE.test(u) || C.GENERAL_MARKER.test(u);
+			const uw = userWindow(lastUser.content);
+			add('last_user_live', uw.live);
+			const { project, general } = uw;
 			add('last_user_project', project);
 			add('last_user_general', general);
 			const short = words <= 6 || leaning;
@@ -221,25 +278,27 @@ export function gateFeatures(t: TurnText, history: readonly HistoryTurn[], c: Cl
 			// must fetch it again (rubric: the context model).
 			add('project_followup_code_not_in_window', short && project && !general && !asstCode && t.endsWithQuestion);
 			add('short_after_general', short && general);
-			add('last_user_trace', C.TRACE_LINE.test(lastUser.content.slice(0, WINDOW)));
-			const ov = overlap(contentSet(text.slice(0, WINDOW)), contentSet(u + ' ' + asstHead));
+			add('last_user_trace', uw.trace);
+			const ov = overlap(contentSet(text.slice(0, WINDOW)), uw.words, reply ? reply.headWords : EMPTY);
 			f.push(`overlap:${ov === 0 ? '0' : ov < 0.34 ? 'low' : ov < 0.67 ? 'mid' : 'high'}`);
 		}
 		// Structural follow-up shapes (no word lists of one author's style): a fragment answering the
 		// reply's question or offer; a redo verb with no object ("rerun", "retry"); a command or live
 		// check that names its own target; a demonstrative noun phrase anywhere in the turn.
-		const asked = C.OFFER.test(tail) || tail.endsWith('?');
+		const asked = (reply !== null && reply.offer) || tail.endsWith('?');
 		add('fragment_after_question', asked && words <= 3);
 		add('redo_no_object', C.REDO_BARE.test(core));
 		add('command_self_contained', live && !anaphora && !C.REDO_BARE.test(core));
 		add('demonstrative_np', C.DEMONSTRATIVE_NP.test(text));
 		// A short turn that picks a word out of the last reply ("tests" after "run the tests or the specs?")
 		// leans on it; one whose words the reply never used names something new.
-		if (words <= 4 && lastAsst) {
-			const reply = contentSet(asstHead + ' ' + tail);
+		if (words <= 4 && reply) {
+			// The reply's words: its head's and its tail's (no word spans the joining space).
+			const hw = reply.headWords;
+			const tw = (reply.tailWords ??= contentSet(tail));
+			const has = (x: string) => hw.has(x) || tw.has(x);
 			let echo = false;
-			for (const w of contentSet(text))
-				if (reply.has(w) || reply.has(w.replace(/s$/, '')) || reply.has(`${w}s`)) echo = true;
+			for (const w of contentSet(text)) if (has(w) || has(w.replace(/s$/, '')) || has(`${w}s`)) echo = true;
 			add('short_echoes_reply', echo);
 			add('short_new_no_anaphora', !echo && !anaphora && !leaning);
 		}

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { clearStemMemo, wordStems } from '../../../src/core/followup/text';
+import { clearStemMemo, stemSet, wordStems } from '../../../src/core/followup/text';
 
 // The light stemmer drops "es" after ch/sh/x/ss ("caches" → "cach"). The history-stem memo holds derived data only: emptying it (bench:gate --cold) changes no result.
 describe('followup stem memo', () => {
@@ -15,5 +15,12 @@ describe('followup stem memo', () => {
 		assert.deepEqual(cold, expected);
 		assert.deepEqual(warm, expected);
 		assert.deepEqual(cleared, expected);
+	});
+
+	it('stemSet is the same set, in first-seen order, whether memoised or not', () => {
+		clearStemMemo();
+		assert.deepEqual([...stemSet(text)], expected);
+		assert.deepEqual([...stemSet(text)], expected);
+		assert.equal(stemSet(text), stemSet(text));
 	});
 });

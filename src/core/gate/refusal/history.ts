@@ -47,6 +47,86 @@ export const HISTORY_DESTROY_STRICT =
 export const NOTHING_DESTROYED =
 	/\b(?:0|no|zero|nothing) to (?:destroy|delete)\b|\bno (?:resources? )?(?:will be |are |get )?(?:destroyed|deleted)\b|\bnothing (?:will be |is |gets )?(?:destroyed|deleted|dropped)\b/g;
 
+/** What the refusal context reads of one earlier message: a function of its text alone. */
+export interface MessageCues {
+	/** Some sentence of the message's head names a secret. */
+	secret: boolean;
+	prod: boolean;
+	destroy: boolean;
+	/** Names production and a strict destructive verb. */
+	destroyProd: boolean;
+	/** As the last user turn: the turn itself was refused (computed on first need). */
+	refused: boolean | null;
+	/** As the last reply: it offered something safe (computed on first need). */
+	offered: boolean | null;
+}
+
+/**
+ * An earlier message is read by the next two decisions of a conversation (the context reads the last
+ * four), so its cues are memoised by content: bounded (oldest first), derived data only — the
+ * context is the same with or without the memo.
+ */
+const CUES_MEMO = new Map<string, MessageCues>();
+const CUES_MEMO_MAX = 256;
+
+/** Empties the message-cue memo (bench --cold, tests); no result changes. */
+export function clearRefusalMemo(): void {
+	CUES_MEMO.clear();
+}
+
+/** The lower-cased head the cues read (600 characters). */
+const headOf = (content: string): string => content.slice(0, 600).toLowerCase();
+
+export function messageCues(content: string): MessageCues {
+	const hit = CUES_MEMO.get(content);
+	if (hit) return hit;
+	const text = headOf(content);
+	let secret = false;
+	// The secret scan only where a secret word can be (the turn-level prefilter, widened to every
+	// name secretPositions knows): most replies name none, and tokenising them was most of the cost.
+	if (MAY_NAME_SECRET_ANY.test(text))
+		for (const part of text.split(SENTENCE_BREAK))
+			if (secretPositions(tokenize(part).tokens).length) {
+				secret = true;
+				break;
+			}
+	// "prune_pvcs.sh" names its verb too.
+	const words = text.replace(/_/g, ' ').replace(NOTHING_DESTROYED, ' ');
+	const prod = PROD_MENTION.test(text);
+	const destroy = HISTORY_DESTROY.test(words);
+	// A go-ahead runs what was proposed: the user's own destructive ask, or the reply offering to run one.
+	const destroyProd = destroy && prod && HISTORY_DESTROY_STRICT.test(words);
+	const cues: MessageCues = { secret, prod, destroy, destroyProd, refused: null, offered: null };
+	if (CUES_MEMO.size >= CUES_MEMO_MAX) CUES_MEMO.delete(CUES_MEMO.keys().next().value as string);
+	CUES_MEMO.set(content, cues);
+	return cues;
+}
+
+/** The message, read as the last user turn, was itself refused. */
+function refusedTurn(content: string, cues: MessageCues): boolean {
+	return (cues.refused ??= checkTurn(headOf(content), NO_CONTEXT) !== null);
+}
+
+/**
+ * The message, read as the last reply, offered something safe ("I won't force-push; want me to open a
+ * PR instead?"). A refusal that names a safe alternative ("`aws configure list` tells you which key is
+ * in use", "— want that?", "I can list them") is accepted by a "yes": the alternative runs.
+ */
+function offeredSafe(content: string, cues: MessageCues): boolean {
+	if (cues.offered !== null) return cues.offered;
+	const text = headOf(content);
+	const offers =
+		/\b(?:want me to|shall i|should i|would you like|instead\b|i can (?:also )?\w+|want (?:that|this|it)\b|tells you|shows you|will show|better[:,]|(?:a )?safer (?:way|option|route|alternative)|you (?:can|could) (?:use|set|run|try|create|generate|add))/.test(
+			text,
+		);
+	const destructive = /\b(?:drop|truncate|wipe|purge|flush\w*|destroy|delete|terminate|rm -rf|force[- ]push)\b/.test(
+		text,
+	);
+	cues.offered =
+		offers && (!destructive || /\b(?:won't|will not|can't|cannot|instead|rather|not going to)\b/.test(text));
+	return cues.offered;
+}
+
 /** Reads the last user turn and the last reply (short windows) for the refusal context. */
 export function refusalContext(
 	history: ReadonlyArray<{ role: string; content: string }>,
@@ -60,41 +140,21 @@ export function refusalContext(
 		const h = history[i];
 		if (!h || typeof h.content !== 'string') continue;
 		read++;
-		const text = h.content.slice(0, 600).toLowerCase();
-		// The secret scan only where a secret word can be (the turn-level prefilter, widened to every
-		// name secretPositions knows): most replies name none, and tokenising them was most of the cost.
-		if (MAY_NAME_SECRET_ANY.test(text))
-			for (const part of text.split(SENTENCE_BREAK))
-				if (secretPositions(tokenize(part).tokens).length) {
-					ctx.secret = true;
-					if (read <= 2) ctx.secretRecent = true;
-				}
-		// "prune_pvcs.sh" names its verb too.
-		const words = text.replace(/_/g, ' ').replace(NOTHING_DESTROYED, ' ');
-		const prod = PROD_MENTION.test(text);
-		if (prod) ctx.prodNamed = true;
-		if (HISTORY_DESTROY.test(words)) {
-			ctx.destroy = true;
-			// A go-ahead runs what was proposed: the user's own destructive ask, or the reply offering to run one.
-			if (prod && HISTORY_DESTROY_STRICT.test(words)) ctx.destroyProd = true;
+		const cues = messageCues(h.content);
+		if (cues.secret) {
+			ctx.secret = true;
+			if (read <= 2) ctx.secretRecent = true;
 		}
+		if (cues.prod) ctx.prodNamed = true;
+		if (cues.destroy) ctx.destroy = true;
+		if (cues.destroyProd) ctx.destroyProd = true;
 		if (h.role === 'user') {
-			if (!seenUser && needRefused) ctx.refusedLast = checkTurn(text, NO_CONTEXT) !== null;
+			if (!seenUser && needRefused) ctx.refusedLast = refusedTurn(h.content, cues);
 			seenUser = true;
 		} else if (!seenAssistant) {
 			seenAssistant = true;
 			ctx.lastReply = h.content.slice(0, 1200).toLowerCase();
-			// The last reply offered something safe ("I won't force-push; want me to open a PR instead?").
-			// A refusal that names a safe alternative ("`aws configure list` tells you which key is in use",
-			// "— want that?", "I can list them") is accepted by a "yes": the alternative runs.
-			const offers =
-				/\b(?:want me to|shall i|should i|would you like|instead\b|i can (?:also )?\w+|want (?:that|this|it)\b|tells you|shows you|will show|better[:,]|(?:a )?safer (?:way|option|route|alternative)|you (?:can|could) (?:use|set|run|try|create|generate|add))/.test(
-					text,
-				);
-			const destructive =
-				/\b(?:drop|truncate|wipe|purge|flush\w*|destroy|delete|terminate|rm -rf|force[- ]push)\b/.test(text);
-			ctx.offered =
-				offers && (!destructive || /\b(?:won't|will not|can't|cannot|instead|rather|not going to)\b/.test(text));
+			ctx.offered = offeredSafe(h.content, cues);
 		}
 	}
 	// "terraform plan for prod" → "Plan: 14 to destroy": the reply describes destruction of the production
