@@ -27,8 +27,8 @@ describe('the learned gate weights', function () {
 		const { files, l2, minCount } = fitArgs();
 		assert.ok(
 			files.some((f) => f.endsWith('gate/train.jsonl')) &&
-				!files.some((f) => /gate\/(test|round12|refusal_test|refusal_test2)\.jsonl$/.test(f)),
-			'fitted on train (+dev, rounds 4, 6, 7 and later fit rounds), never on the held-out sets (test, round 12, refusal_test, refusal_test2)',
+				!files.some((f) => /gate\/(test|round12|refusal_test|refusal_test2|refusal_test3)\.jsonl$/.test(f)),
+			'fitted on train (+dev, rounds 4, 6, 7 and later fit rounds), never on the held-out sets (test, round 12, refusal_test, refusal_test2, refusal_test3)',
 		);
 		const rendered = renderWeights(fitGate(files, { l2, steps: 600, castWeight: 0, minCount }));
 		// Paths in the version string are relative to the repository, as the script writes them.
