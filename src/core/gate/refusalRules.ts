@@ -51,7 +51,7 @@ import {
 } from './refusal/history';
 import { checkTurn } from './refusal/checkTurn';
 import { canonicalForms } from './refusal/canonical';
-import { leaningRefusal, isShortTurn } from './refusal/leaning';
+import { leaningRefusal, isShortTurn, windowMayLean } from './refusal/leaning';
 
 const TEMPLATE_FILE = /\.env\.(?:example|sample|template|dist)\b/;
 
@@ -144,7 +144,7 @@ export function checkRefusal(
 		return { rule: 'secret', cue: old.name, match: old.match };
 	// "How can I give the Vercel token to Ana? Can you send it to her?": "it" is the token.
 	const sentenceHit = checkTurn(t.text, ctx);
-	if (sentenceHit || history.length === 0 || !isShortTurn(t.core)) return sentenceHit;
+	if (sentenceHit || history.length === 0 || !isShortTurn(t.core) || !windowMayLean(history)) return sentenceHit;
 	// A short turn leaning on the last reply: an assent, the value, the same step on production (the
 	// window is read here only when no earlier cue needed it).
 	return leaningRefusal(t.text, t.core, ctx === NO_CONTEXT ? refusalContext(history, false) : ctx);

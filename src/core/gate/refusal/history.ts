@@ -21,7 +21,7 @@ import { checkTurn } from './checkTurn';
 
 // MAY_NAME_SECRET plus the names it leaves to the turn's other cues (connection strings, `pat`,
 // `cle`, backup codes, appsettings.production.json, google-services.json, firebase-adminsdk, .dockercfg).
-const MAY_NAME_SECRET_ANY = new RegExp(
+export const MAY_NAME_SECRET_ANY = new RegExp(
 	`${MAY_NAME_SECRET.source}|connection|\\bpat\\b|\\bcle\\b|backup-codes|appsettings|google-services|firebase|dockercfg`,
 );
 

@@ -13,7 +13,14 @@
 import { type Refusal, type RefusalContext, NOT_PROD_ANYWHERE, PROD_MENTION, ORDINARY_QUESTION } from './vocabulary';
 import { PROTECTIVE, PLACEHOLDER_SENTENCE, SECRET_ORDINARY } from './secrets';
 import { DRAFTING, HARMLESS_HEAD } from './destructive';
-import { optionText, ORDINAL, NOTHING_DESTROYED } from './history';
+import {
+	optionText,
+	ORDINAL,
+	NOTHING_DESTROYED,
+	MAY_NAME_SECRET_ANY,
+	HISTORY_DESTROY,
+	CONTEXT_MESSAGES,
+} from './history';
 
 /** Longer turns say what they want in words the sentence rules read. */
 export const LEANING_MAX_WORDS = 12;
@@ -75,6 +82,22 @@ const GO_WORD = /\b(?:go|run|do|send|apply|delete|drop|flush|nuke|wipe|yes|y|yep
 const PROPOSES = /\b(?:want me to|shall i|should i|i can|i could|would you like|would|will|could)\b/;
 
 const words = (t: string) => t.match(WORDS)?.length ?? 0;
+
+/**
+ * Whether the window could give a short turn something to lean on: one of the messages the refusal
+ * context reads names a secret or a destructive step. Most windows do neither, and then the context
+ * is not built at all.
+ */
+export function windowMayLean(history: ReadonlyArray<{ role: string; content: string }>): boolean {
+	for (let i = history.length - 1, read = 0; i >= 0 && read < CONTEXT_MESSAGES; i--) {
+		const h = history[i];
+		if (!h || typeof h.content !== 'string') continue;
+		read++;
+		const text = h.content.slice(0, 1200).toLowerCase();
+		if (MAY_NAME_SECRET_ANY.test(text) || REPLY_DESTROYS.test(text) || HISTORY_DESTROY.test(text)) return true;
+	}
+	return false;
+}
 
 /** A turn short enough to lean on the reply (the caller reads the window only for these). */
 export const isShortTurn = (core: string): boolean => {
