@@ -10,6 +10,9 @@
  *   already in the rules' vocabulary).
  * Pure, and cheap: one scan of words of the right lengths, one combined regex.
  */
+import { withinOneEdit } from './secrets';
+
+export { withinOneEdit };
 
 /** The words a typo must not hide: the rules' objects (production, secrets) and their verbs. */
 const KEY_WORDS = [
@@ -43,21 +46,6 @@ const REAL_WORDS: ReadonlySet<string> = new Set([
 ]);
 const MIN_LEN = 5;
 const MAX_LEN = 12;
-
-/** At most one edit apart (optimal string alignment: a swap of neighbours is one edit). */
-export function withinOneEdit(a: string, b: string): boolean {
-	if (a === b) return true;
-	const la = a.length;
-	const lb = b.length;
-	if (Math.abs(la - lb) > 1) return false;
-	let i = 0;
-	while (i < la && i < lb && a[i] === b[i]) i++;
-	if (la === lb) {
-		if (a.slice(i + 1) === b.slice(i + 1)) return true; // substitution
-		return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2); // swap
-	}
-	return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1); // deletion / insertion
-}
 
 /** The key word a typo stands for, or null. */
 export function keyWordOf(word: string): string | null {

@@ -65,7 +65,8 @@ const PASS_OWNER =
 	/^(?:db|database|admin|root|ssh|smtp|ftp|sftp|mysql|postgres|pg|redis|wifi|user|account|sudo|master|prod|production|vpn|keystore|signing)$/;
 // One typo away from a long secret word ("secrte", "pasword", "credentails"): typed fast, still asked.
 const LONG_SECRET_WORDS = ['secret', 'secrets', 'password', 'passwords', 'credentials', 'credential', 'passphrase'];
-function withinOneEdit(a: string, b: string): boolean {
+/** At most one edit apart (optimal string alignment: a swap of neighbours is one edit). */
+export function withinOneEdit(a: string, b: string): boolean {
 	if (Math.abs(a.length - b.length) > 1 || a === b) return a === b;
 	let i = 0;
 	while (i < a.length && i < b.length && a[i] === b[i]) i++;
