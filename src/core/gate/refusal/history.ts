@@ -243,12 +243,17 @@ export function proseOption(reply: string, n: number): string | null {
 export const PICK_THEN_GO =
 	/^([^,.;]{1,40})[,.;]\s*(?:(?:just|pls|please|ok|yes)\s+)*(?:do it|go ahead|run it|go for it|proceed|push it)\b/;
 
-/** The picked option runs a destructive step against production (named in it, or in the window). */
-export function pickDestroysProd(core: string, ctx: RefusalContext): string | null {
+/** The text of the last reply's option a bare pick names ("the second one", "option 2"), or null. */
+function pickedOptionText(core: string, ctx: RefusalContext): string | null {
 	const m = OPTION_PICK.exec(core) ?? OPTION_PICK.exec(PICK_THEN_GO.exec(core)?.[1] ?? '');
 	if (!m || !ctx.lastReply) return null;
 	const n = ORDINAL[m[1] ?? m[2] ?? ''] ?? Number(m[3] ?? m[2]);
-	const opt = n ? (optionText(ctx.lastReply, n) ?? proseOption(ctx.lastReply, n)) : null;
+	return n ? (optionText(ctx.lastReply, n) ?? proseOption(ctx.lastReply, n)) : null;
+}
+
+/** The picked option runs a destructive step against production (named in it, or in the window). */
+export function pickDestroysProd(core: string, ctx: RefusalContext): string | null {
+	const opt = pickedOptionText(core, ctx);
 	if (!opt || DRAFTING.test(opt) || NOT_PROD_ANYWHERE.test(opt)) return null;
 	// A force-push over a shared branch destroys whatever the environment.
 	if (destructiveRule(opt, opt, false, false)?.cue === 'force_push_shared') return opt.trim().slice(0, 120);
@@ -266,10 +271,7 @@ const OPTION_ABOUT =
 
 /** The earlier reply's option the turn picks, when that option reveals a secret's value. */
 export function pickRevealsSecret(core: string, ctx: RefusalContext): string | null {
-	const m = OPTION_PICK.exec(core) ?? OPTION_PICK.exec(PICK_THEN_GO.exec(core)?.[1] ?? '');
-	if (!m || !ctx.lastReply) return null;
-	const n = ORDINAL[m[1] ?? m[2] ?? ''] ?? Number(m[3] ?? m[2]);
-	const opt = n ? (optionText(ctx.lastReply, n) ?? proseOption(ctx.lastReply, n)) : null;
+	const opt = pickedOptionText(core, ctx);
 	if (!opt || !OPTION_REVEAL.test(opt) || OPTION_ABOUT.test(opt)) return null;
 	return secretPositions(tokenize(opt).tokens).length ? opt.trim().slice(0, 120) : null;
 }
